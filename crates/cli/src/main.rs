@@ -1,11 +1,15 @@
 //! The `baduk` binary: a thin layer of commands over the rules libraries, bots and adapters.
 //!
-//! Each game owns one module (`go_cmd`, `wall_cmd`, `arena_cmd`); this file only parses the
-//! top level and turns a [`CliError`] into its exit code.
+//! This file only parses the command line and turns a [`CliError`] into its exit code. Each
+//! command lives in the module named after its job: `go_rules_cmd` (replay, legal, bench go),
+//! `go_score_cmd` (score, life), `gtp_cmd` (gtp, arena go), `wall_cmd` (play, replay, legal,
+//! perft, bench wall) and `wall_bots_cmd` (train, arena wall, bench search).
 
-mod arena_cmd;
 mod error;
-mod go_cmd;
+mod go_rules_cmd;
+mod go_score_cmd;
+mod gtp_cmd;
+mod wall_bots_cmd;
 mod wall_cmd;
 
 use clap::{Parser, Subcommand};
@@ -29,17 +33,17 @@ enum Cmd {
     /// Go (바둑): replay, legal moves, scoring, life and death, GTP.
     Go {
         #[command(subcommand)]
-        cmd: go_cmd::GoCmd,
+        cmd: GoCmd,
     },
     /// Wall Go (벽바둑): play, replay, legal actions, perft, training.
     Wall {
         #[command(subcommand)]
-        cmd: wall_cmd::WallCmd,
+        cmd: WallCmd,
     },
     /// Matches between two players, with statistics.
     Arena {
         #[command(subcommand)]
-        cmd: arena_cmd::ArenaCmd,
+        cmd: ArenaCmd,
     },
     /// Benchmarks that print a deterministic node count (a signature) and a rate.
     Bench {
@@ -48,27 +52,81 @@ enum Cmd {
     },
 }
 
-/// What `baduk bench` measures.
+/// `baduk go …`
+#[derive(Subcommand, Debug)]
+enum GoCmd {
+    /// Replay every move of an SGF file under the rules; print the final position.
+    Replay(go_rules_cmd::ReplayArgs),
+    /// List the legal moves of the side to move.
+    Legal(go_rules_cmd::LegalArgs),
+    /// Score a finished game under one, several or all rule sets, side by side.
+    Score(go_score_cmd::ScoreArgs),
+    /// Benson's unconditional status of every point.
+    Life(go_score_cmd::LifeArgs),
+    /// Speak the Go Text Protocol on stdin/stdout.
+    Gtp(gtp_cmd::GtpArgs),
+}
+
+/// `baduk wall …`
+#[derive(Subcommand, Debug)]
+enum WallCmd {
+    /// Play a game in the terminal (humans or bots).
+    Play(wall_cmd::PlayArgs),
+    /// Validate a record; print the final board and the score.
+    Replay(wall_cmd::ReplayArgs),
+    /// List the legal actions after the last line of a record.
+    Legal(wall_cmd::LegalArgs),
+    /// Count the action sequences of a given length (the move generator's signature).
+    Perft(wall_cmd::PerftArgs),
+    /// Fit the `sedol` evaluation from game records.
+    Train(wall_bots_cmd::TrainArgs),
+}
+
+/// `baduk arena …`
+#[derive(Subcommand, Debug)]
+enum ArenaCmd {
+    /// Wall Go matches between two bots.
+    Wall(wall_bots_cmd::ArenaArgs),
+    /// Go matches between two engines (ours or GTP programs).
+    Go(gtp_cmd::ArenaArgs),
+}
+
+/// `baduk bench …`
 #[derive(Subcommand, Debug)]
 enum BenchCmd {
     /// Random Go playouts (or tree search with `--search`).
-    Go(go_cmd::BenchArgs),
+    Go(go_rules_cmd::BenchArgs),
     /// Wall Go move generation and random games.
     Wall(wall_cmd::BenchArgs),
     /// The Wall Go `expert` search on a fixed position set.
-    Search(wall_cmd::BenchSearchArgs),
+    Search(wall_bots_cmd::BenchSearchArgs),
 }
 
 fn main() {
     let cli = Cli::parse();
     let result = match cli.cmd {
-        Cmd::Go { cmd } => go_cmd::run(cmd),
-        Cmd::Wall { cmd } => wall_cmd::run(cmd),
-        Cmd::Arena { cmd } => arena_cmd::run(cmd),
+        Cmd::Go { cmd } => match cmd {
+            GoCmd::Replay(a) => go_rules_cmd::replay(a),
+            GoCmd::Legal(a) => go_rules_cmd::legal(a),
+            GoCmd::Score(a) => go_score_cmd::score(a),
+            GoCmd::Life(a) => go_score_cmd::life(a),
+            GoCmd::Gtp(a) => gtp_cmd::gtp(a),
+        },
+        Cmd::Wall { cmd } => match cmd {
+            WallCmd::Play(a) => wall_cmd::play(a),
+            WallCmd::Replay(a) => wall_cmd::replay(a),
+            WallCmd::Legal(a) => wall_cmd::legal(a),
+            WallCmd::Perft(a) => wall_cmd::perft(a),
+            WallCmd::Train(a) => wall_bots_cmd::train(a),
+        },
+        Cmd::Arena { cmd } => match cmd {
+            ArenaCmd::Wall(a) => wall_bots_cmd::arena(a),
+            ArenaCmd::Go(a) => gtp_cmd::arena(a),
+        },
         Cmd::Bench { cmd } => match cmd {
-            BenchCmd::Go(a) => go_cmd::bench(a),
+            BenchCmd::Go(a) => go_rules_cmd::bench(a),
             BenchCmd::Wall(a) => wall_cmd::bench(a),
-            BenchCmd::Search(a) => wall_cmd::bench_search(a),
+            BenchCmd::Search(a) => wall_bots_cmd::bench_search(a),
         },
     };
     if let Err(e) = result {

@@ -1,51 +1,80 @@
-//! `baduk wall …`, `baduk bench wall` and `baduk bench search`: the Wall Go commands.
+//! `baduk wall play|replay|legal|perft` and `baduk bench wall`.
 
 use crate::CliError;
-use clap::{Args, Subcommand};
+use clap::Args;
 use std::path::PathBuf;
 
-/// Wall Go subcommands.
-#[derive(Subcommand, Debug)]
-pub enum WallCmd {
-    /// Validate a record and print the final board and score.
-    Replay {
-        /// The record file.
-        file: PathBuf,
-    },
+/// Arguments of `wall play` (filled in as the command lands).
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Input file, where the command reads one.
+    pub file: Option<PathBuf>,
 }
 
-/// Arguments of `baduk bench wall`.
+/// Runs `wall play`.
+pub fn play(a: PlayArgs) -> Result<(), CliError> {
+    if let Some(f) = &a.file {
+        crate::error::read_file(f)?;
+    }
+    Err(CliError::input("wall play: not available yet"))
+}
+
+/// Arguments of `wall replay` (filled in as the command lands).
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// Input file, where the command reads one.
+    pub file: Option<PathBuf>,
+}
+
+/// Runs `wall replay`.
+pub fn replay(a: ReplayArgs) -> Result<(), CliError> {
+    if let Some(f) = &a.file {
+        crate::error::read_file(f)?;
+    }
+    Err(CliError::input("wall replay: not available yet"))
+}
+
+/// Arguments of `wall legal` (filled in as the command lands).
+#[derive(Args, Debug)]
+pub struct LegalArgs {
+    /// Input file, where the command reads one.
+    pub file: Option<PathBuf>,
+}
+
+/// Runs `wall legal`.
+pub fn legal(a: LegalArgs) -> Result<(), CliError> {
+    if let Some(f) = &a.file {
+        crate::error::read_file(f)?;
+    }
+    Err(CliError::input("wall legal: not available yet"))
+}
+
+/// Arguments of `wall perft` (filled in as the command lands).
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Input file, where the command reads one.
+    pub file: Option<PathBuf>,
+}
+
+/// Runs `wall perft`.
+pub fn perft(a: PerftArgs) -> Result<(), CliError> {
+    if let Some(f) = &a.file {
+        crate::error::read_file(f)?;
+    }
+    Err(CliError::input("wall perft: not available yet"))
+}
+
+/// Arguments of `bench wall` (filled in as the command lands).
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Number of random games.
-    #[arg(long, default_value_t = 20000)]
-    pub games: u64,
-    /// Random seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Input file, where the command reads one.
+    pub file: Option<PathBuf>,
 }
 
-/// Arguments of `baduk bench search`.
-#[derive(Args, Debug)]
-pub struct BenchSearchArgs {
-    /// Search depth.
-    #[arg(long, default_value_t = 4)]
-    pub depth: u32,
-}
-
-/// Runs one Wall Go subcommand.
-pub fn run(cmd: WallCmd) -> Result<(), CliError> {
-    match cmd {
-        WallCmd::Replay { .. } => Err(CliError::input("wall replay: not built yet")),
+/// Runs `bench wall`.
+pub fn bench(a: BenchArgs) -> Result<(), CliError> {
+    if let Some(f) = &a.file {
+        crate::error::read_file(f)?;
     }
-}
-
-/// Runs `baduk bench wall`.
-pub fn bench(_args: BenchArgs) -> Result<(), CliError> {
-    Err(CliError::input("bench wall: not built yet"))
-}
-
-/// Runs `baduk bench search`.
-pub fn bench_search(_args: BenchSearchArgs) -> Result<(), CliError> {
-    Err(CliError::input("bench search: not built yet"))
+    Err(CliError::input("bench wall: not available yet"))
 }
