@@ -1,0 +1,1 @@
+//! Go matches between engines (our bot or GTP programs), scored by our scorer.

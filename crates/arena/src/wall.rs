@@ -1,0 +1,1 @@
+//! Wall Go matches: paired games from seeded openings with the sides swapped.
