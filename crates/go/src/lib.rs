@@ -3,3 +3,14 @@
 //!
 //! It knows nothing of I/O, terminals or networks; the `baduk` binary and the servers are adapters
 //! on top of it.
+
+pub mod board;
+pub mod point;
+pub mod rules;
+
+pub use board::{Board, DiagramError, PlayError, PlayOutcome, Probe};
+pub use point::{Color, Move, Point, PointError, Size, SizeError};
+pub use rules::{
+    Cycles, End, HandicapBonus, Ko, Komi, Life, MoveLimit, Passes, Placement, Preset, Rules,
+    RulesError, Scoring, Seki, Suicide, Ties, TimeControl,
+};
