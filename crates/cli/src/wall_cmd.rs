@@ -1,80 +1,419 @@
 //! `baduk wall play|replay|legal|perft` and `baduk bench wall`.
 
+use crate::error::read_file;
 use crate::CliError;
+use baduk_rng::Rng;
+use baduk_wallgo::{
+    play_random, record_line, Action, ActionList, EndReason, Game, Phase, Player, Position,
+    RecordError, Variant,
+};
 use clap::Args;
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::time::Instant;
 
-/// Arguments of `wall play` (filled in as the command lands).
+/// Bot names `--a` / `--b` accept besides `human`.
+pub const BOTS: &[&str] = &["random"];
+
+/// Picks the action of the bot `name` in `pos` (not over), deterministic for the state of `rng`.
+/// The one place bot names resolve; new bots plug in here.
+pub fn bot_action(name: &str, pos: &Position, rng: &mut Rng) -> Result<Action, CliError> {
+    match name {
+        "random" => {
+            let mut l = ActionList::new();
+            pos.legal_actions(&mut l);
+            if l.is_empty() {
+                return Err(CliError::illegal("no legal action: the game is over"));
+            }
+            Ok(l[rng.below(l.len())])
+        }
+        _ => Err(CliError::input(format!(
+            "unknown bot '{name}' (known: human, {})",
+            BOTS.join(", ")
+        ))),
+    }
+}
+
+/// Writes `s` to stdout; a closed pipe (as with `| head`) ends the output quietly.
+fn emit(s: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::input(format!("stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Reads the variant options into a [`Variant`].
+fn variant_of(placement: &str, stay: &str, tiebreak: &str) -> Result<Variant, CliError> {
+    format!("placement={placement} stay={stay} tiebreak={tiebreak}")
+        .parse()
+        .map_err(CliError::input)
+}
+
+/// Maps a record error to its exit code: 1 if a line breaks a rule, 2 if it does not read.
+fn record_error(path: &std::path::Path, e: RecordError) -> CliError {
+    let msg = format!("{}: {e}", path.display());
+    if e.is_illegal() {
+        CliError::illegal(msg)
+    } else {
+        CliError::input(msg)
+    }
+}
+
+fn load(path: &std::path::Path) -> Result<Game, CliError> {
+    let text = read_file(path)?;
+    Game::from_record(&text).map_err(|e| record_error(path, e))
+}
+
+/// One line on where the game stands.
+fn status(p: &Position) -> String {
+    match p.phase() {
+        Phase::Placement => format!(
+            "placement {} of 4: {} to place",
+            p.placements_made() + 1,
+            p.to_move()
+        ),
+        Phase::Turns => format!("turn {}: {} to move", p.turns_played() + 1, p.to_move()),
+        Phase::Over(r) => {
+            let why = match r {
+                EndReason::Separated => "no mixed region remains",
+                EndReason::TwoPasses => "two passes in a row",
+            };
+            let result = p.result().map(|o| o.to_string()).unwrap_or_default();
+            format!("game over ({why}): {result}")
+        }
+    }
+}
+
+/// Arguments of `wall play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    /// Player A: `human` or a bot name (`random`).
+    #[arg(long, default_value = "human")]
+    pub a: String,
+    /// Player B: `human` or a bot name (`random`).
+    #[arg(long, default_value = "random")]
+    pub b: String,
+    /// Seed of the bots' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Placement order: ABAB (B moves first) or ABBA (A moves first).
+    #[arg(long, default_value = "ABAB")]
+    pub placement: String,
+    /// Stay rule: out-and-back, free or stuck-only.
+    #[arg(long, default_value = "out-and-back")]
+    pub stay: String,
+    /// Tie-break: none or largest-region.
+    #[arg(long, default_value = "none")]
+    pub tiebreak: String,
+    /// Write the game record here at the end.
+    #[arg(long)]
+    pub save: Option<PathBuf>,
 }
 
-/// Runs `wall play`.
-pub fn play(a: PlayArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
+/// Who plays one side.
+enum Seat {
+    Human,
+    Bot(String),
+}
+
+fn seat(name: &str) -> Result<Seat, CliError> {
+    if name == "human" {
+        Ok(Seat::Human)
+    } else if BOTS.contains(&name) {
+        Ok(Seat::Bot(name.to_string()))
+    } else {
+        Err(CliError::input(format!(
+            "unknown player '{name}' (known: human, {})",
+            BOTS.join(", ")
+        )))
     }
-    Err(CliError::input("wall play: not available yet"))
 }
 
-/// Arguments of `wall replay` (filled in as the command lands).
+/// Reads a human's action: record notation, optionally with its `place A` / `turn B` prefix.
+fn parse_human(line: &str, to_move: Player) -> Result<Action, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let body = match words.as_slice() {
+        [kind, who, rest @ ..] if (*kind == "place" || *kind == "turn") && !rest.is_empty() => {
+            let p: Player = who.parse().map_err(|e| format!("{e}"))?;
+            if p != to_move {
+                return Err(format!("it is {to_move}'s turn, not {p}'s"));
+            }
+            rest.join(" ")
+        }
+        _ => line.to_string(),
+    };
+    body.parse::<Action>().map_err(|e| e.to_string())
+}
+
+/// Runs `wall play`: a terminal game between humans and bots, reading stdin line by line.
+pub fn play(a: PlayArgs) -> Result<(), CliError> {
+    let variant = variant_of(&a.placement, &a.stay, &a.tiebreak)?;
+    let seats = [seat(&a.a)?, seat(&a.b)?];
+    let any_human = seats.iter().any(|s| matches!(s, Seat::Human));
+    let mut rng = Rng::new(a.seed);
+    let mut game = Game::new(variant);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock().lines();
+    let mut out = std::io::stdout().lock();
+    let w = |out: &mut std::io::StdoutLock, s: &str| -> Result<(), CliError> {
+        out.write_all(s.as_bytes())
+            .and_then(|_| out.flush())
+            .map_err(|e| CliError::input(format!("stdout: {e}")))
+    };
+    w(
+        &mut out,
+        &format!(
+            "Wall Go, {variant}. A: {}, B: {}.\nActions in record notation: D4 (place), \
+             B2-C3/E (move, wall side of the destination), B2 pass; '?' lists the legal ones.\n",
+            a.a, a.b
+        ),
+    )?;
+    if any_human {
+        w(&mut out, &game.position().diagram(false))?;
+    }
+    while !game.position().is_over() {
+        let pos = *game.position();
+        let who = pos.to_move();
+        let action = match &seats[who.index()] {
+            Seat::Bot(name) => bot_action(name, &pos, &mut rng)?,
+            Seat::Human => loop {
+                w(&mut out, &format!("{}> ", status(&pos)))?;
+                let line = match input.next() {
+                    Some(Ok(l)) => l,
+                    Some(Err(e)) => return Err(CliError::input(format!("stdin: {e}"))),
+                    None => {
+                        return Err(CliError::input(
+                            "stdin ended before the game did (no result)",
+                        ))
+                    }
+                };
+                let line = line.trim();
+                match line {
+                    "" => continue,
+                    "?" | "legal" => {
+                        let mut l = ActionList::new();
+                        pos.legal_actions(&mut l);
+                        let list: Vec<String> = l.iter().map(|a| a.to_string()).collect();
+                        w(
+                            &mut out,
+                            &format!("{} legal: {}\n", list.len(), list.join("  ")),
+                        )?;
+                        continue;
+                    }
+                    "board" => {
+                        w(&mut out, &pos.diagram(false))?;
+                        continue;
+                    }
+                    "quit" | "exit" => return Err(CliError::input("game abandoned")),
+                    _ => {}
+                }
+                match parse_human(line, who) {
+                    Err(e) => w(&mut out, &format!("cannot read '{line}': {e}\n"))?,
+                    Ok(act) => match pos.check(act) {
+                        Ok(()) => break act,
+                        Err(rule) => w(&mut out, &format!("illegal: {act}: {rule}\n"))?,
+                    },
+                }
+            },
+        };
+        game.play(action).map_err(CliError::illegal)?;
+        w(&mut out, &format!("{}\n", record_line(who, action)))?;
+        if any_human && !game.position().is_over() {
+            w(&mut out, &game.position().diagram(false))?;
+        }
+    }
+    let p = game.position();
+    w(&mut out, &p.diagram(true))?;
+    w(&mut out, &format!("{}\n{}\n", status(p), p.score()))?;
+    if let Some(path) = &a.save {
+        std::fs::write(path, game.to_record())
+            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// Arguments of `wall replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    /// The record file.
+    pub file: PathBuf,
 }
 
-/// Runs `wall replay`.
+/// Runs `wall replay`: validates the record, prints the final board and `A <n> B <n> neutral <n>`.
 pub fn replay(a: ReplayArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
-    }
-    Err(CliError::input("wall replay: not available yet"))
+    let g = load(&a.file)?;
+    let p = g.position();
+    emit(&format!(
+        "{}{}\n{}\n",
+        p.diagram(p.is_over()),
+        status(p),
+        p.score()
+    ))
 }
 
-/// Arguments of `wall legal` (filled in as the command lands).
+/// Arguments of `wall legal`.
 #[derive(Args, Debug)]
 pub struct LegalArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    /// The record file.
+    pub file: PathBuf,
 }
 
-/// Runs `wall legal`.
+/// Runs `wall legal`: the number of legal actions after the last line, then one a line.
 pub fn legal(a: LegalArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
+    let g = load(&a.file)?;
+    let p = g.position();
+    let mut l = ActionList::new();
+    p.legal_actions(&mut l);
+    let mut s = format!("{}\n", l.len());
+    for &act in l.iter() {
+        s.push_str(&record_line(p.to_move(), act));
+        s.push('\n');
     }
-    Err(CliError::input("wall legal: not available yet"))
+    emit(&s)
 }
 
-/// Arguments of `wall perft` (filled in as the command lands).
+/// Arguments of `wall perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    /// The record file.
+    pub file: PathBuf,
+    /// Length of the action sequences to count.
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+    /// Also print the count below each legal action.
+    #[arg(long)]
+    pub divide: bool,
 }
 
-/// Runs `wall perft`.
+/// Runs `wall perft`: the number of action sequences of length `--depth` from the position.
 pub fn perft(a: PerftArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
+    let g = load(&a.file)?;
+    let p = *g.position();
+    if a.divide && a.depth > 0 {
+        let mut l = ActionList::new();
+        p.legal_actions(&mut l);
+        let mut total = 0;
+        let mut s = String::new();
+        for &act in l.iter() {
+            let mut q = p;
+            q.apply_unchecked(act);
+            let n = baduk_wallgo::perft(&q, a.depth - 1);
+            total += n;
+            s.push_str(&format!("{} {n}\n", record_line(p.to_move(), act)));
+        }
+        emit(&format!("{s}{total}\n"))
+    } else {
+        emit(&format!("{}\n", baduk_wallgo::perft(&p, a.depth)))
     }
-    Err(CliError::input("wall perft: not available yet"))
 }
 
-/// Arguments of `bench wall` (filled in as the command lands).
+/// Arguments of `bench wall`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    /// Number of random games.
+    #[arg(long, default_value_t = 20_000)]
+    pub games: u64,
+    /// Seed of the random games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
-/// Runs `bench wall`.
-pub fn bench(a: BenchArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
+/// Perft that lists the actions of every node, leaves included: returns the actions generated.
+fn perft_generate(p: &Position, depth: u32, lists: &mut [ActionList]) -> u64 {
+    let (l, rest) = match lists.split_first_mut() {
+        Some(x) => x,
+        None => return 0,
+    };
+    p.legal_actions(l);
+    let n = l.len() as u64;
+    if depth <= 1 {
+        return n;
     }
-    Err(CliError::input("bench wall: not available yet"))
+    let mut sum = 0;
+    for i in 0..l.len() {
+        let mut q = *p;
+        q.apply_unchecked(l[i]);
+        sum += perft_generate(&q, depth - 1, rest);
+    }
+    sum
+}
+
+/// Runs `bench wall`: random games per second and legal actions generated per second, with a
+/// deterministic signature line.
+pub fn bench(a: BenchArgs) -> Result<(), CliError> {
+    if a.games == 0 {
+        return Err(CliError::input("--games must be at least 1"));
+    }
+    let mut l = ActionList::new();
+    let root = Rng::new(a.seed);
+    // Snapshots for the generation pass (up to 64): each sampled game's position after 12 turns.
+    let mut snapshots = Vec::new();
+    let (mut game_actions, mut turns) = (0u64, 0u64);
+    let start = Instant::now();
+    for g in 0..a.games {
+        let mut rng = root.fork(g);
+        let mut p = Position::new(Variant::default());
+        if g % (a.games / 64).max(1) == 0 && snapshots.len() < 64 {
+            while !p.is_over() && p.turns_played() < 12 {
+                p.legal_actions(&mut l);
+                game_actions += l.len() as u64;
+                p.apply_unchecked(l[rng.below(l.len())]);
+            }
+            snapshots.push(p);
+        }
+        game_actions += play_random(&mut p, &mut rng, &mut l);
+        turns += p.turns_played() as u64;
+    }
+    let t_games = start.elapsed().as_secs_f64();
+    let mut lists = vec![ActionList::new(); 3];
+    let start = Instant::now();
+    let mut generated = 0u64;
+    for p in &snapshots {
+        generated += perft_generate(p, 3, &mut lists);
+    }
+    let t_gen = start.elapsed().as_secs_f64();
+    emit(&format!(
+        "signature: games {} turns {turns} actions {game_actions} perft3 {generated}\n\
+         random games: {}\n\
+         random games per second: {:.0} ({:.3} s)\n\
+         actions generated per second: {:.1} million (perft 3 over {} positions, {generated} \
+         actions, {:.3} s)\n",
+        a.games,
+        a.games,
+        a.games as f64 / t_games.max(1e-9),
+        t_games,
+        generated as f64 / t_gen.max(1e-9) / 1e6,
+        snapshots.len(),
+        t_gen
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_input_reads_record_notation_with_or_without_prefix() {
+        assert_eq!(
+            parse_human("turn B F2-F4/W", Player::B),
+            Ok("F2-F4/W".parse().unwrap())
+        );
+        assert_eq!(parse_human("D4", Player::A), Ok("D4".parse().unwrap()));
+        assert!(parse_human("turn A F2-F4/W", Player::B).is_err());
+        assert!(parse_human("hello", Player::B).is_err());
+    }
+
+    #[test]
+    fn unknown_bot_is_an_input_error() {
+        assert!(seat("grandmaster").is_err());
+        assert!(seat("random").is_ok());
+        let p = Position::new(Variant::default());
+        assert_eq!(
+            bot_action("nobody", &p, &mut Rng::new(1)).unwrap_err().code,
+            2
+        );
+    }
 }

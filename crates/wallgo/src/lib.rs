@@ -17,6 +17,7 @@
 mod action;
 mod geom;
 mod position;
+mod record;
 mod variant;
 mod zobrist;
 
@@ -28,4 +29,5 @@ pub use position::{
     perft, play_random, ActionError, Block, EndReason, Outcome, Phase, Position, Region,
     RegionKind, Regions, Rule, Score, SetupError, FIXED_A, FIXED_B, PIECES_PER_PLAYER, PLACEMENTS,
 };
+pub use record::{record_line, Game, RecordError, RecordErrorKind};
 pub use variant::{Placement, Player, Stay, TieBreak, Variant, VariantError};
