@@ -99,7 +99,7 @@ fn variant_from(k: u8) -> Variant {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn generator_matches_reference_and_check_and_every_action_applies(seed in any::<u64>(), k in 0u8..6) {
