@@ -1,0 +1,548 @@
+//! One search tree: UCT with RAVE and heuristic priors, playouts from `playout`, subtree reuse.
+
+use super::board::{Colour, FastBoard, Idx, MAX_CELLS, PASS};
+use super::playout::{bad_self_atari, matches_shape, playout};
+use super::rules::{BotRules, KoRule, ScoringKind};
+use super::state::sit;
+use baduk_rng::Rng;
+use std::collections::HashSet;
+
+/// Tuning knobs of the tree search.
+#[derive(Clone, Copy, Debug)]
+pub struct TreeParams {
+    /// Visits a leaf needs before it is expanded.
+    pub expand_at: f32,
+    /// RAVE equivalence parameter (larger keeps AMAF values longer).
+    pub rave_equiv: f32,
+    /// Exploration constant of the UCB term.
+    pub explore: f32,
+}
+
+impl Default for TreeParams {
+    fn default() -> Self {
+        TreeParams {
+            expand_at: 2.0,
+            rave_equiv: 3000.0,
+            explore: 0.05,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    mv: Idx,
+    first: u32,
+    count: u16,
+    expanded: bool,
+    visits: f32,
+    wins: f32,
+    prior_visits: f32,
+    prior_wins: f32,
+    rave_visits: f32,
+    rave_wins: f32,
+}
+
+impl Node {
+    fn new(mv: Idx) -> Node {
+        Node {
+            mv,
+            first: 0,
+            count: 0,
+            expanded: false,
+            visits: 0.0,
+            wins: 0.0,
+            prior_visits: 0.0,
+            prior_wins: 0.0,
+            rave_visits: 0.0,
+            rave_wins: 0.0,
+        }
+    }
+}
+
+/// Statistics of one root move after a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveStat {
+    /// The move (PASS for a pass).
+    pub mv: Idx,
+    /// Playouts through this move.
+    pub visits: u32,
+    /// Win rate for the player making the move, 0..1.
+    pub winrate: f32,
+    /// Normalised prior from the heuristics, 0..1.
+    pub prior: f32,
+    /// Principal variation starting with this move.
+    pub pv: Vec<Idx>,
+}
+
+/// A search tree rooted at one position, with its own random stream.
+pub struct Tree {
+    nodes: Vec<Node>,
+    root_board: FastBoard,
+    root_to_move: Colour,
+    rules: BotRules,
+    params: TreeParams,
+    forbidden: HashSet<u64>,
+    root_filter: Option<Vec<Idx>>,
+    rng: Rng,
+    amaf: Vec<u8>,
+    buf: Vec<Idx>,
+    path: Vec<u32>,
+    path_hashes: Vec<u64>,
+    /// Sum over playouts of Black's ownership of each point (+1 Black, −1 White).
+    ownership: Vec<f32>,
+    /// Playouts run since the root was set.
+    pub playouts: u64,
+}
+
+impl Tree {
+    /// A new tree at `board` (to move: `board.to_move()`).
+    pub fn new(
+        board: FastBoard,
+        rules: BotRules,
+        params: TreeParams,
+        forbidden: HashSet<u64>,
+        root_filter: Option<Vec<Idx>>,
+        seed: u64,
+    ) -> Tree {
+        let mut t = Tree {
+            nodes: vec![Node::new(PASS)],
+            root_to_move: board.to_move(),
+            root_board: board,
+            rules,
+            params,
+            forbidden,
+            root_filter,
+            rng: Rng::new(seed),
+            amaf: vec![0; MAX_CELLS],
+            buf: Vec::with_capacity(64),
+            path: Vec::with_capacity(64),
+            path_hashes: Vec::with_capacity(64),
+            ownership: vec![0.0; MAX_CELLS],
+            playouts: 0,
+        };
+        t.expand(0);
+        t
+    }
+
+    /// The root position.
+    pub fn root_board(&self) -> &FastBoard {
+        &self.root_board
+    }
+
+    /// Moves the root down along `moves` if the tree already holds them, keeping that subtree;
+    /// returns false (and leaves the tree unchanged) when it cannot.
+    pub fn advance(
+        &mut self,
+        moves: &[Idx],
+        board: &FastBoard,
+        forbidden: HashSet<u64>,
+        root_filter: Option<Vec<Idx>>,
+    ) -> bool {
+        let mut node = 0u32;
+        for &m in moves {
+            let n = self.nodes[node as usize];
+            if !n.expanded {
+                return false;
+            }
+            let found =
+                (n.first..n.first + n.count as u32).find(|&c| self.nodes[c as usize].mv == m);
+            match found {
+                Some(c) => node = c,
+                None => return false,
+            }
+        }
+        if !self.nodes[node as usize].expanded {
+            return false;
+        }
+        // Copy the subtree into a fresh arena.
+        let mut fresh: Vec<Node> = Vec::with_capacity(self.nodes.len() / 2 + 1);
+        fresh.push(self.nodes[node as usize]);
+        let mut queue: Vec<(u32, u32)> = vec![(node, 0)];
+        while let Some((old, new)) = queue.pop() {
+            let n = self.nodes[old as usize];
+            if !n.expanded || n.count == 0 {
+                fresh[new as usize].expanded = n.expanded;
+                fresh[new as usize].count = 0;
+                continue;
+            }
+            let start = fresh.len() as u32;
+            for k in 0..n.count as u32 {
+                fresh.push(self.nodes[(n.first + k) as usize]);
+            }
+            fresh[new as usize].first = start;
+            for k in 0..n.count as u32 {
+                queue.push((n.first + k, start + k));
+            }
+        }
+        self.nodes = fresh;
+        self.root_board = board.clone();
+        self.root_to_move = board.to_move();
+        self.forbidden = forbidden;
+        self.ownership.iter_mut().for_each(|o| *o = 0.0);
+        self.playouts = 0;
+        if root_filter.is_some() {
+            self.root_filter = root_filter;
+            // Drop root children the rules library does not allow.
+            let r = self.nodes[0];
+            let filter = self.root_filter.clone().unwrap_or_default();
+            for k in 0..r.count as u32 {
+                let c = &mut self.nodes[(r.first + k) as usize];
+                if c.mv != PASS && !filter.contains(&c.mv) {
+                    c.prior_visits = 0.0;
+                    c.visits = f32::NAN;
+                }
+            }
+        }
+        true
+    }
+
+    /// Runs `n` playouts.
+    pub fn run(&mut self, n: u64) {
+        for _ in 0..n {
+            self.run_one();
+        }
+    }
+
+    fn legal_in_tree(&self, b: &FastBoard, i: Idx, c: Colour) -> bool {
+        if !b.is_legal(i, c, self.rules.suicide) {
+            return false;
+        }
+        match self.rules.ko {
+            KoRule::Simple | KoRule::Jk => true,
+            KoRule::Positional => {
+                let h = b.hash_after(i, c);
+                !self.forbidden.contains(&h) && !self.path_hashes.contains(&h)
+            }
+            KoRule::Situational => {
+                let h = sit(b.hash_after(i, c), c.opp());
+                !self.forbidden.contains(&h) && !self.path_hashes.contains(&h)
+            }
+        }
+    }
+
+    fn expand_with(&mut self, node: u32, b: &FastBoard) {
+        let c = b.to_move();
+        let first = self.nodes.len() as u32;
+        let is_root = node == 0;
+        let opp_passed = b.move_count() > 0 && b.last_move() == PASS && b.passes() > 0;
+        let last = b.last_move();
+        let mut count = 0u16;
+        for i in b.points() {
+            if !b.is_empty(i) || b.is_eye(i, c) {
+                continue;
+            }
+            if is_root {
+                if let Some(f) = &self.root_filter {
+                    if !f.contains(&i) {
+                        continue;
+                    }
+                }
+            }
+            if !self.legal_in_tree(b, i, c) {
+                continue;
+            }
+            let mut node = Node::new(i);
+            let (mut pv, mut pw) = (10.0f32, 5.0f32);
+            if b.captures_something(i, c) {
+                pv += 20.0;
+                pw += 18.0;
+            }
+            if bad_self_atari(b, i, c) {
+                pv += 20.0;
+            }
+            if last != PASS && is_near(b, i, last) && matches_shape(b, i) {
+                pv += 10.0;
+                pw += 8.0;
+            }
+            let (x, y) = b.xy(i);
+            let line = x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
+            if line == 0 && b.width() >= 9 && !has_stone_within(b, i, 2) {
+                pv += 10.0;
+            }
+            if line == 2
+                && b.width() >= 9
+                && !has_stone_within(b, i, 2)
+                && b.empty_count() * 10 > b.width() * b.height() * 8
+            {
+                pv += 6.0;
+                pw += 6.0;
+            }
+            node.prior_visits = pv;
+            node.prior_wins = pw;
+            node.visits = pv;
+            node.wins = pw;
+            self.nodes.push(node);
+            count += 1;
+        }
+        // Passing is always legal.
+        let mut p = Node::new(PASS);
+        let (pv, pw) = if opp_passed { (10.0, 5.0) } else { (10.0, 1.0) };
+        p.prior_visits = pv;
+        p.prior_wins = pw;
+        p.visits = pv;
+        p.wins = pw;
+        self.nodes.push(p);
+        count += 1;
+        let n = &mut self.nodes[node as usize];
+        n.first = first;
+        n.count = count;
+        n.expanded = true;
+    }
+
+    fn expand(&mut self, node: u32) {
+        let b = self.root_board.clone();
+        self.path_hashes.clear();
+        self.expand_with(node, &b);
+    }
+
+    fn select(&self, node: u32) -> u32 {
+        let n = self.nodes[node as usize];
+        let ln = (n.visits.max(1.0)).ln();
+        let mut best = n.first;
+        let mut best_v = f32::NEG_INFINITY;
+        for c in n.first..n.first + n.count as u32 {
+            let ch = &self.nodes[c as usize];
+            if ch.visits.is_nan() {
+                continue;
+            }
+            let q = ch.wins / ch.visits.max(1e-3);
+            let v = if ch.rave_visits > 0.0 {
+                let rq = ch.rave_wins / ch.rave_visits;
+                let beta = ch.rave_visits
+                    / (ch.rave_visits
+                        + ch.visits
+                        + ch.rave_visits * ch.visits / self.params.rave_equiv);
+                (1.0 - beta) * q + beta * rq
+            } else {
+                q
+            };
+            let v = v + self.params.explore * (ln / ch.visits.max(1.0)).sqrt();
+            if v > best_v {
+                best_v = v;
+                best = c;
+            }
+        }
+        best
+    }
+
+    fn run_one(&mut self) {
+        let mut b = self.root_board.clone();
+        self.amaf.iter_mut().for_each(|a| *a = 0);
+        self.path.clear();
+        self.path_hashes.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        let mut terminal = false;
+        loop {
+            let n = self.nodes[node as usize];
+            if !n.expanded {
+                if n.visits - n.prior_visits >= self.params.expand_at {
+                    self.expand_with(node, &b);
+                } else {
+                    break;
+                }
+            }
+            let child = self.select(node);
+            let mv = self.nodes[child as usize].mv;
+            let c = b.to_move();
+            if mv == PASS {
+                b.pass();
+            } else {
+                if self.amaf[mv as usize] == 0 {
+                    self.amaf[mv as usize] = c as u8 + 1;
+                }
+                b.play(mv, c);
+            }
+            self.path.push(child);
+            let h = match self.rules.ko {
+                KoRule::Situational => b.situational_hash(),
+                _ => b.hash(),
+            };
+            self.path_hashes.push(h);
+            node = child;
+            if b.passes() >= 2 {
+                terminal = true;
+                break;
+            }
+        }
+        let black = if terminal && self.rules.two_passes_score_as_is {
+            let (bs, ws) = b.area_counts();
+            self.score_result(&b, bs as f32 - ws as f32)
+        } else {
+            playout(&mut b, &mut self.rng, &mut self.amaf, &mut self.buf);
+            let s = b.playout_area_score();
+            self.score_result(&b, s as f32)
+        };
+        self.playouts += 1;
+        // Ownership of the root's final positions.
+        for i in b.points() {
+            let o = match b.stone(i) {
+                Some(Colour::Black) => 1.0,
+                Some(Colour::White) => -1.0,
+                None => {
+                    let mut t = 0u8;
+                    for nb in b.neighbours(i) {
+                        if let Some(s) = b.stone(nb) {
+                            t |= s as u8 + 1;
+                        }
+                    }
+                    match t {
+                        1 => 1.0,
+                        2 => -1.0,
+                        _ => 0.0,
+                    }
+                }
+            };
+            self.ownership[i as usize] += o;
+        }
+        // Back up along the path; the mover into path[k] is the colour to move at path[k-1].
+        let mut mover = self.root_to_move;
+        for k in 0..self.path.len() {
+            let id = self.path[k] as usize;
+            if k > 0 {
+                let r = if mover == Colour::Black {
+                    black
+                } else {
+                    1.0 - black
+                };
+                let n = &mut self.nodes[id];
+                n.visits += 1.0;
+                n.wins += r;
+                mover = mover.opp();
+            } else {
+                self.nodes[id].visits += 1.0;
+            }
+            // AMAF update of the children of this node: moves the colour to move here played.
+            let n = self.nodes[id];
+            if n.expanded {
+                let to_move = mover;
+                let code = to_move as u8 + 1;
+                let r = if to_move == Colour::Black {
+                    black
+                } else {
+                    1.0 - black
+                };
+                for c in n.first..n.first + n.count as u32 {
+                    let ch = &mut self.nodes[c as usize];
+                    if ch.mv != PASS && self.amaf[ch.mv as usize] == code {
+                        ch.rave_visits += 1.0;
+                        ch.rave_wins += r;
+                    }
+                }
+            }
+        }
+    }
+
+    fn score_result(&self, b: &FastBoard, area_diff: f32) -> f32 {
+        let raw = match self.rules.scoring {
+            ScoringKind::Area => area_diff,
+            ScoringKind::Territory => {
+                // Territory = area − stones + prisoners (pass stones aside).
+                let (bs, ws) = b.stone_counts();
+                area_diff - (bs as f32 - ws as f32)
+                    + (b.captures(Colour::Black) as f32 - b.captures(Colour::White) as f32)
+            }
+        };
+        self.rules.black_result(raw)
+    }
+
+    /// Statistics of every root move, most visited first.
+    pub fn root_stats(&self) -> Vec<MoveStat> {
+        let r = self.nodes[0];
+        let mut total_prior = 0.0f32;
+        for c in r.first..r.first + r.count as u32 {
+            let ch = &self.nodes[c as usize];
+            if !ch.visits.is_nan() {
+                total_prior += ch.prior_wins;
+            }
+        }
+        let mut out: Vec<MoveStat> = (r.first..r.first + r.count as u32)
+            .filter(|&c| !self.nodes[c as usize].visits.is_nan())
+            .map(|c| {
+                let ch = &self.nodes[c as usize];
+                let real = (ch.visits - ch.prior_visits).max(0.0);
+                let winrate = if real > 0.0 {
+                    (ch.wins - ch.prior_wins) / real
+                } else {
+                    ch.wins / ch.visits.max(1e-3)
+                };
+                MoveStat {
+                    mv: ch.mv,
+                    visits: real.round() as u32,
+                    winrate: winrate.clamp(0.0, 1.0),
+                    prior: if total_prior > 0.0 {
+                        ch.prior_wins / total_prior
+                    } else {
+                        0.0
+                    },
+                    pv: self.pv_from(c),
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| b.visits.cmp(&a.visits).then(a.mv.cmp(&b.mv)));
+        out
+    }
+
+    fn pv_from(&self, start: u32) -> Vec<Idx> {
+        let mut pv = vec![self.nodes[start as usize].mv];
+        let mut node = start;
+        while pv.len() < 12 {
+            let n = self.nodes[node as usize];
+            if !n.expanded || n.count == 0 {
+                break;
+            }
+            let mut best: Option<u32> = None;
+            let mut bv = 0.0f32;
+            for c in n.first..n.first + n.count as u32 {
+                let ch = &self.nodes[c as usize];
+                let real = ch.visits - ch.prior_visits;
+                if real > bv {
+                    bv = real;
+                    best = Some(c);
+                }
+            }
+            match best {
+                Some(c) if bv >= 1.0 => {
+                    pv.push(self.nodes[c as usize].mv);
+                    node = c;
+                }
+                _ => break,
+            }
+        }
+        pv
+    }
+
+    /// Black's expected ownership of point `i` (−1..1) over this search's playouts.
+    pub fn ownership(&self, i: Idx) -> f32 {
+        if self.playouts == 0 {
+            0.0
+        } else {
+            self.ownership[i as usize] / self.playouts as f32
+        }
+    }
+
+    /// Number of nodes held.
+    pub fn size(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+fn is_near(b: &FastBoard, i: Idx, j: Idx) -> bool {
+    let (x1, y1) = b.xy(i);
+    let (x2, y2) = b.xy(j);
+    x1.abs_diff(x2) <= 1 && y1.abs_diff(y2) <= 1
+}
+
+fn has_stone_within(b: &FastBoard, i: Idx, d: usize) -> bool {
+    let (x, y) = b.xy(i);
+    let x0 = x.saturating_sub(d);
+    let y0 = y.saturating_sub(d);
+    for yy in y0..=(y + d).min(b.height() - 1) {
+        for xx in x0..=(x + d).min(b.width() - 1) {
+            if x.abs_diff(xx) + y.abs_diff(yy) <= d && b.stone(b.idx(xx, yy)).is_some() {
+                return true;
+            }
+        }
+    }
+    false
+}

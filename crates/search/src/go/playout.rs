@@ -1,0 +1,373 @@
+//! The playout policy: answer ataris, capture, follow local 3×3 shapes near the last move, else
+//! a random move that neither fills an own eye nor throws a group into atari.
+
+use super::board::{Colour, FastBoard, Idx, PASS};
+use baduk_rng::Rng;
+use std::sync::OnceLock;
+
+/// The 3×3 shapes (Mogo-style hane, cut and edge patterns), centre = the move. `X`/`O` are the
+/// two colours (either may be to move), `x`/`o` "not X"/"not O", `.` empty, `?` anything, `#`
+/// off the board.
+const SHAPES: &[[&str; 3]] = &[
+    ["XOX", "...", "???"], // hane enclosing
+    ["XO.", "...", "?.?"], // hane, no cut
+    ["XO?", "X..", "x.?"], // magari
+    [".O.", "X..", "..."], // diagonal attachment
+    ["XO?", "O.o", "?o?"], // unprotected cut
+    ["XO?", "O.X", "???"], // peeped cut
+    ["?X?", "O.O", "ooo"], // cut, second form
+    ["OX?", "o.O", "???"], // keima cut
+    ["X.?", "O.?", "###"], // edge: chase
+    ["OX?", "X.O", "###"], // edge: block the cut
+    ["?X?", "x.O", "###"], // edge: block the connection
+    ["?XO", "x.x", "###"], // edge: sagari
+    ["?OX", "X.O", "###"], // edge: cut
+];
+
+fn cell_matches(p: u8, v: u8) -> bool {
+    // v: 0 empty, 1 black, 2 white, 3 edge.
+    match p {
+        b'X' => v == 1,
+        b'O' => v == 2,
+        b'x' => v != 1,
+        b'o' => v != 2,
+        b'.' => v == 0,
+        b'#' => v == 3,
+        _ => true,
+    }
+}
+
+/// Order of the 8 neighbours in a pattern code: NW N NE W E SW S SE (2 bits each).
+const RING: [(usize, usize); 8] = [
+    (0, 0),
+    (0, 1),
+    (0, 2),
+    (1, 0),
+    (1, 2),
+    (2, 0),
+    (2, 1),
+    (2, 2),
+];
+
+fn build_table() -> Vec<bool> {
+    // All 8 symmetries of every shape, both colour assignments.
+    let mut grids: Vec<[[u8; 3]; 3]> = Vec::new();
+    for s in SHAPES {
+        let mut g = [[0u8; 3]; 3];
+        for r in 0..3 {
+            g[r].copy_from_slice(&s[r].as_bytes()[..3]);
+        }
+        for swap in [false, true] {
+            let mut h = g;
+            if swap {
+                for row in h.iter_mut() {
+                    for c in row.iter_mut() {
+                        *c = match *c {
+                            b'X' => b'O',
+                            b'O' => b'X',
+                            b'x' => b'o',
+                            b'o' => b'x',
+                            o => o,
+                        };
+                    }
+                }
+            }
+            for sym in 0..8 {
+                let mut t = [[0u8; 3]; 3];
+                for (r, row) in t.iter_mut().enumerate() {
+                    for (c, cell) in row.iter_mut().enumerate() {
+                        let (mut rr, mut cc) = (r, c);
+                        if sym & 1 != 0 {
+                            cc = 2 - cc;
+                        }
+                        if sym & 2 != 0 {
+                            rr = 2 - rr;
+                        }
+                        if sym & 4 != 0 {
+                            std::mem::swap(&mut rr, &mut cc);
+                        }
+                        *cell = h[rr][cc];
+                    }
+                }
+                grids.push(t);
+            }
+        }
+    }
+    let mut table = vec![false; 1 << 16];
+    for (code, slot) in table.iter_mut().enumerate() {
+        let vals: Vec<u8> = (0..8).map(|k| ((code >> (2 * k)) & 3) as u8).collect();
+        *slot = grids.iter().any(|g| {
+            RING.iter()
+                .enumerate()
+                .all(|(k, &(r, c))| cell_matches(g[r][c], vals[k]))
+        });
+    }
+    table
+}
+
+fn table() -> &'static [bool] {
+    static T: OnceLock<Vec<bool>> = OnceLock::new();
+    T.get_or_init(build_table)
+}
+
+/// The 16-bit code of the 3×3 neighbourhood of `i`.
+#[inline]
+pub fn shape_code(b: &FastBoard, i: Idx) -> usize {
+    let s = b.stride() as Idx;
+    let ring = [
+        i - s - 1,
+        i - s,
+        i - s + 1,
+        i - 1,
+        i + 1,
+        i + s - 1,
+        i + s,
+        i + s + 1,
+    ];
+    let mut code = 0usize;
+    for (k, &p) in ring.iter().enumerate() {
+        code |= (b.cell(p) as usize) << (2 * k);
+    }
+    code
+}
+
+/// Whether an empty point matches one of the 3×3 shapes.
+#[inline]
+pub fn matches_shape(b: &FastBoard, i: Idx) -> bool {
+    table()[shape_code(b, i)]
+}
+
+/// Distinct liberties (capped at 3) the chain of a `c` stone at empty `i` would have.
+pub fn liberties_after(b: &FastBoard, i: Idx, c: Colour) -> usize {
+    let mut libs: [Idx; 3] = [0; 3];
+    let mut n = 0usize;
+    let add = |p: Idx, libs: &mut [Idx; 3], n: &mut usize| {
+        if p != i && !libs[..*n].contains(&p) {
+            libs[*n] = p;
+            *n += 1;
+        }
+    };
+    for nb in b.neighbours(i) {
+        if b.is_empty(nb) {
+            add(nb, &mut libs, &mut n);
+            if n >= 3 {
+                return 3;
+            }
+        }
+    }
+    for nb in b.neighbours(i) {
+        match b.stone(nb) {
+            Some(s) if s == c => {
+                for st in b.chain_stones(nb) {
+                    for l in b.neighbours(st) {
+                        if b.is_empty(l) {
+                            add(l, &mut libs, &mut n);
+                            if n >= 3 {
+                                return 3;
+                            }
+                        }
+                    }
+                }
+            }
+            Some(_) if b.in_atari(nb) => {
+                // A capture frees at least this neighbour.
+                add(nb, &mut libs, &mut n);
+                if n >= 3 {
+                    return 3;
+                }
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// Whether `c` at `i` is a self-atari that loses more than a single stone.
+#[inline]
+pub fn bad_self_atari(b: &FastBoard, i: Idx, c: Colour) -> bool {
+    let mut empties = 0;
+    for nb in b.neighbours(i) {
+        if b.is_empty(nb) {
+            empties += 1;
+        }
+    }
+    if empties >= 2 {
+        return false;
+    }
+    if liberties_after(b, i, c) >= 2 {
+        return false;
+    }
+    // A lone stone thrown in is fine (it may be a useful sacrifice); a group is not.
+    b.neighbours(i).iter().any(|&n| b.stone(n) == Some(c))
+}
+
+/// Whether `c` may play at `i` in a playout: legal under simple ko without suicide.
+#[inline]
+fn playable(b: &FastBoard, i: Idx, c: Colour) -> bool {
+    b.is_empty(i) && i != b.ko() && b.has_liberty_after(i, c)
+}
+
+/// Moves that capture an enemy chain in atari next to `around` or save an own chain there.
+pub fn tactical_moves(b: &FastBoard, around: Idx, c: Colour, out: &mut Vec<Idx>) {
+    if around == PASS {
+        return;
+    }
+    let mut pts = [around; 5];
+    pts[1..].copy_from_slice(&b.neighbours(around));
+    for &p in &pts {
+        match b.stone(p) {
+            Some(s) if s != c && b.in_atari(p) => {
+                let l = b.atari_liberty(p);
+                if playable(b, l, c) && !out.contains(&l) {
+                    out.push(l);
+                }
+            }
+            Some(s) if s == c && b.in_atari(p) => save_moves(b, p, c, out),
+            _ => {}
+        }
+    }
+}
+
+/// Ways to save the `c` chain through `p`, which is in atari: capture an attacker in atari, or
+/// extend when that gives two liberties or more.
+pub fn save_moves(b: &FastBoard, p: Idx, c: Colour, out: &mut Vec<Idx>) {
+    for st in b.chain_stones(p) {
+        for n in b.neighbours(st) {
+            if b.stone(n) == Some(c.opp()) && b.in_atari(n) {
+                let l = b.atari_liberty(n);
+                if playable(b, l, c) && !out.contains(&l) {
+                    out.push(l);
+                }
+            }
+        }
+    }
+    let l = b.atari_liberty(p);
+    if playable(b, l, c) && liberties_after(b, l, c) >= 2 && !out.contains(&l) {
+        out.push(l);
+    }
+}
+
+/// Chooses the playout move for the side to move (PASS when nothing sensible is left).
+pub fn choose(b: &FastBoard, rng: &mut Rng, buf: &mut Vec<Idx>) -> Idx {
+    let c = b.to_move();
+    let last = b.last_move();
+    if last != PASS {
+        buf.clear();
+        tactical_moves(b, last, c, buf);
+        if !buf.is_empty() && rng.below(16) != 0 {
+            let m = buf[rng.below(buf.len())];
+            if !bad_self_atari(b, m, c) {
+                return m;
+            }
+        }
+        buf.clear();
+        let s = b.stride() as Idx;
+        let ring = [
+            last - s - 1,
+            last - s,
+            last - s + 1,
+            last - 1,
+            last + 1,
+            last + s - 1,
+            last + s,
+            last + s + 1,
+        ];
+        for p in ring {
+            if b.is_empty(p) && matches_shape(b, p) && playable(b, p, c) && !bad_self_atari(b, p, c)
+            {
+                buf.push(p);
+            }
+        }
+        if !buf.is_empty() && rng.below(8) != 0 {
+            return buf[rng.below(buf.len())];
+        }
+    }
+    random_move(b, c, rng)
+}
+
+/// A random legal move that fills no own eye and is no bad self-atari; PASS when none is left.
+pub fn random_move(b: &FastBoard, c: Colour, rng: &mut Rng) -> Idx {
+    let n = b.empty_count();
+    if n == 0 {
+        return PASS;
+    }
+    let start = rng.below(n);
+    for k in 0..n {
+        let mut j = start + k;
+        if j >= n {
+            j -= n;
+        }
+        let i = b.empty_at(j);
+        if i == b.ko() || b.is_eye(i, c) || !b.has_liberty_after(i, c) || bad_self_atari(b, i, c) {
+            continue;
+        }
+        return i;
+    }
+    PASS
+}
+
+/// Plays the position out to the end (two passes or a move cap) and returns the board.
+/// `amaf` records, for each point, the colour that played there first (1 black, 2 white).
+pub fn playout(b: &mut FastBoard, rng: &mut Rng, amaf: &mut [u8], buf: &mut Vec<Idx>) {
+    let cap = b.move_count() as usize + 3 * b.width() * b.height();
+    while b.passes() < 2 && (b.move_count() as usize) < cap {
+        let c = b.to_move();
+        let m = choose(b, rng, buf);
+        if m == PASS {
+            b.pass();
+        } else {
+            if amaf[m as usize] == 0 {
+                amaf[m as usize] = c as u8 + 1;
+            }
+            b.play(m, c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shape_table_knows_the_hane() {
+        // X O X over an empty row: the point under O is an enclosing hane for either colour.
+        let mut b = FastBoard::new(9, 9);
+        b.setup(b.idx(3, 3), Colour::Black);
+        b.setup(b.idx(4, 3), Colour::White);
+        b.setup(b.idx(5, 3), Colour::Black);
+        assert!(matches_shape(&b, b.idx(4, 4)));
+        assert!(!matches_shape(&b, b.idx(0, 8)));
+    }
+
+    #[test]
+    fn playout_policy_captures_a_chain_in_atari() {
+        let mut b = FastBoard::new(9, 9);
+        b.setup(b.idx(4, 4), Colour::White);
+        b.setup(b.idx(3, 4), Colour::Black);
+        b.setup(b.idx(5, 4), Colour::Black);
+        b.set_to_move(Colour::Black);
+        b.play(b.idx(4, 3), Colour::Black);
+        b.play(b.idx(0, 0), Colour::White);
+        let mut out = Vec::new();
+        tactical_moves(&b, b.idx(4, 5), Colour::Black, &mut out);
+        assert_eq!(out, vec![b.idx(4, 5)]);
+    }
+
+    #[test]
+    fn playouts_end_and_leave_no_chain_without_liberties() {
+        let mut rng = Rng::new(3);
+        let mut amaf = vec![0u8; super::super::board::MAX_CELLS];
+        let mut buf = Vec::new();
+        for _ in 0..20 {
+            let mut b = FastBoard::new(9, 9);
+            amaf.iter_mut().for_each(|a| *a = 0);
+            playout(&mut b, &mut rng, &mut amaf, &mut buf);
+            for p in b.points() {
+                if b.stone(p).is_some() {
+                    assert!(b.pseudo_liberties(p) > 0);
+                }
+            }
+            assert!(b.empty_count() < 40);
+        }
+    }
+}

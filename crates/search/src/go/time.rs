@@ -1,0 +1,170 @@
+//! Time management: how long to think for the next move under absolute, byo-yomi, Canadian and
+//! Fischer clocks.
+
+use std::time::Duration;
+
+/// A clock system, as GTP `time_settings` / `kgs-time_settings` describe it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Clock {
+    /// No time limit.
+    None,
+    /// `main` seconds for the whole game.
+    Absolute {
+        /// Main time in seconds.
+        main: f64,
+    },
+    /// Main time, then `periods` periods of `period` seconds (a period is lost when overrun).
+    ByoYomi {
+        /// Main time in seconds.
+        main: f64,
+        /// Length of one period in seconds.
+        period: f64,
+        /// Number of periods.
+        periods: u32,
+    },
+    /// Main time, then `stones` moves in every `period` seconds.
+    Canadian {
+        /// Main time in seconds.
+        main: f64,
+        /// Length of one period in seconds.
+        period: f64,
+        /// Stones to play within a period.
+        stones: u32,
+    },
+    /// Main time plus `increment` seconds added after each move.
+    Fischer {
+        /// Main time in seconds.
+        main: f64,
+        /// Seconds added per move.
+        increment: f64,
+    },
+}
+
+/// What is left on one player's clock (GTP `time_left`): seconds, and stones or periods left
+/// (0 while in main time).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeLeft {
+    /// Seconds left in the current main time or period.
+    pub seconds: f64,
+    /// Stones (Canadian) or periods (byo-yomi) left; 0 in main time.
+    pub stones: u32,
+}
+
+/// The thinking time for the next move; `empty_points` estimates how much game remains.
+/// `None` when the clock sets no limit.
+pub fn budget(
+    clock: Clock,
+    left: Option<TimeLeft>,
+    empty_points: usize,
+    safety: f64,
+) -> Option<Duration> {
+    let moves_left = (empty_points as f64 * 0.5).max(10.0);
+    let secs = match clock {
+        Clock::None => return None,
+        Clock::Absolute { main } => {
+            let rem = left.map(|l| l.seconds).unwrap_or(main);
+            rem / moves_left
+        }
+        Clock::ByoYomi {
+            main,
+            period,
+            periods,
+        } => {
+            let (rem, in_byo) = match left {
+                Some(l) if l.stones > 0 => (l.seconds, true),
+                Some(l) => (l.seconds, false),
+                None => (main, main <= 0.0),
+            };
+            if in_byo || rem <= 0.0 {
+                period.min(if rem > 0.0 { rem } else { period }) * 0.8
+            } else {
+                let _ = periods;
+                rem / moves_left + period * 0.6
+            }
+        }
+        Clock::Canadian {
+            main,
+            period,
+            stones,
+        } => {
+            let (rem, st, in_byo) = match left {
+                Some(l) if l.stones > 0 => (l.seconds, l.stones, true),
+                Some(l) => (l.seconds, stones, false),
+                None => (main, stones, main <= 0.0),
+            };
+            if in_byo || rem <= 0.0 {
+                let rem = if rem > 0.0 { rem } else { period };
+                rem / st.max(1) as f64 * 0.85
+            } else {
+                rem / moves_left + period / stones.max(1) as f64 * 0.5
+            }
+        }
+        Clock::Fischer { main, increment } => {
+            let rem = left.map(|l| l.seconds).unwrap_or(main);
+            (rem / moves_left + increment * 0.8).min(rem * 0.5)
+        }
+    };
+    Some(Duration::from_secs_f64((secs - safety).max(0.01)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absolute_time_is_spread_over_the_remaining_moves() {
+        let d = budget(Clock::Absolute { main: 100.0 }, None, 80, 0.0).unwrap();
+        assert!((d.as_secs_f64() - 2.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn byo_yomi_uses_most_of_a_period_once_main_time_is_gone() {
+        let c = Clock::ByoYomi {
+            main: 0.0,
+            period: 10.0,
+            periods: 3,
+        };
+        let d = budget(
+            c,
+            Some(TimeLeft {
+                seconds: 10.0,
+                stones: 3,
+            }),
+            200,
+            0.0,
+        )
+        .unwrap();
+        assert!((d.as_secs_f64() - 8.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn canadian_divides_the_period_by_the_stones_left() {
+        let c = Clock::Canadian {
+            main: 0.0,
+            period: 300.0,
+            stones: 25,
+        };
+        let d = budget(
+            c,
+            Some(TimeLeft {
+                seconds: 100.0,
+                stones: 10,
+            }),
+            200,
+            0.0,
+        )
+        .unwrap();
+        assert!((d.as_secs_f64() - 8.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn fischer_spends_the_increment_and_a_share_of_the_bank() {
+        let c = Clock::Fischer {
+            main: 60.0,
+            increment: 5.0,
+        };
+        let d = budget(c, None, 40, 0.0).unwrap();
+        assert!((d.as_secs_f64() - (60.0 / 20.0 + 4.0)).abs() < 1e-9);
+        assert_eq!(budget(Clock::None, None, 40, 0.0), None);
+    }
+}
