@@ -1,0 +1,790 @@
+//! The GTP engine: game state, the bot, clocks and every command, behind one `handle` call;
+//! `run` adds the line loop with streaming `lz-analyze`.
+
+use crate::protocol::{format_response, parse_line, Command};
+use crate::rules::parse_rules;
+use crate::vertex::{colour_letter, format_vertex, parse_colour, parse_vertex, Vertex};
+use baduk_search::go::board::{Colour, Idx, PASS};
+use baduk_search::go::rules::{BotRules, ScoringKind};
+use baduk_search::go::state::GameState;
+use baduk_search::go::time::{budget, Clock, TimeLeft};
+use baduk_search::go::{Bot, BotConfig, BotMove, SearchRequest};
+use std::io::{BufRead, Write};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Every command the engine answers, as `list_commands` prints them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
+    "kgs-genmove_cleanup",
+    "kgs-rules",
+    "baduk-rules",
+    "final_score",
+    "final_status_list",
+    "loadsgf",
+    "printsgf",
+    "showboard",
+    "lz-analyze",
+    "lz-genmove_analyze",
+];
+
+/// The engine's state: rules, the game, the bot and the clocks.
+pub struct Engine {
+    size: usize,
+    rules: BotRules,
+    rules_text: String,
+    game: GameState,
+    bot: Bot,
+    clock: Clock,
+    left: [Option<TimeLeft>; 2],
+    /// Set once `quit` was answered.
+    pub quit: bool,
+}
+
+type Reply = Result<String, String>;
+
+fn syntax<T>(what: &str) -> Result<T, String> {
+    Err(format!("syntax error: {what}"))
+}
+
+impl Engine {
+    /// A 19×19 engine under Chinese-like area rules (komi 7.5) with the bot configured by `config`.
+    pub fn new(config: BotConfig) -> Engine {
+        let rules = BotRules::area(7.5);
+        Engine {
+            size: 19,
+            rules,
+            rules_text: "chinese".into(),
+            game: GameState::new(19, rules),
+            bot: Bot::new(config),
+            clock: Clock::None,
+            left: [None, None],
+            quit: false,
+        }
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &GameState {
+        &self.game
+    }
+
+    fn idx(&self, v: Vertex) -> Idx {
+        match v {
+            Vertex::Pass => PASS,
+            Vertex::At(x, y) => self.game.board().idx(x, y),
+        }
+    }
+
+    fn vertex(&self, i: Idx) -> String {
+        if i == PASS {
+            return "pass".into();
+        }
+        let (x, y) = self.game.board().xy(i);
+        format_vertex(Vertex::At(x, y), self.size)
+    }
+
+    fn new_game(&mut self) {
+        self.game = GameState::new(self.size, self.rules);
+        self.bot.reset();
+    }
+
+    /// Answers one command (streaming analysis commands answer with a single snapshot here).
+    pub fn handle(&mut self, cmd: &Command) -> Reply {
+        let a = &cmd.args;
+        match cmd.name.as_str() {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("baduk".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => match a.first() {
+                Some(n) => Ok(COMMANDS
+                    .contains(&n.to_ascii_lowercase().as_str())
+                    .to_string()),
+                None => syntax("known_command needs a command name"),
+            },
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "quit" => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            "boardsize" => {
+                let n: usize = match a.first().map(|s| s.parse()) {
+                    Some(Ok(n)) => n,
+                    _ => return syntax("boardsize needs an integer"),
+                };
+                if !(2..=25).contains(&n) {
+                    return Err("unacceptable size".into());
+                }
+                self.size = n;
+                self.new_game();
+                Ok(String::new())
+            }
+            "clear_board" => {
+                self.new_game();
+                Ok(String::new())
+            }
+            "komi" => match a.first().map(|s| s.parse::<f32>()) {
+                Some(Ok(k)) if k.is_finite() => {
+                    self.rules.komi = k;
+                    self.game.rules.komi = k;
+                    Ok(String::new())
+                }
+                _ => syntax("komi needs a number"),
+            },
+            "play" => self.cmd_play(a),
+            "genmove" => self.cmd_genmove(a, false),
+            "kgs-genmove_cleanup" => self.cmd_genmove(a, true),
+            "undo" => {
+                if self.game.undo() {
+                    Ok(String::new())
+                } else {
+                    Err("cannot undo".into())
+                }
+            }
+            "fixed_handicap" => self.cmd_fixed_handicap(a),
+            "place_free_handicap" => self.cmd_fixed_handicap(a),
+            "set_free_handicap" => self.cmd_set_free_handicap(a),
+            "time_settings" => {
+                let v: Vec<f64> = a.iter().filter_map(|s| s.parse().ok()).collect();
+                if v.len() != 3 || a.len() != 3 {
+                    return syntax("time_settings main_time byo_yomi_time byo_yomi_stones");
+                }
+                self.clock = if v[1] > 0.0 && v[2] == 0.0 {
+                    Clock::None
+                } else if v[1] <= 0.0 {
+                    Clock::Absolute { main: v[0] }
+                } else {
+                    Clock::Canadian {
+                        main: v[0],
+                        period: v[1],
+                        stones: v[2] as u32,
+                    }
+                };
+                self.left = [None, None];
+                Ok(String::new())
+            }
+            "kgs-time_settings" => self.cmd_kgs_time(a),
+            "time_left" => {
+                let c = a.first().and_then(|s| parse_colour(s));
+                let t = a.get(1).and_then(|s| s.parse::<f64>().ok());
+                let s = a.get(2).and_then(|s| s.parse::<u32>().ok());
+                match (c, t, s) {
+                    (Some(c), Some(t), Some(s)) => {
+                        self.left[c.index()] = Some(TimeLeft {
+                            seconds: t,
+                            stones: s,
+                        });
+                        Ok(String::new())
+                    }
+                    _ => syntax("time_left colour time stones"),
+                }
+            }
+            "kgs-rules" | "baduk-rules" => {
+                let text = a.join(" ");
+                if text.is_empty() {
+                    return syntax("rules needed");
+                }
+                let mut r = parse_rules(&text)?;
+                if cmd.name == "kgs-rules" {
+                    // KGS sends komi separately; keep ours.
+                    r.komi = self.rules.komi;
+                }
+                self.rules = r;
+                self.rules_text = text;
+                let moves = self.game.moves().to_vec();
+                let setup = self.game.setup_stones().to_vec();
+                self.game = GameState::new(self.size, r);
+                self.game.place_setup(&setup);
+                for (c, i) in moves {
+                    let _ = self.game.play(c, i);
+                }
+                self.bot.reset();
+                Ok(String::new())
+            }
+            "final_score" => Ok(self.final_score()),
+            "final_status_list" => self.cmd_status_list(a),
+            "showboard" => Ok(self.showboard()),
+            "printsgf" => Ok(self.to_sgf()),
+            "loadsgf" => self.cmd_loadsgf(a),
+            "lz-analyze" => {
+                let (c, _) = analyze_args(a);
+                self.analysis_snapshot(c, Duration::from_millis(100))
+            }
+            "lz-genmove_analyze" => {
+                let (c, _) = analyze_args(a);
+                let c =
+                    c.ok_or_else(|| "syntax error: lz-genmove_analyze needs a colour".to_string())?;
+                let (mv, info) = self.genmove_with_info(c, false)?;
+                Ok(format!("{info}\nplay {mv}"))
+            }
+            "" => Err("unknown command".into()),
+            _ => Err("unknown command".into()),
+        }
+    }
+
+    fn cmd_play(&mut self, a: &[String]) -> Reply {
+        if a.len() < 2 {
+            return syntax("play colour vertex");
+        }
+        let c = parse_colour(&a[0]).ok_or("syntax error: invalid colour")?;
+        let v = parse_vertex(&a[1], self.size).ok_or("syntax error: invalid vertex")?;
+        let i = self.idx(v);
+        self.game
+            .play(c, i)
+            .map(|_| String::new())
+            .map_err(|e| format!("illegal move ({e})"))
+    }
+
+    fn think_time(&self, c: Colour) -> Option<Duration> {
+        budget(
+            self.clock,
+            self.left[c.index()],
+            self.game.board().empty_count(),
+            0.2,
+        )
+    }
+
+    fn genmove_with_info(&mut self, c: Colour, cleanup: bool) -> Result<(String, String), String> {
+        self.game.set_to_move(c);
+        let root = self.game.legal_points(c);
+        let req = SearchRequest {
+            root_moves: Some(root),
+            time: self.think_time(c),
+            cleanup,
+            ..SearchRequest::default()
+        };
+        let r = self.bot.genmove(&self.game, &req);
+        let info = self.info_line(&r.stats);
+        let text = match r.mv {
+            BotMove::Resign => "resign".to_string(),
+            BotMove::Pass => {
+                self.game.play(c, PASS).map_err(|e| e.to_string())?;
+                "pass".to_string()
+            }
+            BotMove::Play(i) => {
+                self.game
+                    .play(c, i)
+                    .map_err(|e| format!("bot chose an illegal move ({e})"))?;
+                self.vertex(i)
+            }
+        };
+        Ok((text, info))
+    }
+
+    fn cmd_genmove(&mut self, a: &[String], cleanup: bool) -> Reply {
+        let c = a
+            .first()
+            .and_then(|s| parse_colour(s))
+            .ok_or("syntax error: genmove needs a colour")?;
+        self.genmove_with_info(c, cleanup).map(|(m, _)| m)
+    }
+
+    fn handicap_points(&self, n: usize) -> Result<Vec<Idx>, String> {
+        let s = self.size;
+        let max = if s < 7 {
+            0
+        } else if s == 7 || s.is_multiple_of(2) {
+            4
+        } else {
+            9
+        };
+        if n < 2 || n > max {
+            return Err("invalid number of stones".into());
+        }
+        let d = if s >= 13 { 3 } else { 2 };
+        let (lo, hi, mid) = (d, s - 1 - d, s / 2);
+        let b = self.game.board();
+        // GTP's order: D4 Q16 D16 Q4, then the sides and the centre.
+        let corners = [b.idx(lo, hi), b.idx(hi, lo), b.idx(lo, lo), b.idx(hi, hi)];
+        let mut pts: Vec<Idx> = corners[..n.min(4)].to_vec();
+        match n {
+            5 | 7 | 9 => {
+                if n >= 7 {
+                    pts.push(b.idx(lo, mid));
+                    pts.push(b.idx(hi, mid));
+                }
+                if n == 9 {
+                    pts.push(b.idx(mid, hi));
+                    pts.push(b.idx(mid, lo));
+                }
+                pts.push(b.idx(mid, mid));
+            }
+            6 | 8 => {
+                pts.push(b.idx(lo, mid));
+                pts.push(b.idx(hi, mid));
+                if n == 8 {
+                    pts.push(b.idx(mid, hi));
+                    pts.push(b.idx(mid, lo));
+                }
+            }
+            _ => {}
+        }
+        Ok(pts)
+    }
+
+    fn board_is_empty(&self) -> bool {
+        let b = self.game.board();
+        b.empty_count() == b.width() * b.height() && self.game.moves().is_empty()
+    }
+
+    fn cmd_fixed_handicap(&mut self, a: &[String]) -> Reply {
+        let n: usize = match a.first().map(|s| s.parse()) {
+            Some(Ok(n)) => n,
+            _ => return syntax("handicap needs a number of stones"),
+        };
+        if !self.board_is_empty() {
+            return Err("board not empty".into());
+        }
+        let pts = self.handicap_points(n)?;
+        let stones: Vec<(Colour, Idx)> = pts.iter().map(|&p| (Colour::Black, p)).collect();
+        self.game.place_setup(&stones);
+        self.bot.reset();
+        Ok(pts
+            .iter()
+            .map(|&p| self.vertex(p))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    fn cmd_set_free_handicap(&mut self, a: &[String]) -> Reply {
+        if !self.board_is_empty() {
+            return Err("board not empty".into());
+        }
+        let mut pts: Vec<Idx> = Vec::new();
+        for s in a {
+            match parse_vertex(s, self.size) {
+                Some(Vertex::At(x, y)) => {
+                    let i = self.game.board().idx(x, y);
+                    if pts.contains(&i) {
+                        return Err(format!("bad vertex list: {s} repeated"));
+                    }
+                    pts.push(i);
+                }
+                _ => return syntax("set_free_handicap needs vertices"),
+            }
+        }
+        let cells = self.size * self.size;
+        if pts.len() < 2 || pts.len() >= cells {
+            return Err("bad vertex list".into());
+        }
+        let stones: Vec<(Colour, Idx)> = pts.iter().map(|&p| (Colour::Black, p)).collect();
+        self.game.place_setup(&stones);
+        self.bot.reset();
+        Ok(String::new())
+    }
+
+    fn cmd_kgs_time(&mut self, a: &[String]) -> Reply {
+        let kind = a
+            .first()
+            .map(|s| s.to_ascii_lowercase())
+            .unwrap_or_default();
+        let nums: Vec<f64> = a[1.min(a.len())..]
+            .iter()
+            .filter_map(|s| s.parse().ok())
+            .collect();
+        if nums.len() + 1 != a.len().max(1) {
+            return syntax("kgs-time_settings numbers");
+        }
+        self.clock = match (kind.as_str(), nums.as_slice()) {
+            ("none", []) => Clock::None,
+            ("absolute", [m]) => Clock::Absolute { main: *m },
+            ("byoyomi", [m, p, n]) => Clock::ByoYomi { main: *m, period: *p, periods: *n as u32 },
+            ("canadian", [m, p, s]) => Clock::Canadian { main: *m, period: *p, stones: *s as u32 },
+            ("fischer", [m, inc]) => Clock::Fischer { main: *m, increment: *inc },
+            _ => {
+                return syntax(
+                    "kgs-time_settings none | absolute M | byoyomi M P N | canadian M P S | fischer M I",
+                )
+            }
+        };
+        self.left = [None, None];
+        Ok(String::new())
+    }
+
+    fn ensure_ownership(&mut self) {
+        // The ownership must be for this very position: search it afresh.
+        {
+            let c = self.game.to_move();
+            let root = self.game.legal_points(c);
+            let req = SearchRequest {
+                root_moves: Some(root),
+                playouts: Some(3000),
+                ..SearchRequest::default()
+            };
+            let mut g = self.game.clone();
+            g.set_to_move(c);
+            self.bot.search(&g, &req);
+        }
+    }
+
+    /// Points that look dead: stones whose area the playouts give to the other colour.
+    fn dead_stones(&mut self) -> Vec<Idx> {
+        self.ensure_ownership();
+        let b = self.game.board();
+        b.points()
+            .filter(|&i| match b.stone(i) {
+                Some(Colour::Black) => self.bot.ownership(i) < -0.5,
+                Some(Colour::White) => self.bot.ownership(i) > 0.5,
+                None => false,
+            })
+            .collect()
+    }
+
+    /// The score with dead stones removed, in GTP form (`B+3.5`, `W+0.5`, `0`).
+    pub fn final_score(&mut self) -> String {
+        let dead = self.dead_stones();
+        let mut b = self.game.board().clone();
+        let mut caps = [b.captures(Colour::Black), b.captures(Colour::White)];
+        for &i in &dead {
+            if let Some(c) = b.stone(i) {
+                caps[c.opp().index()] += 1;
+            }
+        }
+        // Remove the dead stones by rebuilding the position without them.
+        let mut clean = baduk_search::go::board::FastBoard::new(b.width(), b.height());
+        for i in b.points() {
+            if let Some(c) = b.stone(i) {
+                if !dead.contains(&i) {
+                    clean.setup(i, c);
+                }
+            }
+        }
+        b = clean;
+        let (ab, aw) = b.area_counts();
+        let raw = match self.rules.scoring {
+            ScoringKind::Area => ab as f32 - aw as f32,
+            ScoringKind::Territory => {
+                let (sb, sw) = b.stone_counts();
+                (ab - sb) as f32 - (aw - sw) as f32 + caps[0] as f32 - caps[1] as f32
+            }
+        };
+        score_text(raw - self.rules.komi)
+    }
+
+    fn cmd_status_list(&mut self, a: &[String]) -> Reply {
+        let which = a
+            .first()
+            .map(|s| s.to_ascii_lowercase())
+            .unwrap_or_default();
+        let dead = self.dead_stones();
+        let b = self.game.board().clone();
+        let pts: Vec<Idx> = match which.as_str() {
+            "dead" => dead,
+            "alive" => b
+                .points()
+                .filter(|&i| b.stone(i).is_some() && !dead.contains(&i))
+                .collect(),
+            "seki" => Vec::new(),
+            _ => return syntax("final_status_list alive|dead|seki"),
+        };
+        Ok(pts
+            .iter()
+            .map(|&p| self.vertex(p))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// The board as text with GTP coordinates.
+    pub fn showboard(&self) -> String {
+        let b = self.game.board();
+        let letters: Vec<char> = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+            .chars()
+            .take(self.size)
+            .collect();
+        let header: String = letters.iter().map(|c| format!(" {c}")).collect();
+        let mut s = format!("\n   {header}\n");
+        for y in 0..self.size {
+            let row = self.size - y;
+            s.push_str(&format!("{row:2} "));
+            for x in 0..self.size {
+                let i = b.idx(x, y);
+                let ch = match b.stone(i) {
+                    Some(Colour::Black) => 'X',
+                    Some(Colour::White) => 'O',
+                    None => '.',
+                };
+                s.push(' ');
+                s.push(ch);
+            }
+            s.push_str(&format!(" {row:2}\n"));
+        }
+        s.push_str(&format!("   {header}\n"));
+        s.push_str(&format!(
+            "captured by Black: {}  captured by White: {}  to move: {}",
+            b.captures(Colour::Black),
+            b.captures(Colour::White),
+            colour_letter(b.to_move())
+        ));
+        s
+    }
+
+    fn sgf_point(&self, i: Idx) -> String {
+        if i == PASS {
+            return String::new();
+        }
+        let (x, y) = self.game.board().xy(i);
+        format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char)
+    }
+
+    /// The game as an SGF record.
+    pub fn to_sgf(&self) -> String {
+        let mut s = format!(
+            "(;GM[1]FF[4]CA[UTF-8]AP[baduk:{}]SZ[{}]KM[{}]RU[{}]",
+            env!("CARGO_PKG_VERSION"),
+            self.size,
+            self.rules.komi,
+            self.rules_text
+        );
+        let setup = self.game.setup_stones();
+        if !setup.is_empty() {
+            s.push_str(&format!("HA[{}]AB", setup.len()));
+            for &(_, i) in setup {
+                s.push_str(&format!("[{}]", self.sgf_point(i)));
+            }
+        }
+        for &(c, i) in self.game.moves() {
+            s.push_str(&format!(";{}[{}]", colour_letter(c), self.sgf_point(i)));
+        }
+        s.push(')');
+        s
+    }
+
+    fn cmd_loadsgf(&mut self, a: &[String]) -> Reply {
+        let path = a
+            .first()
+            .ok_or("syntax error: loadsgf file [move_number]")?;
+        let upto: Option<usize> = match a.get(1) {
+            Some(n) => Some(
+                n.parse()
+                    .map_err(|_| "syntax error: move number".to_string())?,
+            ),
+            None => None,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot load file: {e}"))?;
+        let rec = crate::sgf::read(&text).map_err(|e| format!("cannot load file: {e}"))?;
+        if !(2..=25).contains(&rec.size) {
+            return Err("cannot load file: unacceptable size".into());
+        }
+        self.size = rec.size;
+        if let Some(k) = rec.komi {
+            self.rules.komi = k;
+        }
+        self.new_game();
+        let b = self.game.board().clone();
+        let setup: Vec<(Colour, Idx)> = rec
+            .setup
+            .iter()
+            .map(|&(c, x, y)| (c, b.idx(x, y)))
+            .collect();
+        self.game.place_setup(&setup);
+        for (k, &(c, m)) in rec.moves.iter().enumerate() {
+            if let Some(n) = upto {
+                if k + 1 >= n {
+                    break;
+                }
+            }
+            let i = m.map(|(x, y)| b.idx(x, y)).unwrap_or(PASS);
+            self.game
+                .play(c, i)
+                .map_err(|e| format!("cannot load file: move {} is illegal ({e})", k + 1))?;
+        }
+        let next = self
+            .game
+            .moves()
+            .last()
+            .map(|m| m.0.opp())
+            .unwrap_or(self.game.to_move());
+        Ok(if next == Colour::Black {
+            "black"
+        } else {
+            "white"
+        }
+        .into())
+    }
+
+    fn info_line(&self, stats: &[baduk_search::go::mcts::MoveStat]) -> String {
+        let mut s = String::new();
+        for (order, st) in stats.iter().filter(|s| s.visits > 0).enumerate() {
+            let n = st.visits as f32;
+            let wr = st.winrate;
+            let lcb = (wr - 1.96 * (wr * (1.0 - wr) / n.max(1.0)).sqrt()).max(0.0);
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            s.push_str(&format!(
+                "info move {} visits {} winrate {} prior {} lcb {} order {} pv {}",
+                self.vertex(st.mv),
+                st.visits,
+                (wr * 10000.0).round() as i32,
+                (st.prior * 10000.0).round() as i32,
+                (lcb * 10000.0).round() as i32,
+                order,
+                st.pv
+                    .iter()
+                    .map(|&m| self.vertex(m))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        }
+        s
+    }
+
+    /// Searches `for_time` more from the current position and returns one `info …` line.
+    pub fn analyze_step(&mut self, c: Option<Colour>, for_time: Duration) -> String {
+        let mut g = self.game.clone();
+        if let Some(c) = c {
+            g.set_to_move(c);
+        }
+        let root = g.legal_points(g.to_move());
+        let req = SearchRequest {
+            root_moves: Some(root),
+            time: Some(for_time),
+            ..SearchRequest::default()
+        };
+        let stats = self.bot.search(&g, &req);
+        self.info_line(&stats)
+    }
+
+    fn analysis_snapshot(&mut self, c: Option<Colour>, t: Duration) -> Reply {
+        Ok(self.analyze_step(c, t))
+    }
+
+    /// Runs the GTP loop over `input` and `output` until `quit` or end of input; analysis
+    /// commands stream `info` lines until the next command arrives.
+    pub fn run<R: BufRead + Send + 'static, W: Write>(
+        &mut self,
+        input: R,
+        mut output: W,
+    ) -> std::io::Result<()> {
+        let (tx, rx) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            for line in input.lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        let mut pending: Option<String> = None;
+        loop {
+            let line = match pending.take() {
+                Some(l) => l,
+                None => match rx.recv() {
+                    Ok(l) => l,
+                    Err(_) => break,
+                },
+            };
+            let Some(cmd) = parse_line(&line) else {
+                continue;
+            };
+            match cmd.name.as_str() {
+                "lz-analyze" => {
+                    let (c, interval) = analyze_args(&cmd.args);
+                    let id = cmd.id.map(|i| i.to_string()).unwrap_or_default();
+                    writeln!(output, "={id}")?;
+                    output.flush()?;
+                    loop {
+                        let info = self.analyze_step(c, interval);
+                        writeln!(output, "{info}")?;
+                        output.flush()?;
+                        match rx.try_recv() {
+                            Ok(l) => {
+                                pending = Some(l);
+                                break;
+                            }
+                            Err(mpsc::TryRecvError::Empty) => {}
+                            Err(mpsc::TryRecvError::Disconnected) => break,
+                        }
+                    }
+                    writeln!(output)?;
+                    output.flush()?;
+                }
+                "lz-genmove_analyze" => {
+                    let (c, _) = analyze_args(&cmd.args);
+                    let id = cmd.id.map(|i| i.to_string()).unwrap_or_default();
+                    match c
+                        .ok_or_else(|| {
+                            "syntax error: lz-genmove_analyze needs a colour".to_string()
+                        })
+                        .and_then(|c| self.genmove_with_info(c, false))
+                    {
+                        Ok((mv, info)) => {
+                            writeln!(output, "={id}")?;
+                            writeln!(output, "{info}")?;
+                            writeln!(output, "play {mv}\n")?;
+                        }
+                        Err(e) => write!(output, "{}", format_response(cmd.id, &Err(e)))?,
+                    }
+                    output.flush()?;
+                }
+                _ => {
+                    let r = self.handle(&cmd);
+                    write!(output, "{}", format_response(cmd.id, &r))?;
+                    output.flush()?;
+                    if self.quit {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Parses `lz-analyze [colour] [interval]` (interval in centiseconds, default 1 s).
+fn analyze_args(a: &[String]) -> (Option<Colour>, Duration) {
+    let mut c = None;
+    let mut interval = Duration::from_secs(1);
+    let mut it = a.iter().peekable();
+    while let Some(w) = it.next() {
+        if let Some(col) = parse_colour(w) {
+            c = Some(col);
+        } else if let Ok(cs) = w.parse::<u64>() {
+            interval = Duration::from_millis((cs * 10).max(10));
+        } else if w == "interval" {
+            if let Some(Ok(cs)) = it.peek().map(|s| s.parse::<u64>()) {
+                interval = Duration::from_millis((cs * 10).max(10));
+                it.next();
+            }
+        }
+    }
+    (c, interval)
+}
+
+/// `B+x`, `W+x` or `0` for a Black-minus-White score after komi.
+pub fn score_text(s: f32) -> String {
+    if s > 0.0 {
+        format!("B+{}", s)
+    } else if s < 0.0 {
+        format!("W+{}", -s)
+    } else {
+        "0".into()
+    }
+}
+
+/// Builds an engine from a bot option string (`threads=2,playouts=500`).
+pub fn engine_with_options(opts: &str) -> Result<Engine, String> {
+    let mut cfg = BotConfig::default();
+    cfg.apply_options(opts)?;
+    Ok(Engine::new(cfg))
+}
