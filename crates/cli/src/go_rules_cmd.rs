@@ -1,50 +1,131 @@
 //! `baduk go replay`, `baduk go legal` and `baduk bench go`.
 
 use crate::CliError;
+use baduk_go::{Board, Color, Game, Move, Playouts, Rules, SgfGame, Size};
+use baduk_rng::Rng;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-/// Arguments of `go replay` (filled in as the command lands).
+/// Arguments of `go replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    /// The SGF file to replay (its main line).
+    pub file: PathBuf,
+    /// Rules string `PRESET[,key=value…]`; default: the file's `RU` (and `KM`).
+    #[arg(long)]
+    pub rules: Option<String>,
+}
+
+/// Arguments of `go legal`.
+#[derive(Args, Debug)]
+pub struct LegalArgs {
+    /// The SGF file (its main line).
+    pub file: PathBuf,
+    /// Rules string `PRESET[,key=value…]`; default: the file's `RU` (and `KM`).
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// List the moves for the side to move after this many moves (default: the end).
+    #[arg(long = "move")]
+    pub move_number: Option<usize>,
+}
+
+/// Arguments of `bench go`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Board size: 9, 13 or 19 (any 2..=25 works).
+    #[arg(long, default_value_t = 9)]
+    pub size: u32,
+    /// Number of playouts.
+    #[arg(long, default_value_t = 10_000)]
+    pub playouts: u64,
+    /// Random seed (the printed move total is a signature of it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rules string; only its repetition rule matters (default `japanese`: simple ko).
+    #[arg(long, default_value = "japanese")]
+    pub rules: String,
+}
+
+fn parse_rules(s: Option<&str>) -> Result<Option<Rules>, CliError> {
+    s.map(|s| Rules::parse(s).map_err(|e| CliError::input(format!("--rules: {e}"))))
+        .transpose()
+}
+
+/// Reads and parses the SGF file, then replays `upto` moves under the chosen rules.
+fn load(file: &Path, rules: Option<&str>, upto: Option<usize>) -> Result<Game, CliError> {
+    let text = crate::error::read_file(file)?;
+    let sgf =
+        SgfGame::parse(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
+    let given = parse_rules(rules)?;
+    let rules = sgf
+        .rules(given)
+        .map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
+    sgf.replay(rules, upto).map_err(CliError::illegal)
+}
+
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
 }
 
 /// Runs `go replay`.
 pub fn replay(a: ReplayArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
+    let game = load(&a.file, a.rules.as_deref(), None)?;
+    print!("{}", game.board());
+    println!("rules: {}", game.rules());
+    println!("moves: {}", game.move_count());
+    println!(
+        "captures: B {} W {}",
+        game.captures(Color::Black),
+        game.captures(Color::White)
+    );
+    if game.rules().pass_stones() {
+        println!(
+            "pass stones: B {} W {}",
+            game.pass_stones(Color::Black),
+            game.pass_stones(Color::White)
+        );
     }
-    Err(CliError::input("go replay: not available yet"))
-}
-
-/// Arguments of `go legal` (filled in as the command lands).
-#[derive(Args, Debug)]
-pub struct LegalArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    match game.end() {
+        Some(end) => println!("game over: {end}"),
+        None => println!("to move: {}", side(game.to_move())),
+    }
+    Ok(())
 }
 
 /// Runs `go legal`.
 pub fn legal(a: LegalArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
-    }
-    Err(CliError::input("go legal: not available yet"))
-}
-
-/// Arguments of `bench go` (filled in as the command lands).
-#[derive(Args, Debug)]
-pub struct BenchArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    let game = load(&a.file, a.rules.as_deref(), a.move_number)?;
+    let words: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .map(|m| match m {
+            Move::Play(p) => p.to_gtp(),
+            Move::Pass => "pass".to_string(),
+        })
+        .collect();
+    println!("{}", words.join(" "));
+    Ok(())
 }
 
 /// Runs `bench go`.
 pub fn bench(a: BenchArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
+    let size = Size::square(a.size).map_err(|e| CliError::input(format!("--size: {e}")))?;
+    let rules = Rules::parse(&a.rules).map_err(|e| CliError::input(format!("--rules: {e}")))?;
+    let mut rng = Rng::new(a.seed);
+    let mut playouts = Playouts::new();
+    let empty = Board::new(size);
+    let mut total: u64 = 0;
+    let start = Instant::now();
+    for _ in 0..a.playouts {
+        let mut b = empty.clone();
+        total += playouts.run(&mut b, Color::Black, rules.ko, &mut rng).moves as u64;
     }
-    Err(CliError::input("bench go: not available yet"))
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    println!("moves {total}");
+    println!("playouts/s {:.0}", a.playouts as f64 / secs);
+    Ok(())
 }

@@ -542,6 +542,22 @@ impl Board {
         self.caps.clear();
     }
 
+    /// The `i`-th entry of the empty-point list (`i < empty_count()`).
+    #[inline]
+    pub(crate) fn empty_at(&self, i: usize) -> Point {
+        Point(self.empties[i])
+    }
+
+    /// Swaps two entries of the empty-point list (its order carries no meaning).
+    #[inline]
+    pub(crate) fn swap_empties(&mut self, i: usize, j: usize) {
+        let (a, b) = (self.empties[i], self.empties[j]);
+        self.empties[i] = b;
+        self.empties[j] = a;
+        self.empty_pos[b as usize] = i as u16;
+        self.empty_pos[a as usize] = j as u16;
+    }
+
     fn check_playable(&self, p: Point) -> Result<(), PlayError> {
         match self.cell[p.index()] {
             EMPTY => Ok(()),

@@ -800,6 +800,12 @@ impl Rules {
         }
     }
 
+    /// The canonical rules string without the board size (`japanese`, `chinese,komi=6.5`): the
+    /// name error messages use.
+    pub fn name(&self) -> String {
+        self.with_size(Rules::preset(self.preset).size).to_string()
+    }
+
     /// Whether passes hand the opponent a prisoner.
     pub fn pass_stones(&self) -> bool {
         matches!(self.passes, Passes::Stones | Passes::Aga | Passes::Jk)
