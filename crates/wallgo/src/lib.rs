@@ -7,6 +7,21 @@
 //! [`Position::apply_unchecked`]), [`Position::legal_actions`] fills a caller's fixed
 //! [`ActionList`] without allocating, and [`Position::hash`] is an incremental Zobrist hash.
 //!
+//! ```
+//! use baduk_wallgo::{perft, ActionList, Phase, Position, Variant};
+//!
+//! let mut pos = Position::new(Variant::default());
+//! let mut list = ActionList::new(); // reuse one buffer per search ply
+//! pos.legal_actions(&mut list);
+//! assert_eq!(list.len(), 45); // the first placement: any empty cell
+//! let mut child = pos; // copy-make: copy, then apply
+//! child.apply_unchecked(list[0]);
+//! assert_ne!(child.hash(), pos.hash());
+//! pos.apply("D4".parse().unwrap()).unwrap(); // checked: Err names the rule
+//! assert_eq!(pos.phase(), Phase::Placement);
+//! assert_eq!(perft(&pos, 2), 44 * 43);
+//! ```
+//!
 //! It knows nothing of I/O, terminals, clocks or networks, and has no bots (those live in
 //! `baduk-search`).
 //!

@@ -739,6 +739,43 @@ impl Position {
         n
     }
 
+    /// The cells `p`'s pieces can reach over any number of turns if nothing else moved: a fill
+    /// through open edges over empty cells and `p`'s own pieces, never entering the opponent's.
+    pub fn reachable(&self, p: Player) -> CellSet {
+        let own = self.pieces[p.index()];
+        let passable = ALL & !self.pieces[p.other().index()];
+        let o = Open::of(self.walls);
+        let mut r = own;
+        loop {
+            let n = r | (o.neighbours(r) & passable);
+            if n == r {
+                return CellSet::from_bits(r);
+            }
+            r = n;
+        }
+    }
+
+    /// Where the piece on `c` can end a turn (0, 1 or 2 steps under the variant's stay rule);
+    /// empty if `c` holds no piece.
+    pub fn destinations(&self, c: Cell) -> CellSet {
+        let pb = c.bit();
+        let occ = self.pieces[0] | self.pieces[1];
+        if occ & pb == 0 {
+            return CellSet::EMPTY;
+        }
+        let o = Open::of(self.walls);
+        let empty = ALL & !occ;
+        let n1 = o.neighbours(pb) & empty;
+        if n1 == 0 {
+            return CellSet::from_bits(pb);
+        }
+        let mut dest = n1 | (o.neighbours(n1) & (empty | pb));
+        if self.variant.stay == Stay::StuckOnly {
+            dest &= !pb;
+        }
+        CellSet::from_bits(dest)
+    }
+
     /// Whether the piece on `c` can make at least one step.
     pub fn can_step(&self, c: Cell) -> bool {
         let empty = ALL & !(self.pieces[0] | self.pieces[1]);
@@ -984,6 +1021,18 @@ impl Position {
             s.push('\n');
         }
         s
+    }
+}
+
+impl fmt::Display for Position {
+    /// The diagram without shading, then whose turn it is.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.diagram(false))?;
+        match self.phase() {
+            Phase::Placement => write!(f, "{} to place", self.to_move),
+            Phase::Turns => write!(f, "{} to move", self.to_move),
+            Phase::Over(_) => write!(f, "game over: {}", self.score()),
+        }
     }
 }
 

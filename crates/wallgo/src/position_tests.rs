@@ -463,3 +463,25 @@ fn diagram_shows_pieces_walls_and_shading() {
     assert!(d.contains("1 | - | a   a | b "), "{d}");
     assert_eq!(d.lines().count(), 16);
 }
+
+#[test]
+fn seed_003_reach_joins_own_pieces_and_stops_at_the_opponent() {
+    // Seed 003 § 1: reach space unites a side's pieces, includes their own cells, never enters
+    // a cell under an opponent's piece. A1 is shut in by B's B1 and a wall under A1.
+    let p = pos("A1 D4", "B1 G7", "A1/S", Player::A);
+    let r = p.reachable(Player::A);
+    assert!(r.contains(c("A1")) && r.contains(c("D4")));
+    assert!(!r.contains(c("B1")) && !r.contains(c("G7")));
+    assert_eq!(r.len(), 49 - 2);
+    let rb = p.reachable(Player::B);
+    assert!(!rb.contains(c("A1")) && rb.contains(c("C1")));
+    assert_eq!(p.destinations(c("A1")), cells("A1"));
+    assert_eq!(p.destinations(c("D4")).len(), 13);
+    assert_eq!(p.destinations(c("C3")), CellSet::EMPTY);
+}
+
+#[test]
+fn display_shows_board_and_turn() {
+    let p = pos("A1", "G7", "", Player::A);
+    assert!(p.to_string().ends_with("A to move"));
+}

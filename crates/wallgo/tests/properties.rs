@@ -117,6 +117,22 @@ proptest! {
                 let mut q = p;
                 prop_assert!(q.apply(a).is_ok(), "{} rejected", a);
             }
+            if p.phase() == Phase::Turns {
+                let mut pl = ActionList::new();
+                for piece in p.pieces(p.to_move()) {
+                    p.piece_actions(piece, &mut pl);
+                    let tos: CellSet = pl
+                        .iter()
+                        .filter_map(|a| match a {
+                            Action::Turn { to, .. } => Some(*to),
+                            _ => None,
+                        })
+                        .collect();
+                    if pl.as_slice() != [Action::Pass(piece)] {
+                        prop_assert_eq!(tos, p.destinations(piece));
+                    }
+                }
+            }
             // Sample positions for the (slower) full check sweep.
             if step % 7 == 0 {
                 for a in candidates(&p) {
