@@ -200,13 +200,13 @@ impl Engine {
                 if text.is_empty() {
                     return syntax("rules needed");
                 }
-                let mut r = parse_rules(&text)?;
+                let (lib, mut r) = parse_rules(&text)?;
                 if cmd.name == "kgs-rules" {
                     // KGS sends komi separately; keep ours.
                     r.komi = self.rules.komi;
                 }
                 self.rules = r;
-                self.rules_text = text;
+                self.rules_text = lib.to_string();
                 let moves = self.game.moves().to_vec();
                 let setup = self.game.setup_stones().to_vec();
                 self.game = GameState::new(self.size, r);

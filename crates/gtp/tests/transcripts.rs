@@ -196,7 +196,7 @@ fn gtp_rules_commands_take_presets_and_override_strings() {
     assert_eq!(a[0], "= ");
     assert_eq!(a[1], "= ");
     assert_eq!(a[2], "= ");
-    assert!(a[3].contains("ko=eternal") && a[3].contains("simple|positional|situational|jk"));
+    assert!(a[3].contains("`eternal`") && a[3].contains("simple|positional|situational|jk"));
     assert!(a[4].starts_with("? unknown rules preset"));
     assert!(a[5].starts_with("? syntax error"));
     assert_eq!(a[6], "= ");

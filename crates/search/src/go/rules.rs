@@ -102,3 +102,35 @@ impl BotRules {
         }
     }
 }
+
+impl From<&baduk_go::Rules> for BotRules {
+    /// The fields the search obeys, read from the rules library's rule set.
+    fn from(r: &baduk_go::Rules) -> BotRules {
+        use baduk_go::rules::{Ko, Life, Scoring, Suicide, Ties};
+        BotRules {
+            ko: match r.ko {
+                Ko::Simple => KoRule::Simple,
+                Ko::Positional => KoRule::Positional,
+                Ko::Situational => KoRule::Situational,
+                Ko::Jk => KoRule::Jk,
+            },
+            suicide: match r.suicide {
+                Suicide::Forbidden | Suicide::Loses => SuicidePolicy::Forbidden,
+                Suicide::Multi => SuicidePolicy::MultiStone,
+                Suicide::Allowed => SuicidePolicy::Allowed,
+            },
+            scoring: match r.scoring {
+                Scoring::Territory | Scoring::Kang => ScoringKind::Territory,
+                Scoring::Area | Scoring::Ing | Scoring::Jk => ScoringKind::Area,
+            },
+            komi: r.komi.as_f64() as f32,
+            ties: match r.ties {
+                Ties::Draw => TieBreak::Draw,
+                Ties::Black => TieBreak::Black,
+                Ties::White => TieBreak::White,
+            },
+            two_passes_score_as_is: matches!(r.life, Life::AsIs | Life::Resume),
+            resign_allowed: r.scoring != Scoring::Jk,
+        }
+    }
+}
