@@ -1,1 +1,640 @@
-//! Go matches between engines (our bot or GTP programs), scored by our scorer.
+//! Go matches between engines (our bot in-process, or GTP programs as child processes), refereed
+//! by the rules library and scored by our scorer; GNU Go's `final_score` is asked as a second
+//! opinion whenever GNU Go plays.
+
+use baduk_gtp::engine::Engine;
+use baduk_gtp::vertex::{parse_vertex, Vertex};
+use baduk_gtp::{engine_with_options, parse_line, GtpClient};
+use serde::Serialize;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Who plays: our bot with options, or a GTP program started from a command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineSpec {
+    /// `baduk[:opts]`: our bot in-process with `BotConfig` options.
+    Baduk(String),
+    /// `gtp:<command line>`: any GTP engine.
+    Gtp(String),
+}
+
+impl std::str::FromStr for EngineSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<EngineSpec, String> {
+        let s = s.trim();
+        if s == "baduk" {
+            Ok(EngineSpec::Baduk(String::new()))
+        } else if let Some(o) = s.strip_prefix("baduk:") {
+            Ok(EngineSpec::Baduk(o.to_string()))
+        } else if let Some(c) = s.strip_prefix("gtp:") {
+            if c.trim().is_empty() {
+                Err("engine `gtp:` needs a command line".into())
+            } else {
+                Ok(EngineSpec::Gtp(c.trim().to_string()))
+            }
+        } else {
+            Err(format!(
+                "engine `{s}` is neither `baduk[:opts]` nor `gtp:<command line>`"
+            ))
+        }
+    }
+}
+
+impl fmt::Display for EngineSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineSpec::Baduk(o) if o.is_empty() => f.write_str("baduk"),
+            EngineSpec::Baduk(o) => write!(f, "baduk:{o}"),
+            EngineSpec::Gtp(c) => write!(f, "gtp:{c}"),
+        }
+    }
+}
+
+/// A match's settings.
+#[derive(Clone, Debug)]
+pub struct GoMatch {
+    /// Engine A.
+    pub a: EngineSpec,
+    /// Engine B.
+    pub b: EngineSpec,
+    /// Board size.
+    pub size: usize,
+    /// Rules string (any preset or override string).
+    pub rules: String,
+    /// Komi (overrides the rules' komi).
+    pub komi: f32,
+    /// Number of games; A takes Black in even-numbered games (0, 2, …).
+    pub games: usize,
+    /// Thinking time per move, if set.
+    pub time: Option<Duration>,
+    /// Base seed for our bot (game k uses seed + k).
+    pub seed: u64,
+    /// Folder for SGF records, if any.
+    pub records: Option<PathBuf>,
+    /// Moves after which a game is stopped and scored as it stands.
+    pub max_moves: usize,
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    /// Two passes (or the move cap): the board was scored.
+    Score,
+    /// A player resigned.
+    Resignation,
+    /// A player made an illegal move or failed, and lost.
+    Forfeit,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GoGameResult {
+    /// 0-based game number.
+    pub game: usize,
+    /// Which engine had Black: "a" or "b".
+    pub black: String,
+    /// The winning engine ("a", "b") or none for a draw.
+    pub winner: Option<String>,
+    /// The result as SGF writes it (`B+3.5`, `W+R`, `W+F`, `0`).
+    pub result: String,
+    /// How it ended.
+    pub ending: Ending,
+    /// A's margin in points (positive when A won), for scored games.
+    pub margin_a: Option<f32>,
+    /// Moves played.
+    pub moves: usize,
+    /// For a forfeit: who and why.
+    pub forfeit: Option<String>,
+    /// GNU Go's `final_score`, when GNU Go played and the game was scored.
+    pub second_opinion: Option<String>,
+    /// Whether the second opinion disagreed with our score.
+    pub disagreement: bool,
+}
+
+/// A match's results and statistics from A's point of view.
+#[derive(Clone, Debug, Serialize)]
+pub struct GoMatchReport {
+    /// Engine A.
+    pub a: String,
+    /// Engine B.
+    pub b: String,
+    /// Board size.
+    pub size: usize,
+    /// Rules string.
+    pub rules: String,
+    /// Komi.
+    pub komi: f32,
+    /// Games played.
+    pub games: usize,
+    /// Games A won.
+    pub a_wins: usize,
+    /// Games B won.
+    pub b_wins: usize,
+    /// Drawn games.
+    pub draws: usize,
+    /// A's score rate (wins + draws/2) / games.
+    pub win_rate: f64,
+    /// 95% interval of A's score rate (Wilson).
+    pub win_rate_ci95: [f64; 2],
+    /// Elo difference A − B implied by the score rate.
+    pub elo: f64,
+    /// Half-width of the Elo 95% interval.
+    pub elo_error: f64,
+    /// Mean of A's margin over scored games.
+    pub mean_margin: Option<f64>,
+    /// Mean game length in moves.
+    pub mean_length: f64,
+    /// Games lost by an illegal move or an engine failure.
+    pub forfeits: usize,
+    /// Scored games where GNU Go's `final_score` disagreed with ours.
+    pub score_disagreements: usize,
+    /// Every game.
+    pub results: Vec<GoGameResult>,
+}
+
+/// Anything that answers GTP commands.
+trait Player {
+    fn send(&mut self, cmd: &str) -> Result<String, String>;
+}
+
+struct InProcess(Engine);
+
+impl Player for InProcess {
+    fn send(&mut self, cmd: &str) -> Result<String, String> {
+        ask(&mut self.0, cmd)
+    }
+}
+
+impl Player for GtpClient {
+    fn send(&mut self, cmd: &str) -> Result<String, String> {
+        GtpClient::send(self, cmd).map_err(|e| e.to_string())
+    }
+}
+
+struct Seat {
+    player: Box<dyn Player>,
+    is_gnugo: bool,
+    ours: bool,
+}
+
+fn open(spec: &EngineSpec, m: &GoMatch, game: usize) -> Result<Seat, String> {
+    match spec {
+        EngineSpec::Baduk(opts) => {
+            let mut o = format!("seed={}", m.seed.wrapping_add(game as u64));
+            if let Some(t) = m.time {
+                if !opts.contains("playouts=") && !opts.contains("time=") {
+                    o.push_str(&format!(",time={}", t.as_secs_f64()));
+                }
+            }
+            if !opts.is_empty() {
+                o.push(',');
+                o.push_str(opts);
+            }
+            let e = engine_with_options(&o)?;
+            Ok(Seat {
+                player: Box::new(InProcess(e)),
+                is_gnugo: false,
+                ours: true,
+            })
+        }
+        EngineSpec::Gtp(cmd) => {
+            let mut c = GtpClient::spawn(cmd).map_err(|e| e.to_string())?;
+            let name = c.send("name").unwrap_or_default();
+            Ok(Seat {
+                is_gnugo: name.to_ascii_lowercase().contains("gnu go"),
+                player: Box::new(c),
+                ours: false,
+            })
+        }
+    }
+}
+
+fn setup(seat: &mut Seat, m: &GoMatch) -> Result<(), String> {
+    seat.player.send(&format!("boardsize {}", m.size))?;
+    seat.player.send("clear_board")?;
+    if seat.ours {
+        seat.player.send(&format!("baduk-rules {}", m.rules))?;
+    }
+    seat.player.send(&format!("komi {}", m.komi))?;
+    if !seat.ours {
+        if let Some(t) = m.time {
+            // One move per period of the given length (Canadian byo-yomi, no main time).
+            let _ = seat
+                .player
+                .send(&format!("time_settings 0 {} 1", t.as_secs().max(1)));
+        }
+    }
+    Ok(())
+}
+
+/// Sends one command line to an in-process engine.
+fn ask(e: &mut Engine, cmd: &str) -> Result<String, String> {
+    match parse_line(cmd) {
+        Some(c) => e.handle(&c),
+        None => Ok(String::new()),
+    }
+}
+
+/// Parses a GTP score (`B+3.5`, `W+0.5`, `0`) into Black's margin.
+pub fn parse_score(s: &str) -> Option<f32> {
+    let t = s.trim();
+    if t == "0" {
+        return Some(0.0);
+    }
+    let (sign, rest) = if let Some(r) = t.strip_prefix("B+") {
+        (1.0, r)
+    } else if let Some(r) = t.strip_prefix("W+") {
+        (-1.0, r)
+    } else {
+        return None;
+    };
+    rest.parse::<f32>().ok().map(|v| sign * v)
+}
+
+/// Plays the whole match; `progress` is called after every game.
+pub fn play_match(
+    m: &GoMatch,
+    mut progress: impl FnMut(&GoGameResult),
+) -> Result<GoMatchReport, String> {
+    baduk_go::Rules::parse(&m.rules).map_err(|e| e.to_string())?;
+    if let Some(dir) = &m.records {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut results = Vec::new();
+    for k in 0..m.games {
+        let r = play_game(m, k)?;
+        progress(&r);
+        results.push(r);
+    }
+    Ok(report(m, results))
+}
+
+fn colour_word(black: bool) -> &'static str {
+    if black {
+        "b"
+    } else {
+        "w"
+    }
+}
+
+fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
+    let a_black = k.is_multiple_of(2);
+    let (black_spec, white_spec) = if a_black { (&m.a, &m.b) } else { (&m.b, &m.a) };
+    let mut seats = [open(black_spec, m, k)?, open(white_spec, m, k)?];
+    // The referee: the rules library's Game inside our engine, and our scorer.
+    let mut referee: Engine =
+        engine_with_options(&format!("playouts=3000,seed={}", m.seed ^ 0x5EED))?;
+    for s in seats.iter_mut() {
+        setup(s, m)?;
+    }
+    for c in [
+        format!("boardsize {}", m.size),
+        "clear_board".into(),
+        format!("baduk-rules {}", m.rules),
+        format!("komi {}", m.komi),
+    ] {
+        ask(&mut referee, &c)?;
+    }
+    let label = |black: bool| -> String {
+        if black == a_black {
+            "a".into()
+        } else {
+            "b".into()
+        }
+    };
+    let mut moves = 0usize;
+    let mut passes = 0usize;
+    let mut to_move_black = true;
+    let mut forfeit: Option<(bool, String)> = None;
+    let mut resigned: Option<bool> = None;
+    while moves < m.max_moves {
+        let si = if to_move_black { 0 } else { 1 };
+        let col = colour_word(to_move_black);
+        let answer = match seats[si].player.send(&format!("genmove {col}")) {
+            Ok(a) => a,
+            Err(e) => {
+                forfeit = Some((to_move_black, format!("genmove failed: {e}")));
+                break;
+            }
+        };
+        let word = answer.trim().to_ascii_lowercase();
+        if word == "resign" {
+            resigned = Some(to_move_black);
+            break;
+        }
+        let v = match parse_vertex(&word, m.size) {
+            Some(v) => v,
+            None => {
+                forfeit = Some((to_move_black, format!("answered `{answer}` to genmove")));
+                break;
+            }
+        };
+        if let Err(e) = ask(&mut referee, &format!("play {col} {word}")) {
+            forfeit = Some((to_move_black, format!("{} {word}: {e}", col.to_uppercase())));
+            break;
+        }
+        moves += 1;
+        let other = 1 - si;
+        if let Err(e) = seats[other].player.send(&format!("play {col} {word}")) {
+            forfeit = Some((
+                !to_move_black,
+                format!("refused the legal move {word}: {e}"),
+            ));
+            break;
+        }
+        if v == Vertex::Pass {
+            passes += 1;
+            if passes >= 2 {
+                break;
+            }
+        } else {
+            passes = 0;
+        }
+        to_move_black = !to_move_black;
+    }
+    let mut second = None;
+    let mut disagreement = false;
+    let (winner_black, result, ending, margin_black): (Option<bool>, String, Ending, Option<f32>) =
+        if let Some((black, _)) = &forfeit {
+            (
+                Some(!black),
+                format!("{}+F", if *black { "W" } else { "B" }),
+                Ending::Forfeit,
+                None,
+            )
+        } else if let Some(black) = resigned {
+            (
+                Some(!black),
+                format!("{}+R", if black { "W" } else { "B" }),
+                Ending::Resignation,
+                None,
+            )
+        } else {
+            let ours = ask(&mut referee, "final_score")?;
+            let s = parse_score(&ours).ok_or_else(|| format!("our scorer said `{ours}`"))?;
+            for seat in seats.iter_mut() {
+                if seat.is_gnugo {
+                    if let Ok(g) = seat.player.send("final_score") {
+                        disagreement = parse_score(&g) != Some(s);
+                        second = Some(g.trim().to_string());
+                    }
+                }
+            }
+            let w = if s > 0.0 {
+                Some(true)
+            } else if s < 0.0 {
+                Some(false)
+            } else {
+                None
+            };
+            (w, ours.trim().to_string(), Ending::Score, Some(s))
+        };
+    if let Some(dir) = &m.records {
+        let sgf = ask(&mut referee, "printsgf").unwrap_or_default();
+        let (pb, pw) = if a_black { (&m.a, &m.b) } else { (&m.b, &m.a) };
+        let sgf = sgf.replacen(
+            "(;",
+            &format!(
+                "(;PB[{}]PW[{}]RE[{}]",
+                sgf_text(&pb.to_string()),
+                sgf_text(&pw.to_string()),
+                result
+            ),
+            1,
+        );
+        let path = dir.join(format!("game-{:03}.sgf", k + 1));
+        std::fs::write(&path, sgf).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(GoGameResult {
+        game: k,
+        black: label(true),
+        winner: winner_black.map(label),
+        result,
+        ending,
+        margin_a: margin_black.map(|s| if a_black { s } else { -s }),
+        moves,
+        forfeit: forfeit.map(|(black, why)| {
+            format!(
+                "{} ({}): {why}",
+                label(black),
+                if black { "B" } else { "W" }
+            )
+        }),
+        second_opinion: second,
+        disagreement,
+    })
+}
+
+fn sgf_text(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// Wilson 95% interval of a proportion `p` over `n` trials.
+fn wilson(p: f64, n: f64) -> [f64; 2] {
+    if n <= 0.0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.959_964;
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / d;
+    [(c - h).max(0.0), (c + h).min(1.0)]
+}
+
+fn elo(p: f64) -> f64 {
+    let p = p.clamp(1e-3, 1.0 - 1e-3);
+    -400.0 * (1.0 / p - 1.0).log10()
+}
+
+fn report(m: &GoMatch, results: Vec<GoGameResult>) -> GoMatchReport {
+    let n = results.len();
+    let a_wins = results
+        .iter()
+        .filter(|r| r.winner.as_deref() == Some("a"))
+        .count();
+    let b_wins = results
+        .iter()
+        .filter(|r| r.winner.as_deref() == Some("b"))
+        .count();
+    let draws = n - a_wins - b_wins;
+    let rate = if n > 0 {
+        (a_wins as f64 + draws as f64 * 0.5) / n as f64
+    } else {
+        0.0
+    };
+    let ci = wilson(rate, n as f64);
+    let margins: Vec<f64> = results
+        .iter()
+        .filter_map(|r| r.margin_a.map(f64::from))
+        .collect();
+    GoMatchReport {
+        a: m.a.to_string(),
+        b: m.b.to_string(),
+        size: m.size,
+        rules: m.rules.clone(),
+        komi: m.komi,
+        games: n,
+        a_wins,
+        b_wins,
+        draws,
+        win_rate: rate,
+        win_rate_ci95: ci,
+        elo: elo(rate),
+        elo_error: (elo(ci[1]) - elo(ci[0])) / 2.0,
+        mean_margin: if margins.is_empty() {
+            None
+        } else {
+            Some(margins.iter().sum::<f64>() / margins.len() as f64)
+        },
+        mean_length: if n > 0 {
+            results.iter().map(|r| r.moves as f64).sum::<f64>() / n as f64
+        } else {
+            0.0
+        },
+        forfeits: results
+            .iter()
+            .filter(|r| r.ending == Ending::Forfeit)
+            .count(),
+        score_disagreements: results.iter().filter(|r| r.disagreement).count(),
+        results,
+    }
+}
+
+impl fmt::Display for GoMatchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "A: {}\nB: {}", self.a, self.b)?;
+        writeln!(
+            f,
+            "{}x{} {} komi {}: {} games, A {} - B {} - draws {}",
+            self.size,
+            self.size,
+            self.rules,
+            self.komi,
+            self.games,
+            self.a_wins,
+            self.b_wins,
+            self.draws
+        )?;
+        writeln!(
+            f,
+            "A's score {:.1}% (95% {:.1}–{:.1}%), Elo {:+.0} ± {:.0}",
+            self.win_rate * 100.0,
+            self.win_rate_ci95[0] * 100.0,
+            self.win_rate_ci95[1] * 100.0,
+            self.elo,
+            self.elo_error
+        )?;
+        if let Some(mm) = self.mean_margin {
+            writeln!(f, "mean margin for A {mm:+.1}")?;
+        }
+        writeln!(f, "mean length {:.1} moves", self.mean_length)?;
+        writeln!(
+            f,
+            "forfeits {}, score disagreements with GNU Go {}",
+            self.forfeits, self.score_disagreements
+        )?;
+        for r in &self.results {
+            if let Some(why) = &r.forfeit {
+                writeln!(f, "game {}: forfeit by {why}", r.game + 1)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specs_parse_ours_and_gtp_programs() {
+        assert_eq!("baduk".parse(), Ok(EngineSpec::Baduk(String::new())));
+        assert_eq!(
+            "baduk:playouts=10".parse(),
+            Ok(EngineSpec::Baduk("playouts=10".into()))
+        );
+        assert_eq!(
+            "gtp:/usr/games/gnugo --mode gtp".parse(),
+            Ok(EngineSpec::Gtp("/usr/games/gnugo --mode gtp".into()))
+        );
+        assert!("gnugo".parse::<EngineSpec>().is_err());
+        assert!("gtp:".parse::<EngineSpec>().is_err());
+    }
+
+    #[test]
+    fn gtp_scores_parse_to_blacks_margin() {
+        assert_eq!(parse_score("B+3.5"), Some(3.5));
+        assert_eq!(parse_score("W+0.5"), Some(-0.5));
+        assert_eq!(parse_score("0"), Some(0.0));
+        assert_eq!(parse_score("B+R"), None);
+    }
+
+    #[test]
+    fn self_play_match_alternates_colours_and_counts_results() {
+        let m = GoMatch {
+            a: "baduk:playouts=30".parse().unwrap(),
+            b: "baduk:playouts=30".parse().unwrap(),
+            size: 5,
+            rules: "tromp-taylor".into(),
+            komi: 0.5,
+            games: 2,
+            time: None,
+            seed: 9,
+            records: None,
+            max_moves: 200,
+        };
+        let mut seen = 0;
+        let r = play_match(&m, |_| seen += 1).unwrap();
+        assert_eq!(seen, 2);
+        assert_eq!(r.games, 2);
+        assert_eq!(r.results[0].black, "a");
+        assert_eq!(r.results[1].black, "b");
+        assert_eq!(r.a_wins + r.b_wins + r.draws, 2);
+        assert_eq!(r.forfeits, 0);
+    }
+
+    #[test]
+    fn smoke_match_against_gnugo_plays_two_games_with_records() {
+        let gnugo = "/usr/games/gnugo";
+        if !std::path::Path::new(gnugo).exists() {
+            eprintln!("skipped: {gnugo} is not installed");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("baduk-arena-smoke-{}", std::process::id()));
+        let m = GoMatch {
+            a: "baduk:playouts=150".parse().unwrap(),
+            b: format!("gtp:{gnugo} --mode gtp --level 0").parse().unwrap(),
+            size: 9,
+            rules: "chinese".into(),
+            komi: 7.0,
+            games: 2,
+            time: None,
+            seed: 1,
+            records: Some(dir.clone()),
+            max_moves: 200,
+        };
+        let r = play_match(&m, |_| {}).unwrap();
+        assert_eq!(r.games, 2);
+        assert!(
+            r.results
+                .iter()
+                .all(|g| g.forfeit.as_deref().is_none_or(|f| !f.starts_with("a "))),
+            "our bot never forfeits: {:?}",
+            r.results
+        );
+        assert!(dir.join("game-001.sgf").exists() && dir.join("game-002.sgf").exists());
+        let json = serde_json::to_value(&r).unwrap();
+        for k in [
+            "forfeits",
+            "score_disagreements",
+            "win_rate",
+            "elo",
+            "results",
+        ] {
+            assert!(json.get(k).is_some(), "{k}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -33,17 +33,112 @@ pub fn gtp(a: GtpArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::input(format!("gtp i/o: {e}")))
 }
 
-/// Arguments of `arena go` (filled in as the command lands).
+/// Arguments of `arena go`.
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    /// Engine A: `baduk[:opts]` or `gtp:<command line>`.
+    #[arg(long)]
+    pub a: String,
+    /// Engine B: `baduk[:opts]` or `gtp:<command line>`.
+    #[arg(long)]
+    pub b: String,
+    /// Board size.
+    #[arg(long, default_value_t = 9)]
+    pub size: usize,
+    /// Rules string (any preset or override string).
+    #[arg(long, default_value = "chinese")]
+    pub rules: String,
+    /// Komi (default: the rules' komi).
+    #[arg(long)]
+    pub komi: Option<f32>,
+    /// Number of games (colours alternate, A starts with Black).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Thinking time per move, e.g. `1s` or `500ms`.
+    #[arg(long)]
+    pub time: Option<String>,
+    /// Seed of our bot's random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Folder to write one SGF record per game.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Moves after which a game is stopped and scored as it stands (default 4 × size²).
+    #[arg(long)]
+    pub max_moves: Option<usize>,
 }
 
-/// Runs `arena go`.
-pub fn arena(a: ArenaArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
+fn parse_duration(s: &str) -> Result<std::time::Duration, CliError> {
+    let t = s.trim();
+    let (num, scale) = if let Some(v) = t.strip_suffix("ms") {
+        (v, 0.001)
+    } else if let Some(v) = t.strip_suffix('s') {
+        (v, 1.0)
+    } else {
+        (t, 1.0)
+    };
+    let v: f64 = num
+        .parse()
+        .map_err(|_| CliError::input(format!("--time {s}: expected e.g. 1s or 500ms")))?;
+    if !(v > 0.0 && v.is_finite()) {
+        return Err(CliError::input(format!("--time {s}: must be positive")));
     }
-    Err(CliError::input("arena go: not available yet"))
+    Ok(std::time::Duration::from_secs_f64(v * scale))
+}
+
+/// Runs `arena go`: the match, a progress bar on stderr, the report (or JSON) on stdout.
+pub fn arena(a: ArenaArgs) -> Result<(), CliError> {
+    use baduk_arena::go::{play_match, GoMatch};
+    if !(2..=25).contains(&a.size) {
+        return Err(CliError::input(format!(
+            "--size {}: must be 2..=25",
+            a.size
+        )));
+    }
+    let rules =
+        baduk_go::Rules::parse(&a.rules).map_err(|e| CliError::input(format!("--rules: {e}")))?;
+    let m = GoMatch {
+        a: a.a
+            .parse()
+            .map_err(|e| CliError::input(format!("--a: {e}")))?,
+        b: a.b
+            .parse()
+            .map_err(|e| CliError::input(format!("--b: {e}")))?,
+        size: a.size,
+        komi: a.komi.unwrap_or(rules.komi.as_f64() as f32),
+        rules: a.rules.clone(),
+        games: a.games,
+        time: a.time.as_deref().map(parse_duration).transpose()?,
+        seed: a.seed,
+        records: a.records.clone(),
+        max_moves: a.max_moves.unwrap_or(4 * a.size * a.size),
+    };
+    let bar = indicatif::ProgressBar::new(a.games as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed}]")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let (mut wa, mut wb) = (0, 0);
+    let report = play_match(&m, |r| {
+        match r.winner.as_deref() {
+            Some("a") => wa += 1,
+            Some("b") => wb += 1,
+            _ => {}
+        }
+        bar.set_message(format!("A {wa} - B {wb}"));
+        bar.inc(1);
+    })
+    .map_err(CliError::input)?;
+    bar.finish_and_clear();
+    if a.json {
+        let j =
+            serde_json::to_string_pretty(&report).map_err(|e| CliError::input(e.to_string()))?;
+        println!("{j}");
+    } else {
+        print!("{report}");
+    }
+    Ok(())
 }

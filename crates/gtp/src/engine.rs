@@ -4,6 +4,7 @@
 use crate::protocol::{format_response, parse_line, Command};
 use crate::rules::parse_rules;
 use crate::vertex::{colour_letter, format_vertex, parse_colour, parse_vertex, Vertex};
+use baduk_go::{Board, Color, Game, Komi, Move, Point, Rules, Size};
 use baduk_search::go::board::{Colour, Idx, PASS};
 use baduk_search::go::rules::{BotRules, ScoringKind};
 use baduk_search::go::state::GameState;
@@ -49,7 +50,8 @@ pub const COMMANDS: &[&str] = &[
 pub struct Engine {
     size: usize,
     rules: BotRules,
-    rules_text: String,
+    lib_rules: Rules,
+    lib: Game,
     game: GameState,
     bot: Bot,
     clock: Clock,
@@ -67,11 +69,13 @@ fn syntax<T>(what: &str) -> Result<T, String> {
 impl Engine {
     /// A 19×19 engine under Chinese-like area rules (komi 7.5) with the bot configured by `config`.
     pub fn new(config: BotConfig) -> Engine {
-        let rules = BotRules::area(7.5);
+        let lib_rules = Rules::preset(baduk_go::Preset::Chinese);
+        let rules = BotRules::from(&lib_rules);
         Engine {
             size: 19,
             rules,
-            rules_text: "chinese".into(),
+            lib_rules,
+            lib: Game::new(lib_rules),
             game: GameState::new(19, rules),
             bot: Bot::new(config),
             clock: Clock::None,
@@ -80,9 +84,82 @@ impl Engine {
         }
     }
 
-    /// The current game.
+    /// The bot's mirror of the current game.
     pub fn game(&self) -> &GameState {
         &self.game
+    }
+
+    /// The current game, as the rules library keeps it.
+    pub fn lib_game(&self) -> &Game {
+        &self.lib
+    }
+
+    fn point(&self, i: Idx) -> Point {
+        let (x, y) = self.game.board().xy(i);
+        Point::new(x as u32, (self.size - 1 - y) as u32)
+    }
+
+    fn idx_of(&self, p: Point) -> Idx {
+        self.game
+            .board()
+            .idx(p.x() as usize, self.size - 1 - p.y() as usize)
+    }
+
+    fn lib_move(&self, i: Idx) -> Move {
+        if i == PASS {
+            Move::Pass
+        } else {
+            Move::Play(self.point(i))
+        }
+    }
+
+    /// Rebuilds the bot's mirror from the library game (start position and history).
+    fn sync(&mut self) {
+        let mut g = GameState::new(self.size, self.rules);
+        let start = self.lib.start_board().clone();
+        let setup: Vec<(Colour, Idx)> = start
+            .points()
+            .filter_map(|p| start.get(p).map(|c| (colour(c), self.idx_of(p))))
+            .collect();
+        g.place_setup(&setup);
+        g.set_to_move(colour(self.lib.start_to_move()));
+        for r in self.lib.history() {
+            let i = match r.mv {
+                Move::Play(p) => self.idx_of(p),
+                Move::Pass => PASS,
+            };
+            g.force_play(colour(r.color), i);
+        }
+        self.game = g;
+    }
+
+    /// Replays the library game under the current rules (after komi or rules change).
+    fn replay_under_rules(&mut self) {
+        let old = std::mem::replace(&mut self.lib, Game::new(self.lib_rules));
+        let mut g = Game::from_position(
+            self.lib_rules,
+            old.start_board().clone(),
+            old.start_to_move(),
+        );
+        g.set_handicap(old.handicap());
+        for r in old.history() {
+            if g.play_as(r.color, r.mv).is_err() {
+                break;
+            }
+        }
+        self.lib = g;
+        self.sync();
+    }
+
+    /// After an ended game (two passes), GUIs may play on (cleanup): continue from the board.
+    fn reopen_if_over(&mut self) {
+        if self.lib.is_over() {
+            let b = self.lib.board().clone();
+            let h = self.lib.handicap();
+            self.lib = Game::from_position(self.lib_rules, b, self.lib.to_move());
+            self.lib.set_handicap(h);
+            self.sync();
+        }
     }
 
     fn idx(&self, v: Vertex) -> Idx {
@@ -101,6 +178,10 @@ impl Engine {
     }
 
     fn new_game(&mut self) {
+        if let Ok(sz) = Size::square(self.size as u32) {
+            self.lib_rules = self.lib_rules.with_size(sz);
+        }
+        self.lib = Game::new(self.lib_rules);
         self.game = GameState::new(self.size, self.rules);
         self.bot.reset();
     }
@@ -139,19 +220,22 @@ impl Engine {
                 self.new_game();
                 Ok(String::new())
             }
-            "komi" => match a.first().map(|s| s.parse::<f32>()) {
-                Some(Ok(k)) if k.is_finite() => {
-                    self.rules.komi = k;
-                    self.game.rules.komi = k;
+            "komi" => match a.first().map(|s| Komi::parse(s)) {
+                Some(Ok(k)) => {
+                    self.lib_rules.komi = k;
+                    self.rules.komi = k.as_f64() as f32;
+                    self.replay_under_rules();
                     Ok(String::new())
                 }
-                _ => syntax("komi needs a number"),
+                Some(Err(e)) => syntax(&e.to_string()),
+                None => syntax("komi needs a number"),
             },
             "play" => self.cmd_play(a),
             "genmove" => self.cmd_genmove(a, false),
             "kgs-genmove_cleanup" => self.cmd_genmove(a, true),
             "undo" => {
-                if self.game.undo() {
+                if self.lib.undo().is_some() {
+                    self.sync();
                     Ok(String::new())
                 } else {
                     Err("cannot undo".into())
@@ -200,20 +284,18 @@ impl Engine {
                 if text.is_empty() {
                     return syntax("rules needed");
                 }
-                let (lib, mut r) = parse_rules(&text)?;
+                let (mut lib, mut r) = parse_rules(&text)?;
                 if cmd.name == "kgs-rules" {
                     // KGS sends komi separately; keep ours.
+                    lib.komi = self.lib_rules.komi;
                     r.komi = self.rules.komi;
                 }
-                self.rules = r;
-                self.rules_text = lib.to_string();
-                let moves = self.game.moves().to_vec();
-                let setup = self.game.setup_stones().to_vec();
-                self.game = GameState::new(self.size, r);
-                self.game.place_setup(&setup);
-                for (c, i) in moves {
-                    let _ = self.game.play(c, i);
+                if let Ok(sz) = Size::square(self.size as u32) {
+                    lib = lib.with_size(sz);
                 }
+                self.rules = r;
+                self.lib_rules = lib;
+                self.replay_under_rules();
                 self.bot.reset();
                 Ok(String::new())
             }
@@ -245,10 +327,13 @@ impl Engine {
         let c = parse_colour(&a[0]).ok_or("syntax error: invalid colour")?;
         let v = parse_vertex(&a[1], self.size).ok_or("syntax error: invalid vertex")?;
         let i = self.idx(v);
-        self.game
-            .play(c, i)
-            .map(|_| String::new())
-            .map_err(|e| format!("illegal move ({e})"))
+        self.reopen_if_over();
+        let mv = self.lib_move(i);
+        self.lib
+            .play_as(lib_colour(c), mv)
+            .map_err(|e| format!("illegal move ({})", e.reason))?;
+        self.sync();
+        Ok(String::new())
     }
 
     fn think_time(&self, c: Colour) -> Option<Duration> {
@@ -261,8 +346,9 @@ impl Engine {
     }
 
     fn genmove_with_info(&mut self, c: Colour, cleanup: bool) -> Result<(String, String), String> {
+        self.reopen_if_over();
         self.game.set_to_move(c);
-        let root = self.game.legal_points(c);
+        let root = self.root_moves(c);
         let req = SearchRequest {
             root_moves: Some(root),
             time: self.think_time(c),
@@ -271,20 +357,33 @@ impl Engine {
         };
         let r = self.bot.genmove(&self.game, &req);
         let info = self.info_line(&r.stats);
-        let text = match r.mv {
-            BotMove::Resign => "resign".to_string(),
-            BotMove::Pass => {
-                self.game.play(c, PASS).map_err(|e| e.to_string())?;
-                "pass".to_string()
-            }
-            BotMove::Play(i) => {
-                self.game
-                    .play(c, i)
-                    .map_err(|e| format!("bot chose an illegal move ({e})"))?;
-                self.vertex(i)
-            }
+        let i = match r.mv {
+            BotMove::Resign => return Ok(("resign".to_string(), info)),
+            BotMove::Pass => PASS,
+            BotMove::Play(i) => i,
         };
-        Ok((text, info))
+        let mv = self.lib_move(i);
+        self.lib
+            .play_as(lib_colour(c), mv)
+            .map_err(|e| format!("bot chose an illegal move ({e})"))?;
+        self.sync();
+        Ok((self.vertex(i), info))
+    }
+
+    /// The legal board points for `c` from the rules library (the mirror's when `c` is not the
+    /// side to move there).
+    fn root_moves(&self, c: Colour) -> Vec<Idx> {
+        if lib_colour(c) == self.lib.to_move() && !self.lib.is_over() {
+            self.lib
+                .legal_moves()
+                .into_iter()
+                .filter_map(|m| m.point().map(|p| self.idx_of(p)))
+                .collect()
+        } else {
+            let mut g = self.game.clone();
+            g.set_to_move(c);
+            g.legal_points(c)
+        }
     }
 
     fn cmd_genmove(&mut self, a: &[String], cleanup: bool) -> Reply {
@@ -352,9 +451,7 @@ impl Engine {
             return Err("board not empty".into());
         }
         let pts = self.handicap_points(n)?;
-        let stones: Vec<(Colour, Idx)> = pts.iter().map(|&p| (Colour::Black, p)).collect();
-        self.game.place_setup(&stones);
-        self.bot.reset();
+        self.place_handicap(&pts)?;
         Ok(pts
             .iter()
             .map(|&p| self.vertex(p))
@@ -383,10 +480,21 @@ impl Engine {
         if pts.len() < 2 || pts.len() >= cells {
             return Err("bad vertex list".into());
         }
-        let stones: Vec<(Colour, Idx)> = pts.iter().map(|&p| (Colour::Black, p)).collect();
-        self.game.place_setup(&stones);
-        self.bot.reset();
+        self.place_handicap(&pts)?;
         Ok(String::new())
+    }
+
+    fn place_handicap(&mut self, pts: &[Idx]) -> Result<(), String> {
+        let mut b = Board::new(self.lib_rules.size);
+        for &i in pts {
+            b.set(self.point(i), Some(Color::Black))
+                .map_err(|e| format!("bad vertex list: {e}"))?;
+        }
+        self.lib = Game::from_position(self.lib_rules, b, Color::White);
+        self.lib.set_handicap(pts.len() as u32);
+        self.sync();
+        self.bot.reset();
+        Ok(())
     }
 
     fn cmd_kgs_time(&mut self, a: &[String]) -> Reply {
@@ -534,35 +642,9 @@ impl Engine {
         s
     }
 
-    fn sgf_point(&self, i: Idx) -> String {
-        if i == PASS {
-            return String::new();
-        }
-        let (x, y) = self.game.board().xy(i);
-        format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char)
-    }
-
-    /// The game as an SGF record.
+    /// The game as an SGF record (the rules library's writer).
     pub fn to_sgf(&self) -> String {
-        let mut s = format!(
-            "(;GM[1]FF[4]CA[UTF-8]AP[baduk:{}]SZ[{}]KM[{}]RU[{}]",
-            env!("CARGO_PKG_VERSION"),
-            self.size,
-            self.rules.komi,
-            self.rules_text
-        );
-        let setup = self.game.setup_stones();
-        if !setup.is_empty() {
-            s.push_str(&format!("HA[{}]AB", setup.len()));
-            for &(_, i) in setup {
-                s.push_str(&format!("[{}]", self.sgf_point(i)));
-            }
-        }
-        for &(c, i) in self.game.moves() {
-            s.push_str(&format!(";{}[{}]", colour_letter(c), self.sgf_point(i)));
-        }
-        s.push(')');
-        s
+        baduk_go::sgf::write(&self.lib)
     }
 
     fn cmd_loadsgf(&mut self, a: &[String]) -> Reply {
@@ -577,45 +659,28 @@ impl Engine {
             None => None,
         };
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot load file: {e}"))?;
-        let rec = crate::sgf::read(&text).map_err(|e| format!("cannot load file: {e}"))?;
-        if !(2..=25).contains(&rec.size) {
-            return Err("cannot load file: unacceptable size".into());
+        let sg = baduk_go::SgfGame::parse(&text).map_err(|e| format!("cannot load file: {e}"))?;
+        if sg.size.cols() != sg.size.rows() {
+            return Err("cannot load file: GTP boards are square".into());
         }
-        self.size = rec.size;
-        if let Some(k) = rec.komi {
-            self.rules.komi = k;
+        let mut rules = sg
+            .rules(Some(self.lib_rules))
+            .map_err(|e| format!("cannot load file: {e}"))?;
+        if let Some(k) = sg.komi {
+            rules.komi = k;
         }
-        self.new_game();
-        let b = self.game.board().clone();
-        let setup: Vec<(Colour, Idx)> = rec
-            .setup
-            .iter()
-            .map(|&(c, x, y)| (c, b.idx(x, y)))
-            .collect();
-        self.game.place_setup(&setup);
-        for (k, &(c, m)) in rec.moves.iter().enumerate() {
-            if let Some(n) = upto {
-                if k + 1 >= n {
-                    break;
-                }
-            }
-            let i = m.map(|(x, y)| b.idx(x, y)).unwrap_or(PASS);
-            self.game
-                .play(c, i)
-                .map_err(|e| format!("cannot load file: move {} is illegal ({e})", k + 1))?;
-        }
-        let next = self
-            .game
-            .moves()
-            .last()
-            .map(|m| m.0.opp())
-            .unwrap_or(self.game.to_move());
-        Ok(if next == Colour::Black {
-            "black"
-        } else {
-            "white"
-        }
-        .into())
+        // GTP: the position before move `move_number` is played.
+        let n = upto.map(|n| n.saturating_sub(1));
+        let g = sg
+            .replay(rules, n)
+            .map_err(|e| format!("cannot load file: {e}"))?;
+        self.size = sg.size.cols() as usize;
+        self.lib_rules = rules;
+        self.rules = BotRules::from(&rules);
+        self.lib = g;
+        self.sync();
+        self.bot.reset();
+        Ok(self.lib.to_move().to_string())
     }
 
     fn info_line(&self, stats: &[baduk_search::go::mcts::MoveStat]) -> String {
@@ -787,4 +852,20 @@ pub fn engine_with_options(opts: &str) -> Result<Engine, String> {
     let mut cfg = BotConfig::default();
     cfg.apply_options(opts)?;
     Ok(Engine::new(cfg))
+}
+
+/// The bot's colour for a library colour.
+fn colour(c: Color) -> Colour {
+    match c {
+        Color::Black => Colour::Black,
+        Color::White => Colour::White,
+    }
+}
+
+/// The library's colour for a bot colour.
+fn lib_colour(c: Colour) -> Color {
+    match c {
+        Colour::Black => Color::Black,
+        Colour::White => Color::White,
+    }
 }

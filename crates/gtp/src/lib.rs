@@ -8,7 +8,6 @@ pub mod client;
 pub mod engine;
 pub mod protocol;
 pub mod rules;
-pub mod sgf;
 pub mod vertex;
 
 pub use client::{ClientError, GtpClient};

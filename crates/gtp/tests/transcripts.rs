@@ -134,11 +134,19 @@ fn gtp_simple_ko_recapture_is_illegal_until_a_move_elsewhere() {
     //   X O . O      row 4
     //   . X O .      row 3
     let a = answers(
-        "boardsize 5\nplay b b5\nplay b a4\nplay b b3\nplay w c5\nplay w d4\nplay w c3\nplay w b4\nplay b c4\nplay w b4\nplay w e1\nplay b e2\nplay w b4\n",
+        "baduk-rules japanese\nboardsize 5\nplay b b5\nplay b a4\nplay b b3\nplay w c5\nplay w d4\nplay w c3\nplay w b4\nplay b c4\nplay w b4\nplay w e1\nplay b e2\nplay w b4\n",
     );
-    assert_eq!(a[8], "= ", "black captures at c4");
-    assert!(a[9].starts_with("? illegal move (ko"), "{a:?}");
-    assert_eq!(a[12], "= ", "after moves elsewhere white may retake");
+    assert_eq!(a[9], "= ", "black captures at c4");
+    assert!(a[10].starts_with("? illegal move (ko"), "{a:?}");
+    assert_eq!(a[13], "= ", "after moves elsewhere white may retake");
+    // Under Chinese rules the same retake is refused by positional superko, naming the move.
+    let c = answers(
+        "baduk-rules chinese\nboardsize 5\nplay b b5\nplay b a4\nplay b b3\nplay w c5\nplay w d4\nplay w c3\nplay w b4\nplay b c4\nplay w b4\n",
+    );
+    assert!(
+        c[10].starts_with("? illegal move (positional superko"),
+        "{c:?}"
+    );
 }
 
 #[test]
@@ -232,7 +240,7 @@ fn gtp_printsgf_and_loadsgf_round_trip() {
     ));
     assert_eq!(a[0], "= white");
     assert!(
-        a[1].contains("SZ[9]") && a[1].contains(";B[ee];W[ec];B[cc];W[];B[gg]"),
+        a[1].contains("SZ[9") && a[1].contains(";B[ee];W[ec];B[cc];W[];B[gg]"),
         "{}",
         a[1]
     );

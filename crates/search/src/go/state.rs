@@ -165,6 +165,19 @@ impl GameState {
         Ok(())
     }
 
+    /// Plays `c` at `i` without checking (the rules library has already accepted the move).
+    pub fn force_play(&mut self, c: Colour, i: Idx) {
+        self.board.set_to_move(c);
+        if i == PASS {
+            self.board.pass();
+        } else if self.board.on_board(i) && self.board.is_empty(i) {
+            self.board.play(i, c);
+        }
+        self.moves.push((c, i));
+        self.positional.push(self.board.hash());
+        self.situational.push(self.board.situational_hash());
+    }
+
     /// Takes back the last move; false when there is none.
     pub fn undo(&mut self) -> bool {
         if self.moves.is_empty() {
