@@ -203,11 +203,15 @@ impl fmt::Display for GameEnd {
                     None => f.write_str("draw"),
                 }
             }
-            GameEnd::NoResult { from, to } => write!(
-                f,
-                "no result: moves {} to {to} form a cycle (the position after move {from} recurs with the same player to move)",
-                from + 1
-            ),
+            GameEnd::NoResult { from, to } => {
+                write!(f, "no result: moves {} to {to} form a cycle (", from + 1)?;
+                if from == 0 {
+                    f.write_str("the starting position")?;
+                } else {
+                    write!(f, "the position after move {from}")?;
+                }
+                f.write_str(" recurs with the same player to move)")
+            }
             GameEnd::MoveLimit { limit } => write!(f, "move limit reached ({limit})"),
         }
     }
