@@ -510,6 +510,42 @@ impl Board {
         false
     }
 
+    /// For playouts: the position hash after `c` plays at the empty point `p`, or `None` when
+    /// the play is suicide or retakes the simple ko (one pass over the neighbours).
+    #[inline]
+    pub(crate) fn playout_hash_after(&self, p: Point, c: Color) -> Option<u64> {
+        let i = p.index();
+        let own = c as u8;
+        let opp = own ^ 1;
+        let mut ok = false;
+        let mut hash = self.hash ^ key(own, i);
+        let mut seen = [NO_POINT; 4];
+        let mut n_seen = 0;
+        let mut captured = 0;
+        for d in DIRS {
+            let q = nb(i, d);
+            let v = self.cell[q];
+            if v == EMPTY {
+                ok = true;
+            } else if v == own {
+                ok |= self.libs[self.chain[q] as usize] > 1;
+            } else if v == opp {
+                let id = self.chain[q];
+                if self.libs[id as usize] == 1 && !seen[..n_seen].contains(&id) {
+                    seen[n_seen] = id;
+                    n_seen += 1;
+                    hash ^= self.chain_hash(id);
+                    captured += self.count[id as usize] as u32;
+                    ok = true;
+                }
+            }
+        }
+        if !ok || (i as u16 == self.ko && captured == 1) {
+            return None;
+        }
+        Some(hash)
+    }
+
     /// Plays `c` at `p`: captures opponent chains left without liberties, then removes the
     /// mover's chain if it has none (suicide). Recorded for [`Board::undo`].
     pub fn play(&mut self, p: Point, c: Color) -> Result<PlayOutcome, PlayError> {
@@ -1177,6 +1213,13 @@ mod tests {
                     b.captures(Color::Black),
                     b.captures(Color::White),
                 ));
+                for q in empties.iter().copied() {
+                    let quick = b.playout_hash_after(q, color);
+                    let full = b.probe(q, color).unwrap();
+                    let legal = b.is_simple_legal(q, color);
+                    assert_eq!(legal, full.suicide == 0 && quick.is_some());
+                    assert_eq!(quick, legal.then_some(full.hash));
+                }
                 let pr = b.probe(p, color).unwrap();
                 b.play(p, color).unwrap();
                 assert_eq!(pr.hash, b.hash());

@@ -6,7 +6,6 @@
 //! none; two consecutive passes end it. Suicide is never chosen, even where the rules allow it.
 
 use crate::board::{situational, Board};
-use crate::game::ZobristMap;
 use crate::point::Color;
 use crate::rules::Ko;
 use baduk_rng::Rng;
@@ -14,7 +13,67 @@ use baduk_rng::Rng;
 /// Reusable state for playouts (the repetition table), so that playouts do not allocate.
 #[derive(Clone, Debug, Default)]
 pub struct Playouts {
-    seen: ZobristMap<()>,
+    seen: HashSet64,
+}
+
+/// An open-addressing set of Zobrist hashes (linear probing; 0 is kept apart as a flag).
+#[derive(Clone, Debug, Default)]
+struct HashSet64 {
+    slots: Vec<u64>,
+    mask: usize,
+    has_zero: bool,
+}
+
+impl HashSet64 {
+    /// Empties the set, sized for up to `n` keys at a load factor of at most 1/2.
+    fn reset(&mut self, n: usize) {
+        let want = (2 * n + 2).next_power_of_two();
+        if self.slots.len() < want {
+            self.slots = vec![0; want];
+        } else {
+            self.slots.fill(0);
+        }
+        self.mask = self.slots.len() - 1;
+        self.has_zero = false;
+    }
+
+    #[inline]
+    fn contains(&self, k: u64) -> bool {
+        if k == 0 {
+            return self.has_zero;
+        }
+        let mut i = (k as usize) & self.mask;
+        loop {
+            let v = self.slots[i];
+            if v == k {
+                return true;
+            }
+            if v == 0 {
+                return false;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, k: u64) {
+        if k == 0 {
+            self.has_zero = true;
+            return;
+        }
+        let mut i = (k as usize) & self.mask;
+        loop {
+            let v = self.slots[i];
+            if v == k {
+                return;
+            }
+            if v == 0 {
+                self.slots[i] = k;
+                return;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
 }
 
 /// What one playout did.
@@ -45,13 +104,13 @@ impl Playouts {
         let superko = matches!(ko, Ko::Positional | Ko::Situational);
         let situational_ko = ko == Ko::Situational;
         if superko {
-            self.seen.clear();
+            self.seen.reset(cap as usize + 1);
             let key = if situational_ko {
                 situational(board.hash(), to_move)
             } else {
                 board.hash()
             };
-            self.seen.insert(key, ());
+            self.seen.insert(key);
         }
         let mut color = to_move;
         let mut moves = 0;
@@ -62,17 +121,18 @@ impl Playouts {
             while k > 0 {
                 let i = rng.below(k);
                 let p = board.empty_at(i);
-                let mut ok = !board.is_eye(p, color) && board.is_simple_legal(p, color);
-                if ok && superko {
-                    if let Ok(pr) = board.probe(p, color) {
-                        let key = if situational_ko {
-                            situational(pr.hash, color.opponent())
-                        } else {
-                            pr.hash
-                        };
-                        ok = !self.seen.contains_key(&key);
-                    }
-                }
+                let ok = !board.is_eye(p, color)
+                    && if superko {
+                        match board.playout_hash_after(p, color) {
+                            Some(h) if situational_ko => {
+                                !self.seen.contains(situational(h, color.opponent()))
+                            }
+                            Some(h) => !self.seen.contains(h),
+                            None => false,
+                        }
+                    } else {
+                        board.is_simple_legal(p, color)
+                    };
                 if ok {
                     // Cannot fail: `p` is an empty point of the board.
                     let _ = board.play_unrecorded(p, color);
@@ -101,7 +161,7 @@ impl Playouts {
                 } else {
                     board.hash()
                 };
-                self.seen.insert(key, ());
+                self.seen.insert(key);
             }
         }
         PlayoutResult {

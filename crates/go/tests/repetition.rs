@@ -142,3 +142,20 @@ fn ch10_6_period_five_psk_forbids_black_6_ssk_allows_it() {
         IllegalReason::SituationalSuperko { after_move: 1 }
     );
 }
+
+#[test]
+fn ch13_a_legal_repetition_is_never_refused_where_the_rules_allow_it() {
+    // Zen's bug: refusing a move because it repeats an earlier position. Under simple ko the
+    // send-two-return-one capture and every triple-ko capture but the cycle's close are plain
+    // legal moves, and are listed as such.
+    let mut g = game("japanese", &SEND_TWO, Color::Black);
+    play_all(&mut g, &["C1", "A1"]);
+    let b1 = Move::Play(baduk_go::Point::from_gtp("B1", g.board().size()).unwrap());
+    assert!(g.legal_moves().contains(&b1));
+    let mut g = game("japanese", &TRIPLE_KO, Color::Black);
+    for m in &TRIPLE_KO_CYCLE {
+        let mv = Move::from_gtp(m, g.board().size()).unwrap();
+        assert!(g.legal_moves().contains(&mv), "{m}");
+        g.play(mv).unwrap();
+    }
+}
