@@ -45,6 +45,9 @@ pub struct BenchArgs {
     /// Rules string; only its repetition rule matters (default `japanese`: simple ko).
     #[arg(long, default_value = "japanese")]
     pub rules: String,
+    /// Measure the bot's tree search (real playout policy, one thread) instead.
+    #[arg(long)]
+    pub search: bool,
 }
 
 fn parse_rules(s: Option<&str>) -> Result<Option<Rules>, CliError> {
@@ -113,6 +116,9 @@ pub fn legal(a: LegalArgs) -> Result<(), CliError> {
 
 /// Runs `bench go`.
 pub fn bench(a: BenchArgs) -> Result<(), CliError> {
+    if a.search {
+        return crate::gtp_cmd::bench_search(a.size, a.playouts, a.seed);
+    }
     let size = Size::square(a.size).map_err(|e| CliError::input(format!("--size: {e}")))?;
     let rules = Rules::parse(&a.rules).map_err(|e| CliError::input(format!("--rules: {e}")))?;
     let mut rng = Rng::new(a.seed);

@@ -142,3 +142,17 @@ pub fn arena(a: ArenaArgs) -> Result<(), CliError> {
     }
     Ok(())
 }
+
+/// Runs `bench go --search`: tree-search playouts per second from the empty board, one thread,
+/// with the bot's real playout policy; prints the search signature and the rate.
+pub fn bench_search(size: u32, playouts: u64, seed: u64) -> Result<(), CliError> {
+    if !(2..=25).contains(&size) {
+        return Err(CliError::input(format!("--size {size}: must be 2..=25")));
+    }
+    let r = baduk_search::go::bench_search(size as usize, playouts.max(1), seed);
+    println!("size {}x{}", r.size, r.size);
+    println!("playouts {}", r.playouts);
+    println!("signature {}", r.signature);
+    println!("tree-search playouts/s {:.0}", r.rate());
+    Ok(())
+}

@@ -8,6 +8,7 @@
 //! budget. It does no I/O.
 
 pub mod board;
+pub mod lib_game;
 pub mod mcts;
 pub mod playout;
 pub mod rules;

@@ -50,7 +50,12 @@ pub struct GameState {
 impl GameState {
     /// An empty `size`×`size` game with Black to move.
     pub fn new(size: usize, rules: BotRules) -> GameState {
-        let board = FastBoard::new(size, size);
+        GameState::new_rect(size, size, rules)
+    }
+
+    /// An empty `width`×`height` game with Black to move.
+    pub fn new_rect(width: usize, height: usize, rules: BotRules) -> GameState {
+        let board = FastBoard::new(width, height);
         GameState {
             rules,
             positional: vec![board.hash()],
@@ -186,7 +191,7 @@ impl GameState {
         let mut moves = std::mem::take(&mut self.moves);
         moves.pop();
         let setup = std::mem::take(&mut self.setup);
-        let mut g = GameState::new(self.board.width(), self.rules);
+        let mut g = GameState::new_rect(self.board.width(), self.board.height(), self.rules);
         g.place_setup(&setup);
         for (c, i) in moves {
             // Replaying moves that were legal keeps them legal.

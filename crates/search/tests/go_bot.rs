@@ -1,0 +1,280 @@
+//! The Go bot against the rules library: legal under every preset, rules-faithful on repetition
+//! (book ch. 13), tactically sound in capturing races, deterministic for a seed.
+
+use baduk_go::{Board, Color, Game, Move, Point, Rules};
+use baduk_rng::Rng;
+use baduk_search::go::lib_game::genmove;
+use baduk_search::go::{Bot, BotConfig, SearchRequest};
+
+fn bot(playouts: u64, seed: u64) -> Bot {
+    Bot::new(BotConfig {
+        playouts: Some(playouts),
+        move_time: None,
+        seed,
+        ..BotConfig::default()
+    })
+}
+
+fn req() -> SearchRequest {
+    SearchRequest::default()
+}
+
+fn pt(s: &str, g: &Game) -> Point {
+    Point::from_gtp(s, g.board().size()).unwrap()
+}
+
+fn play(g: &mut Game, s: &str) {
+    let mv = Move::from_gtp(s, g.board().size()).unwrap();
+    g.play(mv).unwrap();
+}
+
+#[test]
+fn bot_never_plays_an_illegal_move_under_every_preset_in_random_games() {
+    for rules in Rules::presets() {
+        let size = baduk_go::Size::square(7).unwrap();
+        let rules = rules.with_size(size);
+        let mut rng = Rng::new(11);
+        for game_no in 0..2u64 {
+            let mut g = Game::new(rules);
+            let mut b = bot(24, game_no);
+            for _ in 0..90 {
+                if g.is_over() {
+                    break;
+                }
+                let mv = if rng.below(2) == 0 {
+                    let legal = g.legal_moves();
+                    legal[rng.below(legal.len())]
+                } else {
+                    match genmove(&mut b, &g, req()).0 {
+                        Some(m) => m,
+                        None => break,
+                    }
+                };
+                if let Err(e) = g.check_move(mv) {
+                    panic!("{rules}: the bot chose an illegal move: {e}");
+                }
+                g.play(mv).unwrap();
+            }
+        }
+    }
+}
+
+/// Book ch. 13, figs. 13.1–13.3: after White's last move the game is over in substance; Black
+/// captures one stone (B8, here C1), White passes (W9), Black throws in (B10, here D1) so that
+/// White's four stones are in atari. White's capture at X (here B1) takes two stones and recreates
+/// the position after W7 (the start): a repetition move that Japanese rules allow and Zen refused.
+fn zen_position(rules: &str) -> Game {
+    let board = Board::from_rows(&[
+        "XXXXXXXO.",
+        "X.XX.XXOO",
+        "XXXXXXXO.",
+        "XXXXXXXOO",
+        "X.XX.XXO.",
+        "XXXXXXXOO",
+        "XXXXXXXO.",
+        "XXOOOXXOO",
+        "XO..O.XO.",
+    ])
+    .unwrap();
+    let rules = Rules::parse(rules).unwrap();
+    let mut g = Game::from_position(rules, board, Color::Black);
+    play(&mut g, "C1");
+    play(&mut g, "pass");
+    play(&mut g, "D1");
+    g
+}
+
+#[test]
+fn book_ch13_bot_plays_the_legal_repetition_capture_zen_refused_under_japanese() {
+    for rules in ["japanese", "korean", "kang"] {
+        let g = zen_position(rules);
+        let x = Move::Play(pt("B1", &g));
+        assert!(g.is_legal(x), "{rules}: the repetition capture is legal");
+        let mut b = bot(1500, 5);
+        let (mv, r) = genmove(&mut b, &g, req());
+        assert_eq!(
+            mv,
+            Some(x),
+            "{rules}: stats {:?}",
+            &r.stats[..r.stats.len().min(3)]
+        );
+    }
+}
+
+#[test]
+fn book_ch13_under_superko_rules_the_bot_does_not_play_the_repetition() {
+    for rules in ["chinese", "aga", "tromp-taylor", "nz"] {
+        let g = zen_position(rules);
+        let x = Move::Play(pt("B1", &g));
+        assert!(!g.is_legal(x), "{rules}: superko forbids it");
+        let mut b = bot(300, 5);
+        let (mv, _) = genmove(&mut b, &g, req());
+        let mv = mv.expect("no resignation by default");
+        assert_ne!(mv, x);
+        assert!(g.is_legal(mv));
+    }
+}
+
+/// A capturing race on the bottom edge: Black's C2–E2 chain (under Black's wall) against White's
+/// F2–H2 (under White's wall).
+fn race(rows1: &str, to_move: Color, rules: &str) -> Game {
+    let board = Board::from_rows(&[
+        ".X.XXO.O.",
+        "XXXXXOOOO",
+        "X.XXXOO.O",
+        "XXXXXOOOO",
+        "XXXXXOOOO",
+        "XXXXXOOOO",
+        "XXXXXOOOO",
+        "XXOOOXXXO",
+        rows1,
+    ])
+    .unwrap();
+    Game::from_position(Rules::parse(rules).unwrap(), board, to_move)
+}
+
+#[test]
+fn semeai_black_captures_the_chain_that_wins_the_race_not_the_decoy() {
+    // White C2–E2 has one liberty (D1); Black F2–H2 has one (G1). Capturing F1 at G1 is a
+    // decoy: White then captures four stones at F1.
+    let g = race(".XX.XO.O.", Color::Black, "chinese,komi=7.5");
+    assert_eq!(g.board().liberty_count(pt("D2", &g)), 1);
+    assert_eq!(g.board().liberty_count(pt("G2", &g)), 1);
+    let mut b = bot(2000, 3);
+    let (mv, _) = genmove(&mut b, &g, req());
+    assert_eq!(mv, Some(Move::Play(pt("D1", &g))));
+}
+
+#[test]
+fn semeai_the_winning_capture_is_found_under_territory_rules_too() {
+    let g = race(".XX.XO.O.", Color::Black, "japanese");
+    let mut b = bot(2000, 8);
+    let (mv, _) = genmove(&mut b, &g, req());
+    assert_eq!(mv, Some(Move::Play(pt("D1", &g))));
+}
+
+#[test]
+fn semeai_white_to_move_captures_first_and_wins() {
+    let g = race(".XX.XO.O.", Color::White, "chinese,komi=7.5");
+    let mut b = bot(2000, 4);
+    let (mv, _) = genmove(&mut b, &g, req());
+    assert_eq!(mv, Some(Move::Play(pt("G1", &g))));
+}
+
+#[test]
+fn bot_is_deterministic_for_a_seed_at_a_node_budget() {
+    let mut g = Game::new(Rules::parse("chinese,size=9").unwrap());
+    for m in ["E5", "C3", "G7"] {
+        play(&mut g, m);
+    }
+    let run = |seed| {
+        let mut b = bot(400, seed);
+        let (mv, r) = genmove(&mut b, &g, req());
+        (
+            mv,
+            r.stats.iter().map(|s| (s.mv, s.visits)).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(run(7), run(7));
+    let threaded = |seed| {
+        let mut b = Bot::new(BotConfig {
+            playouts: Some(400),
+            move_time: None,
+            seed,
+            threads: 2,
+            ..BotConfig::default()
+        });
+        let (mv, r) = genmove(&mut b, &g, req());
+        (
+            mv,
+            r.playouts,
+            r.stats.iter().map(|s| (s.mv, s.visits)).collect::<Vec<_>>(),
+        )
+    };
+    let (a, b) = (threaded(7), threaded(7));
+    assert_eq!(a, b, "two threads, same seed, same budget: same search");
+    assert_eq!(a.1, 400);
+}
+
+#[test]
+fn bot_reuses_its_tree_after_the_opponents_reply() {
+    let mut g = Game::new(Rules::parse("chinese,size=9").unwrap());
+    let mut b = bot(600, 1);
+    let (mv, r) = genmove(&mut b, &g, req());
+    g.play(mv.unwrap()).unwrap();
+    // The opponent answers with the reply the bot expected (its principal variation).
+    let reply = r.stats[0].pv[1];
+    let m = baduk_search::go::lib_game::mirror(&g);
+    g.play(baduk_search::go::lib_game::move_of(m.board(), reply))
+        .unwrap();
+    // The second search starts from the kept subtree: the root already has visits.
+    let m = baduk_search::go::lib_game::mirror(&g);
+    let stats = b.search(
+        &m,
+        &SearchRequest {
+            playouts: Some(1),
+            ..req()
+        },
+    );
+    let total: u32 = stats.iter().map(|s| s.visits).sum();
+    assert!(
+        total > 1,
+        "subtree kept: {total} visits after one new playout"
+    );
+}
+
+/// A 7×7 board Black owns, with one dead White stone inside.
+fn dead_stone_game(rules: &str) -> Game {
+    let board = Board::from_rows(&[
+        ".X.X.X.", "XXXXXXX", "X.X.X.X", "XXXXXXX", ".X..O.X", "XXXXXXX", ".X.X.X.",
+    ])
+    .unwrap();
+    let mut g = Game::from_position(Rules::parse(rules).unwrap(), board, Color::White);
+    play(&mut g, "pass");
+    g
+}
+
+#[test]
+fn area_rules_bot_removes_dead_stones_before_passing_kgs_genmove_cleanup() {
+    let g = dead_stone_game("chinese,size=7");
+    let mut b = bot(500, 2);
+    let (mv, _) = genmove(
+        &mut b,
+        &g,
+        SearchRequest {
+            cleanup: true,
+            ..req()
+        },
+    );
+    assert_ne!(
+        mv,
+        Some(Move::Pass),
+        "White's dead stone is still on the board"
+    );
+}
+
+#[test]
+fn bot_resigns_below_its_threshold_but_never_under_jk() {
+    let g = {
+        let mut g = dead_stone_game("chinese,size=7,komi=0");
+        play(&mut g, "C3");
+        g
+    };
+    let cfg = BotConfig {
+        playouts: Some(200),
+        move_time: None,
+        resign_threshold: 0.2,
+        resign_moves: 1,
+        ..BotConfig::default()
+    };
+    let mut b = Bot::new(cfg.clone());
+    assert_eq!(genmove(&mut b, &g, req()).0, None, "White is lost: resign");
+    let jk = {
+        let board = g.board().clone();
+        Game::from_position(Rules::parse("jk,size=7").unwrap(), board, Color::White)
+    };
+    let mut b = Bot::new(cfg);
+    for _ in 0..3 {
+        assert!(genmove(&mut b, &jk, req()).0.is_some(), "JK: never resign");
+    }
+}
