@@ -115,22 +115,9 @@ impl Engine {
 
     /// Rebuilds the bot's mirror from the library game (start position and history).
     fn sync(&mut self) {
-        let mut g = GameState::new(self.size, self.rules);
-        let start = self.lib.start_board().clone();
-        let setup: Vec<(Colour, Idx)> = start
-            .points()
-            .filter_map(|p| start.get(p).map(|c| (colour(c), self.idx_of(p))))
-            .collect();
-        g.place_setup(&setup);
-        g.set_to_move(colour(self.lib.start_to_move()));
-        for r in self.lib.history() {
-            let i = match r.mv {
-                Move::Play(p) => self.idx_of(p),
-                Move::Pass => PASS,
-            };
-            g.force_play(colour(r.color), i);
-        }
-        self.game = g;
+        // The mirror is rebuilt on the library game's own size (loadsgf may change it).
+        self.game = baduk_search::go::lib_game::mirror(&self.lib);
+        self.game.rules = self.rules;
     }
 
     /// Replays the library game under the current rules (after komi or rules change).
@@ -525,30 +512,14 @@ impl Engine {
         Ok(String::new())
     }
 
-    fn ensure_ownership(&mut self) {
-        // The ownership must be for this very position: search it afresh.
-        {
-            let c = self.game.to_move();
-            let root = self.game.legal_points(c);
-            let req = SearchRequest {
-                root_moves: Some(root),
-                playouts: Some(3000),
-                ..SearchRequest::default()
-            };
-            let mut g = self.game.clone();
-            g.set_to_move(c);
-            self.bot.search(&g, &req);
-        }
-    }
-
     /// Points that look dead: stones whose area the playouts give to the other colour.
     fn dead_stones(&mut self) -> Vec<Idx> {
-        self.ensure_ownership();
         let b = self.game.board();
+        let own = baduk_search::go::estimate_ownership(b, 1000, 0x0DEAD);
         b.points()
             .filter(|&i| match b.stone(i) {
-                Some(Colour::Black) => self.bot.ownership(i) < -0.5,
-                Some(Colour::White) => self.bot.ownership(i) > 0.5,
+                Some(Colour::Black) => own[i as usize] < -0.5,
+                Some(Colour::White) => own[i as usize] > 0.5,
                 None => false,
             })
             .collect()
@@ -852,14 +823,6 @@ pub fn engine_with_options(opts: &str) -> Result<Engine, String> {
     let mut cfg = BotConfig::default();
     cfg.apply_options(opts)?;
     Ok(Engine::new(cfg))
-}
-
-/// The bot's colour for a library colour.
-fn colour(c: Color) -> Colour {
-    match c {
-        Color::Black => Colour::Black,
-        Color::White => Colour::White,
-    }
 }
 
 /// The library's colour for a bot colour.

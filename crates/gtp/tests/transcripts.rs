@@ -217,7 +217,8 @@ fn gtp_final_score_and_status_lists_on_a_settled_board() {
     for r in 1..=5 {
         s.push_str(&format!("play b b{r}\nplay w d{r}\n"));
     }
-    s.push_str("play w a3\nfinal_score\nfinal_status_list dead\nfinal_status_list alive\nfinal_status_list seki\nfinal_status_list zombies\n");
+    // Both pass: the dead stone must still be found (the estimate plays on from the end).
+    s.push_str("play w a3\nplay b pass\nplay w pass\nfinal_score\nfinal_status_list dead\nfinal_status_list alive\nfinal_status_list seki\nfinal_status_list zombies\n");
     let a = answers(&s);
     let n = a.len();
     // 10 points each (A3's dead stone removed); komi 0.5 decides.
@@ -246,6 +247,12 @@ fn gtp_printsgf_and_loadsgf_round_trip() {
     );
     assert_eq!(a[2], "= black");
     assert_eq!(a[3].matches('X').count(), 1, "{}", a[3]);
+    assert!(
+        a[3].contains(" 5  . . . . X . . . .  5"),
+        "a 9x9 file on a 19x19 engine: {}",
+        a[3]
+    );
+    assert!(a[3].contains(" 7  . . . . O . . . .  7"), "{}", a[3]);
     assert!(a[4].starts_with("? cannot load file"));
     assert!(a[5].starts_with("? syntax error"));
     std::fs::remove_dir_all(&dir).ok();

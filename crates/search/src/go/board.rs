@@ -503,6 +503,11 @@ impl FastBoard {
         h
     }
 
+    /// Forgets consecutive passes (to play on from a finished position).
+    pub fn reset_passes(&mut self) {
+        self.passes = 0;
+    }
+
     /// Plays a pass for the side to move.
     pub fn pass(&mut self) {
         self.ko = PASS;

@@ -310,13 +310,17 @@ impl Bot {
         let b = game.board();
         // Never pass while opponent stones look dead under rules that score the board as it
         // stands (area with play-on) or when asked to clean up.
-        let opp_dead = b.points().any(|i| {
-            b.stone(i) == Some(me.opp()) && {
-                let o = self.ownership(i);
-                let mine = if me == Colour::Black { o } else { -o };
-                mine > 0.5
-            }
-        });
+        let passing = stats.first().is_some_and(|s| s.mv == PASS);
+        let opp_dead = passing && {
+            let own = estimate_ownership(b, 256, self.config.seed ^ game.moves().len() as u64);
+            b.points().any(|i| {
+                b.stone(i) == Some(me.opp()) && {
+                    let o = own[i as usize];
+                    let mine = if me == Colour::Black { o } else { -o };
+                    mine > 0.5
+                }
+            })
+        };
         let avoid_pass = (req.cleanup || game.rules.two_passes_score_as_is) && opp_dead;
         let legal = |m: Idx| match &req.root_moves {
             Some(r) => m == PASS || r.contains(&m),
@@ -402,4 +406,48 @@ pub fn bench_search(size: usize, playouts: u64, seed: u64) -> SearchBench {
         signature,
         seconds,
     }
+}
+
+/// Black's expected ownership (−1..1) of every index of `board`, from `n` playouts of the real
+/// policy started afresh at this position (passes forgotten): the dead-stone estimate.
+pub fn estimate_ownership(board: &board::FastBoard, n: u32, seed: u64) -> Vec<f32> {
+    let mut own = vec![0.0f32; board::MAX_CELLS];
+    let mut rng = baduk_rng::Rng::new(seed);
+    let mut amaf = vec![0u8; board::MAX_CELLS];
+    let mut buf = Vec::new();
+    let n = n.max(1);
+    for k in 0..n {
+        let mut b = board.clone();
+        // Either side may move first: alternate so neither gets a free tempo.
+        let first = if k % 2 == 0 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        b.set_to_move(first);
+        b.reset_passes();
+        playout::playout(&mut b, &mut rng, &mut amaf, &mut buf);
+        for i in b.points() {
+            let o = match b.stone(i) {
+                Some(Colour::Black) => 1.0,
+                Some(Colour::White) => -1.0,
+                None => {
+                    let mut t = 0u8;
+                    for nb in b.neighbours(i) {
+                        if let Some(s) = b.stone(nb) {
+                            t |= s as u8 + 1;
+                        }
+                    }
+                    match t {
+                        1 => 1.0,
+                        2 => -1.0,
+                        _ => 0.0,
+                    }
+                }
+            };
+            own[i as usize] += o;
+        }
+    }
+    own.iter_mut().for_each(|o| *o /= n as f32);
+    own
 }
