@@ -469,6 +469,7 @@ impl Game {
     }
 
     /// Every legal move of the side to move: board plays sorted by column then row, then pass.
+    /// Moves that are allowed but lose on the spot (JK art. 2.4 and 3.2) are listed.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out: Vec<Move> = self
             .board
@@ -607,7 +608,10 @@ impl Game {
         match rules.ko {
             Ko::Simple => {
                 // The previous move was the opponent's ko capture and this retakes one stone.
-                let last_was_play = self.history.last().is_some_and(|r| r.mv != Move::Pass);
+                let last_was_play = self
+                    .history
+                    .last()
+                    .is_some_and(|r| r.mv != Move::Pass && r.color != color);
                 if last_was_play && self.board.ko_point() == Some(p) && probe.captured == 1 {
                     return Err(self.illegal(
                         color,

@@ -387,12 +387,23 @@ pub fn write(game: &Game) -> String {
         x: p.x() as u8,
         y: (size.rows() - 1 - p.y()) as u8,
     };
+    let base = Rules::preset(rules.preset).with_size(size);
+    let plain_preset = base
+        == Rules {
+            komi: base.komi,
+            ..*rules
+        };
     let mut root = vec![
         Prop::FF(4),
         Prop::GM(1),
         Prop::SZ((size.cols() as u8, size.rows() as u8)),
         Prop::RU(sgf_parse::SimpleText {
-            text: rules.to_string(),
+            // A plain preset (any komi) goes by its SGF name; anything else as a rules string.
+            text: if plain_preset {
+                rules.sgf_name().to_string()
+            } else {
+                rules.name()
+            },
         }),
         Prop::KM(rules.komi.as_f64()),
     ];
