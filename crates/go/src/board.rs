@@ -644,6 +644,15 @@ impl Board {
         NO_POINT
     }
 
+    /// Whether the empty point `e` is next to a stone of chain `id`.
+    #[inline]
+    fn touches_chain(&self, e: usize, id: u16) -> bool {
+        DIRS.iter().any(|&d| {
+            let q = nb(e, d);
+            self.cell[q] < EMPTY && self.chain[q] == id
+        })
+    }
+
     /// Exact liberty count of chain `id`: each empty neighbour is counted by its first
     /// neighbouring stone of the chain.
     fn count_libs(&self, id: u16) -> u16 {
@@ -784,41 +793,46 @@ impl Board {
                 // `libs[i]` counted empty neighbours before captures; captures added the rest.
                 p
             }
-            1 => {
-                let a = own_ids[0];
-                let mut extra = 0;
-                for d in DIRS {
-                    let e = nb(i, d);
-                    if self.cell[e] == EMPTY {
-                        let mut adjacent = false;
-                        for d2 in DIRS {
-                            let q = nb(e, d2);
-                            if q != i && self.cell[q] == own && self.chain[q] == a {
-                                adjacent = true;
-                                break;
-                            }
-                        }
-                        extra += (!adjacent) as u16;
-                    }
-                }
-                self.merge(a, p);
-                self.libs[a as usize] += extra;
-                a
-            }
             _ => {
+                // Merge into the largest chain, counting only the liberties it gains: each
+                // other chain's liberties not already next to it, then the new stone's.
                 let mut a = own_ids[0];
                 for &b in &own_ids[1..n_own] {
                     if self.count[b as usize] > self.count[a as usize] {
                         a = b;
                     }
                 }
+                let mut libs = self.libs[a as usize];
                 for &b in &own_ids[..n_own] {
-                    if b != a {
-                        self.merge(a, b);
+                    if b == a {
+                        continue;
+                    }
+                    let mut s = b;
+                    loop {
+                        for d in DIRS {
+                            let e = nb(s as usize, d);
+                            if self.cell[e] == EMPTY
+                                && self.first_chain_neighbour(e, b) == s
+                                && !self.touches_chain(e, a)
+                            {
+                                libs += 1;
+                            }
+                        }
+                        s = self.next[s as usize];
+                        if s == b {
+                            break;
+                        }
+                    }
+                    self.merge(a, b);
+                }
+                for d in DIRS {
+                    let e = nb(i, d);
+                    if self.cell[e] == EMPTY && !self.touches_chain(e, a) {
+                        libs += 1;
                     }
                 }
                 self.merge(a, p);
-                self.libs[a as usize] = self.count_libs(a);
+                self.libs[a as usize] = libs;
                 a
             }
         };
