@@ -538,6 +538,13 @@ impl EdgeSet {
     pub(crate) const fn open_east(self) -> u64 {
         HAS_EAST & !self.v
     }
+
+    /// (cells whose south edge is open, cells whose east edge is open) as 49-bit masks, for
+    /// callers' own bit-set flood fills.
+    #[inline]
+    pub const fn open_masks(self) -> (u64, u64) {
+        (self.open_south(), self.open_east())
+    }
 }
 
 impl FromIterator<Edge> for EdgeSet {
