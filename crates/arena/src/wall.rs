@@ -106,7 +106,7 @@ pub fn opening(seed: u64, pair: usize, variant: Variant) -> Vec<Action> {
 
 /// Plays game `index` of the match `cfg` to its end.
 pub fn play_game(cfg: &MatchConfig, index: usize) -> Result<GameResult, ArenaError> {
-    let a_side = if index % 2 == 0 { Player::A } else { Player::B };
+    let a_side = if index & 1 == 0 { Player::A } else { Player::B };
     let seed = game_seed(cfg.seed, index);
     let mut bot_a = make_player(&cfg.a, Rng::new(seed).fork(1).next_u64())?;
     let mut bot_b = make_player(&cfg.b, Rng::new(seed).fork(2).next_u64())?;

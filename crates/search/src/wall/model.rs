@@ -75,11 +75,7 @@ impl Model {
     /// The logit for `me`.
     #[inline]
     pub fn logit(&self, x: &[f64; NUM_FEATURES]) -> f64 {
-        let mut z = self.bias;
-        for i in 0..NUM_FEATURES {
-            z += self.weights[i] * x[i];
-        }
-        z
+        self.bias + self.weights.iter().zip(x).map(|(w, v)| w * v).sum::<f64>()
     }
 
     /// The evaluation of a position for `me` in search units (the intercept left out, so the
@@ -234,6 +230,7 @@ fn sigmoid(z: f64) -> f64 {
 /// Fits a model to games: games are shuffled with `seed`, a fifth (at least one when there are
 /// two or more) is held out for validation, and the rest fitted by full-batch gradient descent on
 /// standardised features with a small L2 penalty. The same games and seed give the same model.
+#[allow(clippy::needless_range_loop)] // parallel arrays indexed by feature
 pub fn train(games: &[Vec<Sample>], seed: u64, iterations: usize) -> TrainReport {
     let mut order: Vec<usize> = (0..games.len()).collect();
     Rng::new(seed).shuffle(&mut order);

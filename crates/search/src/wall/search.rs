@@ -9,7 +9,7 @@ use std::time::Instant;
 
 /// Deepest ply a search reaches.
 pub const MAX_PLY: usize = 64;
-/// Nodes between two looks at the clock.
+/// Nodes between two looks at the clock (a power of two).
 pub const CLOCK_EVERY: u64 = 256;
 /// Milliseconds kept back from the turn clock for the move to travel.
 pub const CLOCK_MARGIN_MS: u64 = 500;
@@ -293,7 +293,7 @@ impl Searcher {
                     self.stop = true;
                 }
             }
-            if self.nodes % CLOCK_EVERY == 0
+            if self.nodes & (CLOCK_EVERY - 1) == 0
                 && self.budget_us.is_some()
                 && self.out_of_budget(false)
             {
