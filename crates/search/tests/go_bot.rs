@@ -278,3 +278,19 @@ fn bot_resigns_below_its_threshold_but_never_under_jk() {
         assert!(genmove(&mut b, &jk, req()).0.is_some(), "JK: never resign");
     }
 }
+
+/// Book ch. 13: DeepZenGo played with 7.5 komi built in while the game had 6.5. Our bot counts
+/// with the game's own komi: on this settled 5×5 board Black is one point ahead by area.
+#[test]
+fn book_ch13_bot_counts_with_the_games_komi_not_a_built_in_one() {
+    let board = Board::from_rows(&[".XOO.", ".XOO.", ".XXO.", ".XXO.", ".XXO."]).unwrap();
+    let winrate = |komi: &str| {
+        let rules = Rules::parse(&format!("chinese,size=5,komi={komi}")).unwrap();
+        let g = Game::from_position(rules, board.clone(), Color::Black);
+        let mut b = bot(800, 1);
+        let (_, r) = genmove(&mut b, &g, req());
+        r.winrate
+    };
+    assert!(winrate("0.5") > 0.8, "13 - 12 - 0.5: Black wins");
+    assert!(winrate("1.5") < 0.2, "13 - 12 - 1.5: Black loses");
+}

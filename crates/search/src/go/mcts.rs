@@ -369,6 +369,8 @@ impl Tree {
             let (bs, ws) = b.area_counts();
             self.score_result(&b, bs as f32 - ws as f32)
         } else {
+            // Dead stones go by agreement or by playing on: read the end with a playout.
+            b.reset_passes();
             playout(&mut b, &mut self.rng, &mut self.amaf, &mut self.buf);
             let s = b.playout_area_score();
             self.score_result(&b, s as f32)

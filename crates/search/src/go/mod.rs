@@ -308,8 +308,8 @@ impl Bot {
         let stats = self.search(game, req);
         let me = game.to_move();
         let b = game.board();
-        // Never pass while opponent stones look dead under rules that score the board as it
-        // stands (area with play-on) or when asked to clean up.
+        // Never pass while opponent stones look dead under area rules (dead stones are
+        // captured, not agreed) or when asked to clean up.
         let passing = stats.first().is_some_and(|s| s.mv == PASS);
         let opp_dead = passing && {
             let own = estimate_ownership(b, 256, self.config.seed ^ game.moves().len() as u64);
@@ -321,7 +321,8 @@ impl Bot {
                 }
             })
         };
-        let avoid_pass = (req.cleanup || game.rules.two_passes_score_as_is) && opp_dead;
+        let avoid_pass =
+            (req.cleanup || game.rules.scoring == rules::ScoringKind::Area) && opp_dead;
         let legal = |m: Idx| match &req.root_moves {
             Some(r) => m == PASS || r.contains(&m),
             None => game.check(me, m).is_ok(),

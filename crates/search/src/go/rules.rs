@@ -50,9 +50,9 @@ pub struct BotRules {
     pub komi: f32,
     /// Tie-break.
     pub ties: TieBreak,
-    /// Two passes end the game with every stone on the board alive (area rules where disputes
-    /// are settled by playing on); otherwise dead stones go by agreement and the bot keeps
-    /// reading the position with playouts.
+    /// Two passes end the game with every stone on the board alive (Tromp-Taylor's as-is);
+    /// otherwise dead stones are settled by agreement or by playing on, and the bot reads the
+    /// end of the game with playouts.
     pub two_passes_score_as_is: bool,
     /// Whether the rule set's scoring makes resigning meaningful (false under `jk`).
     pub resign_allowed: bool,
@@ -129,7 +129,7 @@ impl From<&baduk_go::Rules> for BotRules {
                 Ties::Black => TieBreak::Black,
                 Ties::White => TieBreak::White,
             },
-            two_passes_score_as_is: matches!(r.life, Life::AsIs | Life::Resume),
+            two_passes_score_as_is: r.life == Life::AsIs,
             resign_allowed: r.scoring != Scoring::Jk,
         }
     }
