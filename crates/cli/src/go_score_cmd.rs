@@ -1,35 +1,318 @@
-//! `baduk go score` and `baduk go life`.
+//! `baduk go score` (one finished game under several rule sets, side by side) and `baduk go
+//! life` (Benson's unconditional status of every point).
 
 use crate::CliError;
+use baduk_go::life::{self, ChainStatus, Estimate, EstimateConfig};
+use baduk_go::scoring::record::Record;
+use baduk_go::scoring::{self, Score};
+use baduk_go::{Point, Preset, Rules};
 use clap::Args;
+use serde_json::json;
 use std::path::PathBuf;
 
-/// Arguments of `go score` (filled in as the command lands).
+/// Arguments of `go score`.
 #[derive(Args, Debug)]
 pub struct ScoreArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    /// The SGF file of the game.
+    pub file: PathBuf,
+    /// Rule sets: `all`, or comma-separated presets; a `key=value` item modifies the preset (or
+    /// the `all` group) just before it, e.g. `chinese,komi=6.5,japanese`.
+    #[arg(long, default_value = "all")]
+    pub rules: String,
+    /// Print a JSON array instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Score an unfinished game as if it ended now.
+    #[arg(long)]
+    pub now: bool,
+    /// Seed of the dead-stone estimator's playouts.
+    #[arg(long, default_value_t = EstimateConfig::default().seed)]
+    pub seed: u64,
+    /// Number of estimator playouts.
+    #[arg(long, default_value_t = EstimateConfig::default().playouts)]
+    pub playouts: u32,
+}
+
+/// Parses `all|PRESET[,key=value…][,PRESET…]`: each `key=value` item modifies the preceding
+/// preset, or every preset of a preceding `all`.
+pub fn parse_rules_list(s: &str) -> Result<Vec<Rules>, CliError> {
+    let mut out: Vec<Rules> = Vec::new();
+    let mut group_start = 0;
+    for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        if let Some((k, v)) = item.split_once('=') {
+            if out.is_empty() {
+                return Err(CliError::input(format!(
+                    "--rules: `{item}` must follow a preset it modifies (e.g. chinese,{item})"
+                )));
+            }
+            for r in &mut out[group_start..] {
+                r.set(k.trim(), v.trim())
+                    .map_err(|e| CliError::input(format!("--rules: {e}")))?;
+            }
+        } else if item.eq_ignore_ascii_case("all") {
+            group_start = out.len();
+            out.extend(Rules::presets());
+        } else {
+            let p = Preset::parse(&item.to_ascii_lowercase())
+                .map_err(|e| CliError::input(format!("--rules: {e} (or `all`)")))?;
+            group_start = out.len();
+            out.push(Rules::preset(p));
+        }
+    }
+    if out.is_empty() {
+        return Err(CliError::input("--rules: no rule set given"));
+    }
+    Ok(out)
+}
+
+fn read_record(path: &std::path::Path, upto: Option<usize>) -> Result<Record, CliError> {
+    let text = crate::error::read_file(path)?;
+    Record::from_sgf(&text, upto).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+}
+
+/// The rules string without the board size (the header gives it).
+fn rules_name(r: &Rules) -> String {
+    r.to_string()
+        .split(',')
+        .filter(|part| !part.starts_with("size="))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn point_list(ps: &[Point]) -> String {
+    ps.iter()
+        .map(Point::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One scored row: the rules, the score and the extra notes of the settlement.
+struct Row {
+    rules: Rules,
+    score: Score,
+    notes: Vec<String>,
+}
+
+fn settlement_notes(est: &Estimate, rules: &Rules) -> Vec<String> {
+    let mut notes = Vec::new();
+    if rules.life == baduk_go::Life::AsIs {
+        return notes;
+    }
+    let unsettled: Vec<Point> = est
+        .chains
+        .iter()
+        .filter(|c| c.status == ChainStatus::Unsettled)
+        .map(|c| c.anchor)
+        .collect();
+    if !unsettled.is_empty() {
+        notes.push(format!(
+            "unsettled (counted alive): {}",
+            point_list(&unsettled)
+        ));
+    }
+    for c in &est.contradictions {
+        notes.push(format!("contradictory mark: {c}"));
+    }
+    notes
 }
 
 /// Runs `go score`.
 pub fn score(a: ScoreArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
+    let rec = read_record(&a.file, None)?;
+    if !rec.finished && !a.now {
+        return Err(CliError::input(format!(
+            "{}: the game is not finished (its last two moves are not passes; {} moves); \
+             use --now to score it as if it ended now",
+            a.file.display(),
+            rec.moves
+        )));
     }
-    Err(CliError::input("go score: not available yet"))
+    let list = parse_rules_list(&a.rules)?;
+    let size = rec.board.size();
+    let cfg = EstimateConfig {
+        playouts: a.playouts,
+        seed: a.seed,
+    };
+    let est = life::from_marks(&rec.board, &rec.marks)
+        .unwrap_or_else(|| life::estimate(&rec.board, &cfg));
+    let rows: Vec<Row> = list
+        .into_iter()
+        .map(|r| {
+            let rules = r.with_size(size);
+            let s = scoring::score(&rec.board, &rec.facts, &est.settled, &rules);
+            let notes = settlement_notes(&est, &rules);
+            Row {
+                rules,
+                score: s,
+                notes,
+            }
+        })
+        .collect();
+    if a.json {
+        let arr: Vec<_> = rows
+            .iter()
+            .map(|row| {
+                let s = &row.score;
+                let mut notes = s.notes.clone();
+                notes.extend(row.notes.iter().cloned());
+                json!({
+                    "rules": row.rules.to_string(),
+                    "komi": row.rules.komi.as_f64(),
+                    "black": s.black.to_json(),
+                    "white": s.white.to_json(),
+                    "margin": s.margin().to_json(),
+                    "result": s.outcome.to_string(),
+                    "winner": s.outcome.winner().map(|c| c.letter().to_string()),
+                    "dead": s.dead.iter().map(Point::to_string).collect::<Vec<_>>(),
+                    "seki": s.seki.iter().map(Point::to_string).collect::<Vec<_>>(),
+                    "dead_from": if est.from_marks { "marks" } else { "estimator" },
+                    "notes": notes,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&arr).map_err(|e| CliError::input(e.to_string()))?
+        );
+        return Ok(());
+    }
+    println!(
+        "{}: {}x{}, {} moves{}{}{}{}",
+        a.file.display(),
+        size.cols(),
+        size.rows(),
+        rec.moves,
+        if rec.finished {
+            ", finished (two passes)"
+        } else {
+            ", NOT finished: scored as if it ended now (--now)"
+        },
+        rec.rules_name
+            .as_ref()
+            .map_or(String::new(), |r| format!(", RU[{r}]")),
+        rec.komi.map_or(String::new(), |k| format!(", KM[{k}]")),
+        rec.result
+            .as_ref()
+            .map_or(String::new(), |r| format!(", RE[{r}]")),
+    );
+    println!(
+        "captures: B {} W {}; passes: B {} W {}; last move by {}",
+        rec.facts.captures[0],
+        rec.facts.captures[1],
+        rec.facts.passes[0],
+        rec.facts.passes[1],
+        rec.facts
+            .last_mover
+            .map_or("nobody".to_string(), |c| c.to_string())
+    );
+    let dead = est.dead_stones();
+    if est.from_marks {
+        println!(
+            "dead stones from the file's marks (TB/TW/MA): {}",
+            if dead.is_empty() {
+                "none".into()
+            } else {
+                point_list(&dead)
+            }
+        );
+    } else {
+        println!(
+            "no dead-stone marks in the file: the estimator decided (Benson + {} playouts, seed {}); dead: {}",
+            cfg.playouts,
+            cfg.seed,
+            if dead.is_empty() {
+                "none".into()
+            } else {
+                point_list(&dead)
+            }
+        );
+    }
+    let seki: Vec<Point> = est.seki.points.iter().collect();
+    if !seki.is_empty() {
+        println!("seki points: {}", point_list(&seki));
+    }
+    println!();
+    let header = ["rules", "komi", "black", "white", "result", "notes"];
+    let body: Vec<[String; 6]> = rows
+        .iter()
+        .map(|row| {
+            let s = &row.score;
+            let mut notes = s.notes.clone();
+            notes.extend(row.notes.iter().cloned());
+            [
+                rules_name(&row.rules),
+                row.rules.komi.to_string(),
+                s.black.to_string(),
+                s.white.to_string(),
+                s.outcome.to_string(),
+                notes.join("; "),
+            ]
+        })
+        .collect();
+    let mut w = [0usize; 6];
+    for (i, h) in header.iter().enumerate() {
+        w[i] = h.chars().count();
+    }
+    for r in &body {
+        for i in 0..6 {
+            w[i] = w[i].max(r[i].chars().count());
+        }
+    }
+    let line = |cells: [&str; 6]| {
+        let mut s = String::new();
+        for i in 0..6 {
+            let pad = w[i] - cells[i].chars().count();
+            if i == 5 {
+                s.push_str(cells[i]);
+            } else if (1..=3).contains(&i) {
+                s.push_str(&" ".repeat(pad));
+                s.push_str(cells[i]);
+                s.push_str("  ");
+            } else {
+                s.push_str(cells[i]);
+                s.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        println!("{}", s.trim_end());
+    };
+    line(header);
+    for r in &body {
+        line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]]);
+    }
+    Ok(())
 }
 
-/// Arguments of `go life` (filled in as the command lands).
+/// Arguments of `go life`.
 #[derive(Args, Debug)]
 pub struct LifeArgs {
-    /// Input file, where the command reads one.
-    pub file: Option<PathBuf>,
+    /// The SGF file.
+    pub file: PathBuf,
+    /// Use the position after this many moves (default: the end of the main line).
+    #[arg(long = "move")]
+    pub move_number: Option<usize>,
 }
 
-/// Runs `go life`.
+/// Runs `go life`: `<point> <status>` for every point, top row first, in GNU Go's words.
 pub fn life(a: LifeArgs) -> Result<(), CliError> {
-    if let Some(f) = &a.file {
-        crate::error::read_file(f)?;
+    let rec = read_record(&a.file, a.move_number)?;
+    if let Some(n) = a.move_number {
+        if n > rec.total_moves {
+            return Err(CliError::input(format!(
+                "--move {n}: the game has only {} moves",
+                rec.total_moves
+            )));
+        }
     }
-    Err(CliError::input("go life: not available yet"))
+    let b = &rec.board;
+    let verdict = life::benson(b);
+    let size = b.size();
+    let mut out = String::with_capacity(size.area() * 16);
+    for y in (0..size.rows()).rev() {
+        for x in 0..size.cols() {
+            let p = Point::new(x, y);
+            out.push_str(&format!("{p} {}\n", verdict.status(b, p)));
+        }
+    }
+    print!("{out}");
+    Ok(())
 }

@@ -6,9 +6,11 @@
 
 pub mod board;
 pub mod game;
+pub mod life;
 pub mod playout;
 pub mod point;
 pub mod rules;
+pub mod scoring;
 pub mod sgf;
 
 pub use board::{Board, DiagramError, PlayError, PlayOutcome, Probe};
