@@ -104,7 +104,14 @@ pub fn budget(
             (rem / moves_left + increment * 0.8).min(rem * 0.5)
         }
     };
-    Some(Duration::from_secs_f64((secs - safety).max(0.01)))
+    // Clocks come from the network: never trust them to be finite or sane.
+    let secs = secs - safety;
+    let secs = if secs.is_finite() {
+        secs.clamp(0.01, 86_400.0)
+    } else {
+        0.01
+    };
+    Some(Duration::from_secs_f64(secs))
 }
 
 #[cfg(test)]
@@ -155,6 +162,14 @@ mod tests {
         )
         .unwrap();
         assert!((d.as_secs_f64() - 8.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn absurd_clocks_give_a_short_finite_budget() {
+        for main in [f64::INFINITY, f64::NAN, -5.0, 1e300] {
+            let d = budget(Clock::Absolute { main }, None, 80, 0.0).unwrap();
+            assert!(d <= Duration::from_secs(86_400));
+        }
     }
 
     #[test]
