@@ -82,15 +82,14 @@ fn colour(c: Color) -> &'static str {
 
 /// Plays `games` random games of up to `moves` moves under both engines, comparing the legal
 /// board plays of the side to move at every position.
-fn compare(flags: &[&str], rules: &str, seed: u64, games: usize, moves: usize) {
+fn compare(flags: &[&str], rules: &str, seed: u64, sizes: &[u32], moves: usize) {
     if !Path::new(GNUGO).exists() {
         println!("note: {GNUGO} is not installed; skipping the GNU Go differential test");
         return;
     }
     let mut gtp = Gtp::start(flags);
     let mut rng = Rng::new(seed);
-    for game_no in 0..games {
-        let n = [5u32, 7, 9][game_no % 3];
+    for &n in sizes {
         let size = Size::square(n).unwrap();
         let mut g = Game::new(Rules::parse(rules).unwrap().with_size(size));
         let setup = gtp.batch(&[format!("boardsize {n}"), "clear_board".into()]);
@@ -148,49 +147,43 @@ fn compare(flags: &[&str], rules: &str, seed: u64, games: usize, moves: usize) {
 
 #[test]
 fn gnugo_agrees_on_simple_ko_and_forbidden_suicide() {
-    compare(&[], "japanese,cycles=play-on", 1, 3, 120);
+    compare(&[], "japanese,cycles=play-on", 1, &[5, 7, 9], 150);
 }
 
+// Superko bites beyond the plain ko mostly on tiny boards played long: 4×4 and 5×5 games of
+// 400 random moves recreate earlier positions many times.
 #[test]
 fn gnugo_agrees_on_positional_superko() {
+    let rules = "japanese,ko=positional,cycles=play-on";
     compare(
         &["--positional-superko"],
-        "japanese,ko=positional,cycles=play-on",
+        rules,
         2,
-        3,
-        120,
+        &[4, 4, 5, 5, 5, 7],
+        400,
     );
 }
 
 #[test]
 fn gnugo_agrees_on_situational_superko() {
+    let rules = "japanese,ko=situational,cycles=play-on";
     compare(
         &["--situational-superko"],
-        "japanese,ko=situational,cycles=play-on",
+        rules,
         3,
-        3,
-        120,
+        &[4, 4, 5, 5, 5, 7],
+        400,
     );
 }
 
 #[test]
 fn gnugo_agrees_on_multi_stone_suicide() {
-    compare(
-        &["--allow-suicide"],
-        "japanese,suicide=multi,cycles=play-on",
-        4,
-        3,
-        120,
-    );
+    let rules = "japanese,suicide=multi,cycles=play-on";
+    compare(&["--allow-suicide"], rules, 4, &[5, 7, 9], 150);
 }
 
 #[test]
 fn gnugo_agrees_on_all_suicide() {
-    compare(
-        &["--allow-all-suicide"],
-        "japanese,suicide=allowed,cycles=play-on",
-        5,
-        3,
-        120,
-    );
+    let rules = "japanese,suicide=allowed,cycles=play-on";
+    compare(&["--allow-all-suicide"], rules, 5, &[5, 7, 9], 150);
 }
