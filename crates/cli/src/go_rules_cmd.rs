@@ -64,6 +64,13 @@ fn load(file: &Path, rules: Option<&str>, upto: Option<usize>) -> Result<Game, C
     let rules = sgf
         .rules(given)
         .map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
+    if let Some(n) = upto.filter(|&n| n > sgf.moves.len()) {
+        return Err(CliError::input(format!(
+            "--move {n}: {} has only {} moves",
+            file.display(),
+            sgf.moves.len()
+        )));
+    }
     sgf.replay(rules, upto).map_err(CliError::illegal)
 }
 

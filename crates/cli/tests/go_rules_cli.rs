@@ -111,6 +111,9 @@ fn legal_lists_gtp_points_by_column_then_row_then_pass() {
     assert_eq!(out(&o).trim(), "A1 A3 B1 B3 C1 C2 C3 pass");
     let o = baduk(&["go", "legal", f.to_str().unwrap(), "--move", "0"]);
     assert_eq!(out(&o).trim(), "A1 A2 A3 B1 B2 B3 C1 C2 C3 pass");
+    let o = baduk(&["go", "legal", f.to_str().unwrap(), "--move", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("only 2 moves"), "{}", err(&o));
 }
 
 #[test]
