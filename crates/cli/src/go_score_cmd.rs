@@ -2,9 +2,11 @@
 //! life` (Benson's unconditional status of every point).
 
 use crate::CliError;
-use baduk_go::life::{self, ChainStatus, Estimate, EstimateConfig};
+use baduk_go::life::{
+    self, Bound, ChainStatus, Estimate, EstimateConfig, Mode, Status, Verification,
+};
 use baduk_go::scoring::record::Record;
-use baduk_go::scoring::{self, Score};
+use baduk_go::scoring::{self, Score, Settled};
 use baduk_go::{Point, Preset, Rules};
 use clap::Args;
 use serde_json::json;
@@ -93,10 +95,22 @@ struct Row {
     notes: Vec<String>,
 }
 
-fn settlement_notes(est: &Estimate, rules: &Rules) -> Vec<String> {
+/// Chains the estimator could not settle: verified under `life=verify` (Kang rules 6–7,
+/// Korean) and `life=japanese` (art. 7), at most this many per game.
+const MAX_VERIFIED: usize = 8;
+
+/// The settlement under one rule set: the estimator's dead stones, adjusted by verification
+/// play where the rules call for it, and the notes explaining it.
+fn settle(
+    board: &baduk_go::Board,
+    est: &Estimate,
+    rules: &Rules,
+    cache: &mut Vec<(Point, Mode, Verification)>,
+) -> (Settled, Vec<String>) {
+    let mut settled = est.settled;
     let mut notes = Vec::new();
     if rules.life == baduk_go::Life::AsIs {
-        return notes;
+        return (settled, notes);
     }
     let unsettled: Vec<Point> = est
         .chains
@@ -104,16 +118,66 @@ fn settlement_notes(est: &Estimate, rules: &Rules) -> Vec<String> {
         .filter(|c| c.status == ChainStatus::Unsettled)
         .map(|c| c.anchor)
         .collect();
-    if !unsettled.is_empty() {
-        notes.push(format!(
-            "unsettled (counted alive): {}",
-            point_list(&unsettled)
-        ));
+    let mode = match rules.life {
+        baduk_go::Life::Verify => Some(Mode::Verify),
+        baduk_go::Life::Japanese => Some(Mode::Japanese),
+        _ => None,
+    };
+    match mode {
+        Some(mode) if !est.from_marks => {
+            for &a in unsettled.iter().take(MAX_VERIFIED) {
+                let v = match cache.iter().find(|(p, m, _)| *p == a && *m == mode) {
+                    Some((_, _, v)) => v.clone(),
+                    None => {
+                        let bound = Bound {
+                            depth: 10,
+                            nodes: 3_000,
+                        };
+                        let v = life::verify(board, a, mode, bound);
+                        cache.push((a, mode, v.clone()));
+                        v
+                    }
+                };
+                let how = if mode == Mode::Verify {
+                    "verification play"
+                } else {
+                    "art. 7 confirmation"
+                };
+                if v.status == Status::Dead {
+                    for s in board.chain_stones(a) {
+                        settled.dead.insert(s);
+                    }
+                }
+                let line = match v.status {
+                    Status::Dead | Status::Alive | Status::Seki => format!(
+                        " (opponent first: {}; owner first: {})",
+                        v.opponent_first.text(),
+                        v.owner_first.text()
+                    ),
+                    _ => String::new(),
+                };
+                notes.push(format!("{how} {a}: {}{line}", v.status));
+            }
+            if unsettled.len() > MAX_VERIFIED {
+                notes.push(format!(
+                    "{} more unsettled chains counted alive",
+                    unsettled.len() - MAX_VERIFIED
+                ));
+            }
+        }
+        _ => {
+            if !unsettled.is_empty() {
+                notes.push(format!(
+                    "unsettled (counted alive): {}",
+                    point_list(&unsettled)
+                ));
+            }
+        }
     }
     for c in &est.contradictions {
         notes.push(format!("contradictory mark: {c}"));
     }
-    notes
+    (settled, notes)
 }
 
 /// Runs `go score`.
@@ -135,12 +199,13 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
     };
     let est = life::from_marks(&rec.board, &rec.marks)
         .unwrap_or_else(|| life::estimate(&rec.board, &cfg));
+    let mut cache = Vec::new();
     let rows: Vec<Row> = list
         .into_iter()
         .map(|r| {
             let rules = r.with_size(size);
-            let s = scoring::score(&rec.board, &rec.facts, &est.settled, &rules);
-            let notes = settlement_notes(&est, &rules);
+            let (settled, notes) = settle(&rec.board, &est, &rules, &mut cache);
+            let s = scoring::score(&rec.board, &rec.facts, &settled, &rules);
             Row {
                 rules,
                 score: s,
@@ -315,4 +380,23 @@ pub fn life(a: LifeArgs) -> Result<(), CliError> {
     }
     print!("{out}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_list_items_with_equals_modify_the_preceding_preset() {
+        let l = parse_rules_list("chinese,komi=6.5,japanese").unwrap();
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].to_string(), "chinese,komi=6.5");
+        assert_eq!(l[1].to_string(), "japanese");
+        let all = parse_rules_list("all,komi=0").unwrap();
+        assert_eq!(all.len(), 9);
+        assert!(all.iter().all(|r| r.komi.halves() == 0));
+        assert!(parse_rules_list("komi=6.5").is_err());
+        assert!(parse_rules_list("chinese,colour=red").is_err());
+        assert!(parse_rules_list("martian").is_err());
+    }
 }

@@ -5,9 +5,11 @@
 pub mod benson;
 pub mod estimate;
 pub mod seki;
+pub mod verify;
 
 pub use benson::{benson, Benson, Unconditional};
 pub use estimate::{
     estimate, from_marks, ChainStatus, ChainVerdict, Estimate, EstimateConfig, Source,
 };
 pub use seki::{find_seki, SekiInfo};
+pub use verify::{verify, Bound, Mode, Status, Verification};
