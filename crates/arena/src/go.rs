@@ -304,15 +304,43 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
             "b".into()
         }
     };
+    // The record: the referee's root (size, rules, komi) and every move, cleanup included.
+    let root = ask(&mut referee, "printsgf")?;
+    let mut record = root.trim().trim_end_matches(')').to_string();
+    let mut cleanup: Vec<String> = Vec::new();
     let mut moves = 0usize;
     let mut passes = 0usize;
     let mut to_move_black = true;
     let mut forfeit: Option<(bool, String)> = None;
     let mut resigned: Option<bool> = None;
-    while moves < m.max_moves {
+    // Area rules settle disputes by playing on: after two passes both sides clean up (KGS's
+    // `kgs-genmove_cleanup`) until two more passes, so that the board can be scored as it is.
+    let resume = baduk_go::Rules::parse(&m.rules)
+        .map(|r| r.life == baduk_go::Life::Resume)
+        .unwrap_or(false);
+    let mut phase_cmd = "genmove";
+    loop {
+        if moves >= m.max_moves || forfeit.is_some() || resigned.is_some() {
+            break;
+        }
+        if passes >= 2 {
+            if phase_cmd == "genmove" && resume {
+                phase_cmd = "kgs-genmove_cleanup";
+                passes = 0;
+            } else {
+                break;
+            }
+        }
         let si = if to_move_black { 0 } else { 1 };
         let col = colour_word(to_move_black);
-        let answer = match seats[si].player.send(&format!("genmove {col}")) {
+        let asked = seats[si].player.send(&format!("{phase_cmd} {col}"));
+        let asked = match asked {
+            Err(e) if phase_cmd != "genmove" && e.contains("unknown command") => {
+                seats[si].player.send(&format!("genmove {col}"))
+            }
+            other => other,
+        };
+        let answer = match asked {
             Ok(a) => a,
             Err(e) => {
                 forfeit = Some((to_move_black, format!("genmove failed: {e}")));
@@ -336,6 +364,19 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
             break;
         }
         moves += 1;
+        let c = if to_move_black { 'B' } else { 'W' };
+        if phase_cmd == "genmove" {
+            let at = match v {
+                Vertex::Pass => String::new(),
+                Vertex::At(x, y) => {
+                    format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char)
+                }
+            };
+            record.push_str(&format!(";{c}[{at}]"));
+        } else {
+            // SGF's main line ends with the two passes; the cleanup is told in a comment.
+            cleanup.push(format!("{c} {word}"));
+        }
         let other = 1 - si;
         if let Err(e) = seats[other].player.send(&format!("play {col} {word}")) {
             forfeit = Some((
@@ -346,9 +387,6 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
         }
         if v == Vertex::Pass {
             passes += 1;
-            if passes >= 2 {
-                break;
-            }
         } else {
             passes = 0;
         }
@@ -392,7 +430,14 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
             (w, ours.trim().to_string(), Ending::Score, Some(s))
         };
     if let Some(dir) = &m.records {
-        let sgf = ask(&mut referee, "printsgf").unwrap_or_default();
+        if !cleanup.is_empty() {
+            record.push_str(&format!(
+                "C[cleanup after two passes (dead stones captured by playing on): {}]",
+                cleanup.join(", ")
+            ));
+        }
+        record.push(')');
+        let sgf = record;
         let (pb, pw) = if a_black { (&m.a, &m.b) } else { (&m.b, &m.a) };
         let sgf = sgf.replacen(
             "(;",
@@ -624,7 +669,13 @@ mod tests {
             "our bot never forfeits: {:?}",
             r.results
         );
-        assert!(dir.join("game-001.sgf").exists() && dir.join("game-002.sgf").exists());
+        for f in ["game-001.sgf", "game-002.sgf"] {
+            let text = std::fs::read_to_string(dir.join(f)).unwrap();
+            let sgf = baduk_go::SgfGame::parse(&text).unwrap();
+            let rules = sgf.rules(None).unwrap();
+            sgf.replay(rules, None)
+                .unwrap_or_else(|e| panic!("{f} replays under the rules library: {e}\n{text}"));
+        }
         let json = serde_json::to_value(&r).unwrap();
         for k in [
             "forfeits",
