@@ -230,6 +230,7 @@ pub fn bench_search(a: BenchSearchArgs) -> Result<(), CliError> {
         ms: None,
         tt_bits: 18,
         safe_pruning: true,
+        late_move_reductions: true,
     };
     let mut s = Searcher::new(cfg, Evaluator::Hand);
     let start = Instant::now();

@@ -12,26 +12,15 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Bot names `--a` / `--b` accept besides `human`.
-pub const BOTS: &[&str] = &["random"];
+/// Bot names `--a` / `--b` accept besides `human` (options as `NAME:key=value,…`).
+pub const BOTS: &[&str] = baduk_search::wall::BOT_NAMES;
 
 /// Picks the action of the bot `name` in `pos` (not over), deterministic for the state of `rng`.
 /// The one place bot names resolve; new bots plug in here.
 pub fn bot_action(name: &str, pos: &Position, rng: &mut Rng) -> Result<Action, CliError> {
-    match name {
-        "random" => {
-            let mut l = ActionList::new();
-            pos.legal_actions(&mut l);
-            if l.is_empty() {
-                return Err(CliError::illegal("no legal action: the game is over"));
-            }
-            Ok(l[rng.below(l.len())])
-        }
-        _ => Err(CliError::input(format!(
-            "unknown bot '{name}' (known: human, {})",
-            BOTS.join(", ")
-        ))),
-    }
+    baduk_search::wall::choose_action(name, pos, rng.next_u64())
+        .map_err(CliError::input)?
+        .ok_or_else(|| CliError::illegal("no legal action: the game is over"))
 }
 
 /// Writes `s` to stdout; a closed pipe (as with `| head`) ends the output quietly.
@@ -122,7 +111,7 @@ enum Seat {
 fn seat(name: &str) -> Result<Seat, CliError> {
     if name == "human" {
         Ok(Seat::Human)
-    } else if BOTS.contains(&name) {
+    } else if BOTS.contains(&name.split(':').next().unwrap_or(name)) {
         Ok(Seat::Bot(name.to_string()))
     } else {
         Err(CliError::input(format!(

@@ -14,6 +14,7 @@ fn search(c: &mut Criterion) {
         ms: None,
         tt_bits: 18,
         safe_pruning: true,
+        late_move_reductions: true,
     };
     let mut s = Searcher::new(cfg, Evaluator::Hand);
     c.bench_function("expert depth 3 over the bench positions", |b| {

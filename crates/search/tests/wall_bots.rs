@@ -181,6 +181,7 @@ fn medium_is_exact_three_ply_minimax_over_the_complete_legal_set() {
             ms: None,
             tt_bits: 16,
             safe_pruning: false,
+            late_move_reductions: false,
         };
         let (a, info) = Searcher::new(cfg, Evaluator::Hand).search(&p);
         assert_eq!(info.depth, 3);
@@ -214,6 +215,7 @@ fn a_time_budgeted_search_stops_within_its_budget_plus_one_clock_interval() {
         ms: Some(40),
         tt_bits: 12,
         safe_pruning: true,
+        late_move_reductions: false,
     };
     let mut s = Searcher::new(cfg, Evaluator::Hand);
     let (a, info) = s.search_with_clock(&p, Box::new(Ticking(0)));
@@ -235,6 +237,7 @@ fn a_time_budget_never_exceeds_the_turn_clock() {
         ms: Some(10 * 60 * 1000),
         tt_bits: 0,
         safe_pruning: false,
+        late_move_reductions: false,
     };
     let (_, info) = Searcher::new(cfg, Evaluator::Hand).search_with_clock(&p, Box::new(Ticking(0)));
     let turn_us = (p.variant().seconds_per_turn as u64 * 1000 - CLOCK_MARGIN_MS) * 1000;
@@ -250,6 +253,7 @@ fn a_node_budget_is_deterministic_and_respected_within_one_node() {
         ms: None,
         tt_bits: 14,
         safe_pruning: true,
+        late_move_reductions: false,
     };
     let (a1, i1) = Searcher::new(cfg, Evaluator::Hand).search(&p);
     let (a2, i2) = Searcher::new(cfg, Evaluator::Hand).search(&p);

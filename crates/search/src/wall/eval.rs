@@ -46,11 +46,22 @@ pub fn hand(f: &Features, me: Player) -> i32 {
     W_PURE * pure + W_REACH * reach + W_MOBILITY * mobility + W_SELF_ENCLOSED * enclosed
 }
 
+/// Per cell of territory (reached in fewer steps than the enemy), in the `expert` evaluation.
+pub const W_TERRITORY: i32 = 6;
+
+/// The `expert` evaluation: the hand evaluation plus the territory split.
+pub fn hand_territory(f: &Features, terr: [u32; 2], me: Player) -> i32 {
+    let t = terr[me.index()] as i32 - terr[me.other().index()] as i32;
+    hand(f, me) + W_TERRITORY * t
+}
+
 /// An evaluation a bot searches with.
 #[derive(Clone, Debug)]
 pub enum Evaluator {
-    /// The hand-weighted features.
+    /// The hand-weighted seed features (`easy`, `medium`).
     Hand,
+    /// The seed features plus territory, hand-weighted (`expert`).
+    HandTerritory,
     /// A linear model learned from records.
     Learned(Model),
 }
@@ -65,7 +76,8 @@ impl Evaluator {
         let f = Features::of(pos);
         let v = match self {
             Evaluator::Hand => hand(&f, me),
-            Evaluator::Learned(m) => m.eval(&f, territory(pos), me),
+            Evaluator::HandTerritory => hand_territory(&f, territory(pos), me),
+            Evaluator::Learned(m) => m.eval(&f, territory(pos), pos.walls().len(), me),
         };
         v.clamp(-EVAL_CAP, EVAL_CAP)
     }

@@ -7,7 +7,9 @@
 //! - `medium`: minimax over my action, the reply and my action on the complete legal set (exact,
 //!   by alpha-beta), the same evaluation.
 //! - `expert`: alpha-beta with iterative deepening, a Zobrist-keyed transposition table, move
-//!   ordering and safe-move pruning, to a node (`nodes=N`) or time (`ms=N`) budget.
+//!   ordering (table move, killers, history), late-move reductions and safe-move pruning, to a
+//!   node (`nodes=N`) or time (`ms=N`) budget; its evaluation adds the territory split to the
+//!   seed's features.
 //! - `sedol`: the `expert` search with the evaluation learned from records ([`model`]).
 //!
 //! Bots are deterministic for a seed at a node budget. They know nothing of I/O.
@@ -60,8 +62,8 @@ impl std::error::Error for SpecError {}
 pub fn bot_keys(name: &str) -> &'static [&'static str] {
     match name {
         "medium" => &["depth"],
-        "expert" => &["nodes", "ms", "depth", "tt", "prune"],
-        "sedol" => &["nodes", "ms", "depth", "tt", "prune", "model"],
+        "expert" => &["nodes", "ms", "depth", "tt", "prune", "lmr"],
+        "sedol" => &["nodes", "ms", "depth", "tt", "prune", "lmr", "model"],
         _ => &[],
     }
 }
@@ -123,6 +125,7 @@ pub fn make_player(spec: &str, seed: u64) -> Result<Box<dyn WallPlayer>, SpecErr
                 ms: None,
                 tt_bits: 16,
                 safe_pruning: false,
+                late_move_reductions: false,
             };
             Box::new(SearchBot::new(spec, cfg, Evaluator::Hand))
         }
@@ -139,6 +142,7 @@ pub fn make_player(spec: &str, seed: u64) -> Result<Box<dyn WallPlayer>, SpecErr
                 ms,
                 tt_bits: num("tt")?.unwrap_or(18).min(26) as u8,
                 safe_pruning: num("prune")?.unwrap_or(1) != 0,
+                late_move_reductions: num("lmr")?.unwrap_or(1) != 0,
             };
             let eval = if name == "sedol" {
                 match kv.iter().rev().find(|(k, _)| *k == "model") {
@@ -153,7 +157,7 @@ pub fn make_player(spec: &str, seed: u64) -> Result<Box<dyn WallPlayer>, SpecErr
                     }
                 }
             } else {
-                Evaluator::Hand
+                Evaluator::HandTerritory
             };
             Box::new(SearchBot::new(spec, cfg, eval))
         }

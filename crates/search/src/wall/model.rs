@@ -7,8 +7,10 @@ use baduk_wallgo::{Game, Outcome, Phase, Player, Position};
 use std::fmt;
 
 /// Number of features the model weighs.
-pub const NUM_FEATURES: usize = 6;
-/// Feature names in file order; each is "mine minus the opponent's" for the player judged.
+pub const NUM_FEATURES: usize = 9;
+/// Feature names in file order; each is "mine minus the opponent's" for the player judged; the
+/// `_late` ones are scaled by the share of the 84 walls already placed (so their weight can
+/// change as the game goes).
 pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
     "pure",
     "contested_reach",
@@ -16,6 +18,9 @@ pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
     "enemy_self_enclosed",
     "enemy_small_confined",
     "territory",
+    "contested_reach_late",
+    "mobility_late",
+    "territory_late",
 ];
 /// Evaluation units per unit of logit.
 pub const SCALE: f64 = 100.0;
@@ -49,17 +54,29 @@ pub struct Model {
 }
 
 /// The feature vector of `pos` for `me`.
-pub fn feature_vector(f: &Features, terr: [u32; 2], me: Player) -> [f64; NUM_FEATURES] {
+pub fn feature_vector(
+    f: &Features,
+    terr: [u32; 2],
+    walls: usize,
+    me: Player,
+) -> [f64; NUM_FEATURES] {
     let m = f.of_side(me);
     let o = f.of_side(me.other());
     let d = |a: u32, b: u32| a as f64 - b as f64;
+    let late = walls as f64 / 84.0;
+    let reach = d(m.reach - m.pure, o.reach - o.pure);
+    let mobility = d(m.mobility, o.mobility);
+    let territory = d(terr[me.index()], terr[me.other().index()]);
     [
         d(m.pure, o.pure),
-        d(m.reach - m.pure, o.reach - o.pure),
-        d(m.mobility, o.mobility),
+        reach,
+        mobility,
         d(o.self_enclosed, m.self_enclosed),
         d(o.small_confined, m.small_confined),
-        d(terr[me.index()], terr[me.other().index()]),
+        territory,
+        reach * late,
+        mobility * late,
+        territory * late,
     ]
 }
 
@@ -68,7 +85,7 @@ impl Model {
     pub fn default_model() -> Model {
         Model::parse(DEFAULT_MODEL).unwrap_or(Model {
             bias: 0.0,
-            weights: [0.1, 0.03, 0.01, 0.4, 0.0, 0.1],
+            weights: [0.1, 0.03, 0.01, 0.4, 0.0, 0.06, 0.0, 0.0, 0.0],
         })
     }
 
@@ -81,8 +98,8 @@ impl Model {
     /// The evaluation of a position for `me` in search units (the intercept left out, so the
     /// value is antisymmetric between the players).
     #[inline]
-    pub fn eval(&self, f: &Features, terr: [u32; 2], me: Player) -> i32 {
-        let x = feature_vector(f, terr, me);
+    pub fn eval(&self, f: &Features, terr: [u32; 2], walls: usize, me: Player) -> i32 {
+        let x = feature_vector(f, terr, walls, me);
         let z = self.logit(&x) - self.bias;
         (z * SCALE).round() as i32
     }
@@ -180,7 +197,7 @@ pub fn samples_of(game: &Game) -> Vec<Sample> {
                 Outcome::Draw => 0.5,
             };
             out.push(Sample {
-                x: feature_vector(&f, territory(&pos), me),
+                x: feature_vector(&f, territory(&pos), pos.walls().len(), me),
                 y,
             });
         }

@@ -11,6 +11,8 @@ use std::time::Instant;
 pub const MAX_PLY: usize = 64;
 /// Nodes between two looks at the clock (a power of two).
 pub const CLOCK_EVERY: u64 = 256;
+/// Moves searched at full depth before late-move reductions start.
+pub const LMR_AFTER: usize = 3;
 /// Milliseconds kept back from the turn clock for the move to travel.
 pub const CLOCK_MARGIN_MS: u64 = 500;
 
@@ -50,6 +52,8 @@ pub struct SearchConfig {
     pub tt_bits: u8,
     /// Skip moves that wall one of our own pieces into a small pure room, unless every move does.
     pub safe_pruning: bool,
+    /// Search late-ordered moves one ply shallower first (off for exact minimax).
+    pub late_move_reductions: bool,
 }
 
 /// What the last search did.
@@ -378,7 +382,19 @@ impl Searcher {
                 let v = if searched == 1 {
                     -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
                 } else {
-                    let v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    // Late moves (after the first few, not the table move or a killer) are
+                    // first searched one ply shallower; a move that looks better is re-searched.
+                    let late = self.cfg.late_move_reductions
+                        && depth >= 3
+                        && searched > LMR_AFTER
+                        && keys[order[j] as usize] < u32::MAX - 2;
+                    let mut v = alpha + 1;
+                    if late {
+                        v = -self.negamax(&child, depth - 2, -alpha - 1, -alpha, ply + 1);
+                    }
+                    if v > alpha && !self.stop {
+                        v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    }
                     if v > alpha && v < beta && !self.stop {
                         -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
                     } else {
