@@ -139,6 +139,7 @@ struct UndoRec {
     n_opp: u32,
     cap_start: u32,
     suicide: bool,
+    merged: bool,
     prev_ko: u16,
     prev_hash: u64,
     prev_caps: [u32; 2],
@@ -733,6 +734,7 @@ impl Board {
                 n_opp: 0,
                 cap_start: self.caps.len() as u32,
                 suicide: false,
+                merged: false,
                 prev_ko: self.ko,
                 prev_hash: self.hash,
                 prev_caps: self.captures,
@@ -852,6 +854,7 @@ impl Board {
             if let Some(r) = self.log.last_mut() {
                 r.n_opp = captured;
                 r.suicide = suicide > 0;
+                r.merged = n_own > 0;
             }
         }
         PlayOutcome {
@@ -869,6 +872,38 @@ impl Board {
         let opp = own ^ 1;
         let start = r.cap_start as usize;
         let opp_end = start + r.n_opp as usize;
+        if !r.suicide && !r.merged && r.n_opp == 0 {
+            // A lone stone that captured nothing: lift it and hand its point back as a
+            // liberty to each neighbouring chain.
+            let pi = r.p as usize;
+            self.cell[pi] = EMPTY;
+            self.push_empty(pi);
+            self.stones[own as usize] -= 1;
+            let mut seen = [NO_POINT; 4];
+            let mut n_seen = 0;
+            for d in DIRS {
+                let q = nb(pi, d);
+                if self.cell[q] < EMPTY {
+                    let id = self.chain[q];
+                    if !seen[..n_seen].contains(&id) {
+                        seen[n_seen] = id;
+                        n_seen += 1;
+                        self.libs[id as usize] += 1;
+                    }
+                }
+            }
+            self.hash = r.prev_hash;
+            self.captures = r.prev_caps;
+            self.ko = r.prev_ko;
+            return Some((
+                Point(r.p),
+                if own == BLACK {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+            ));
+        }
         let mut touched: Vec<u16> = Vec::with_capacity(8);
         // Own stones removed by suicide come back first (the played stone among them).
         if r.suicide {

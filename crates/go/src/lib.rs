@@ -3,6 +3,17 @@
 //!
 //! It knows nothing of I/O, terminals or networks; the `baduk` binary and the servers are adapters
 //! on top of it.
+//!
+//! ```
+//! use baduk_go::{Game, Move, Point, Rules};
+//!
+//! let rules = Rules::parse("chinese,size=9,komi=6.5").unwrap();
+//! let mut game = Game::new(rules);
+//! game.play(Move::Play(Point::from_gtp("E5", rules.size).unwrap())).unwrap();
+//! let err = game.play(Move::Play(Point::from_gtp("E5", rules.size).unwrap())).unwrap_err();
+//! assert_eq!(err.to_string(), "move 2 W E5: point is occupied");
+//! assert_eq!(game.legal_moves().len(), 80 + 1); // 80 empty points and a pass
+//! ```
 
 pub mod board;
 pub mod game;
