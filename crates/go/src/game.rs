@@ -517,6 +517,17 @@ impl Game {
         }
     }
 
+    /// Resumes play after consecutive passes ended the game (a life-and-death dispute settled
+    /// by playing on); returns whether it did. Other endings are final.
+    pub fn resume(&mut self) -> bool {
+        if self.end == Some(GameEnd::Passes) {
+            self.end = None;
+            true
+        } else {
+            false
+        }
+    }
+
     /// Takes back the last move (or a resignation or agreement); returns it.
     pub fn undo(&mut self) -> Option<MoveRecord> {
         if matches!(
@@ -999,6 +1010,9 @@ mod tests {
         play(&mut g, "pass").unwrap();
         assert_eq!(play(&mut g, "pass").unwrap(), Some(GameEnd::Passes));
         assert!(play(&mut g, "C3").is_err());
+        assert!(g.resume());
+        play(&mut g, "C3").unwrap();
+        g.undo();
         g.undo();
         assert!(!g.is_over());
     }

@@ -8,7 +8,7 @@
 use crate::board::Board;
 use crate::game::{Game, IllegalMove};
 use crate::point::{Color, Move, Point, Size};
-use crate::rules::{Komi, Rules, RulesError};
+use crate::rules::{Komi, Life, Rules, RulesError};
 use sgf_parse::go::{self as sgo, Prop};
 use sgf_parse::SgfNode;
 use std::collections::HashSet;
@@ -366,12 +366,16 @@ impl SgfGame {
     }
 
     /// Replays the first `upto` moves (all if `None`) under `rules`; the first illegal move
-    /// is returned as an error.
+    /// is returned as an error. Moves after a two-pass ending resume play (a dispute played
+    /// out), except under `life=as-is`, where the passes are final.
     pub fn replay(&self, rules: Rules, upto: Option<usize>) -> Result<Game, IllegalMove> {
         let mut game = Game::from_position(rules, self.setup.clone(), self.to_move);
         game.set_handicap(self.handicap);
         let n = upto.unwrap_or(self.moves.len()).min(self.moves.len());
         for m in &self.moves[..n] {
+            if game.rules().life != Life::AsIs {
+                game.resume();
+            }
             game.play_as(m.color, m.mv)?;
         }
         Ok(game)
@@ -473,6 +477,20 @@ mod tests {
         assert_eq!((r.preset, r.komi), (Preset::Chinese, Komi(13)));
         let game = g.replay(r, None).unwrap();
         assert_eq!(game.move_count(), 3);
+    }
+
+    #[test]
+    fn moves_after_two_passes_resume_play_unless_life_is_as_is() {
+        let g = SgfGame::parse("(;SZ[5];B[cc];W[];B[];W[dd])").unwrap();
+        let game = g.replay(Rules::preset(Preset::Japanese), None).unwrap();
+        assert_eq!(game.move_count(), 4);
+        let e = g
+            .replay(Rules::preset(Preset::TrompTaylor), None)
+            .unwrap_err();
+        assert!(
+            e.to_string().starts_with("move 4 W D2: the game is over"),
+            "{e}"
+        );
     }
 
     #[test]
