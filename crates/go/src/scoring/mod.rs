@@ -618,11 +618,18 @@ fn write_notes(
             bd.captures[0] + bd.dead_removed[0] + bd.pass_stones[0]
         ),
         Scoring::Area => format!("area {}+{} stones", bd.territory[0], bd.stones[0]),
-        Scoring::Ing => format!(
-            "fill count: B fills {} of {} points (180 stones each)",
-            bd.territory[0] + bd.stones[0],
-            bd.territory[0] + bd.stones[0] + bd.territory[1] + bd.stones[1] + bd.dame
-        ),
+        Scoring::Ing => {
+            let total = bd.territory[0] + bd.stones[0] + bd.territory[1] + bd.stones[1] + bd.dame;
+            format!(
+                "fill count: B fills {} of {total} points{}",
+                bd.territory[0] + bd.stones[0],
+                if total == 361 {
+                    " (180 stones each)"
+                } else {
+                    ""
+                }
+            )
+        }
         Scoring::Jk => "JK art. 5: territory + prisoners".to_string(),
         Scoring::Kang => format!(
             "Kang: territory − own removed ({}) − dame ({})",
