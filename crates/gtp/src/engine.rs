@@ -6,7 +6,7 @@ use crate::rules::parse_rules;
 use crate::vertex::{colour_letter, format_vertex, parse_colour, parse_vertex, Vertex};
 use baduk_go::{Board, Color, Game, Komi, Move, Point, Rules, Size};
 use baduk_search::go::board::{Colour, Idx, PASS};
-use baduk_search::go::rules::{BotRules, ScoringKind};
+use baduk_search::go::rules::BotRules;
 use baduk_search::go::state::GameState;
 use baduk_search::go::time::{budget, Clock, TimeLeft};
 use baduk_search::go::{Bot, BotConfig, BotMove, SearchRequest};
@@ -512,50 +512,54 @@ impl Engine {
         Ok(String::new())
     }
 
-    /// Points that look dead: stones whose area the playouts give to the other colour.
-    fn dead_stones(&mut self) -> Vec<Idx> {
-        let b = self.game.board();
+    /// The rules library's life-and-death estimate of the current position.
+    fn estimate(&self) -> baduk_go::life::Estimate {
+        let b = self.lib.board();
         // About 60k playout moves' worth: 740 playouts on 9×9, 166 on 19×19.
-        let n = (60_000 / (b.width() * b.height())).clamp(150, 1000) as u32;
-        let own = baduk_search::go::estimate_ownership(b, n, 0x0DEAD);
-        b.points()
-            .filter(|&i| match b.stone(i) {
-                Some(Colour::Black) => own[i as usize] < -0.5,
-                Some(Colour::White) => own[i as usize] > 0.5,
-                None => false,
-            })
-            .collect()
+        let n = (60_000 / b.size().area()).clamp(150, 1000) as u32;
+        baduk_go::life::estimate(
+            b,
+            &baduk_go::life::EstimateConfig {
+                playouts: n,
+                seed: 0x0DEAD,
+            },
+        )
     }
 
-    /// The score with dead stones removed, in GTP form (`B+3.5`, `W+0.5`, `0`).
+    /// What the game recorded that scoring needs: prisoners, passes, last mover, handicap.
+    fn facts(&self) -> baduk_go::scoring::GameFacts {
+        let mut passes = [0u32; 2];
+        for r in self.lib.history() {
+            if r.mv == Move::Pass {
+                passes[r.color.index()] += 1;
+            }
+        }
+        baduk_go::scoring::GameFacts {
+            captures: [
+                self.lib.captures(Color::Black),
+                self.lib.captures(Color::White),
+            ],
+            passes,
+            last_mover: self.lib.last_mover(),
+            handicap: self.lib.handicap(),
+            ..Default::default()
+        }
+    }
+
+    /// The score by the rules library (its dead-stone estimate, then the rules' own counting,
+    /// komi and seki treatment), in GTP form (`B+3.5`, `W+0.5`, `0`).
     pub fn final_score(&mut self) -> String {
-        let dead = self.dead_stones();
-        let mut b = self.game.board().clone();
-        let mut caps = [b.captures(Colour::Black), b.captures(Colour::White)];
-        for &i in &dead {
-            if let Some(c) = b.stone(i) {
-                caps[c.opp().index()] += 1;
-            }
+        let est = self.estimate();
+        let sc = baduk_go::scoring::score(
+            self.lib.board(),
+            &self.facts(),
+            &est.settled,
+            &self.lib_rules,
+        );
+        match sc.outcome {
+            baduk_go::scoring::Outcome::Void => "0".into(),
+            _ => score_text(sc.margin().as_f64() as f32),
         }
-        // Remove the dead stones by rebuilding the position without them.
-        let mut clean = baduk_search::go::board::FastBoard::new(b.width(), b.height());
-        for i in b.points() {
-            if let Some(c) = b.stone(i) {
-                if !dead.contains(&i) {
-                    clean.setup(i, c);
-                }
-            }
-        }
-        b = clean;
-        let (ab, aw) = b.area_counts();
-        let raw = match self.rules.scoring {
-            ScoringKind::Area => ab as f32 - aw as f32,
-            ScoringKind::Territory => {
-                let (sb, sw) = b.stone_counts();
-                (ab - sb) as f32 - (aw - sw) as f32 + caps[0] as f32 - caps[1] as f32
-            }
-        };
-        score_text(raw - self.rules.komi)
     }
 
     fn cmd_status_list(&mut self, a: &[String]) -> Reply {
@@ -563,22 +567,20 @@ impl Engine {
             .first()
             .map(|s| s.to_ascii_lowercase())
             .unwrap_or_default();
-        let dead = self.dead_stones();
-        let b = self.game.board().clone();
-        let pts: Vec<Idx> = match which.as_str() {
-            "dead" => dead,
+        let est = self.estimate();
+        let b = self.lib.board();
+        let dead = &est.settled.dead;
+        let seki = &est.seki.stones;
+        let pts: Vec<Point> = match which.as_str() {
+            "dead" => est.dead_stones(),
             "alive" => b
                 .points()
-                .filter(|&i| b.stone(i).is_some() && !dead.contains(&i))
+                .filter(|&p| b.get(p).is_some() && !dead.contains(p) && !seki.contains(p))
                 .collect(),
-            "seki" => Vec::new(),
+            "seki" => seki.iter().collect(),
             _ => return syntax("final_status_list alive|dead|seki"),
         };
-        Ok(pts
-            .iter()
-            .map(|&p| self.vertex(p))
-            .collect::<Vec<_>>()
-            .join(" "))
+        Ok(pts.iter().map(|p| p.to_gtp()).collect::<Vec<_>>().join(" "))
     }
 
     /// The board as text with GTP coordinates.
