@@ -511,6 +511,20 @@ impl Board {
         false
     }
 
+    /// For playouts under simple ko: whether `c` may play at the empty point `p` without
+    /// suicide, without retaking the ko, and without filling its own eye (see [`Board::is_eye`]).
+    #[inline]
+    pub(crate) fn playout_candidate(&self, p: Point, c: Color) -> bool {
+        let i = p.index();
+        // An empty neighbour settles it at once: no eye, no suicide, not the ko point.
+        for d in DIRS {
+            if self.cell[nb(i, d)] == EMPTY {
+                return true;
+            }
+        }
+        !self.is_eye(p, c) && self.is_simple_legal(p, c)
+    }
+
     /// For playouts: the position hash after `c` plays at the empty point `p`, or `None` when
     /// the play is suicide or retakes the simple ko (one pass over the neighbours).
     #[inline]

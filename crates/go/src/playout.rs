@@ -121,18 +121,18 @@ impl Playouts {
             while k > 0 {
                 let i = rng.below(k);
                 let p = board.empty_at(i);
-                let ok = !board.is_eye(p, color)
-                    && if superko {
-                        match board.playout_hash_after(p, color) {
+                let ok = if superko {
+                    !board.is_eye(p, color)
+                        && match board.playout_hash_after(p, color) {
                             Some(h) if situational_ko => {
                                 !self.seen.contains(situational(h, color.opponent()))
                             }
                             Some(h) => !self.seen.contains(h),
                             None => false,
                         }
-                    } else {
-                        board.is_simple_legal(p, color)
-                    };
+                } else {
+                    board.playout_candidate(p, color)
+                };
                 if ok {
                     // Cannot fail: `p` is an empty point of the board.
                     let _ = board.play_unrecorded(p, color);
