@@ -1282,6 +1282,7 @@ mod tests {
                     let legal = b.is_simple_legal(q, color);
                     assert_eq!(legal, full.suicide == 0 && quick.is_some());
                     assert_eq!(quick, legal.then_some(full.hash));
+                    assert_eq!(b.playout_candidate(q, color), legal && !b.is_eye(q, color));
                 }
                 let pr = b.probe(p, color).unwrap();
                 b.play(p, color).unwrap();
