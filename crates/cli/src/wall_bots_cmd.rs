@@ -232,7 +232,7 @@ pub fn bench_search(a: BenchSearchArgs) -> Result<(), CliError> {
         safe_pruning: true,
         late_move_reductions: true,
     };
-    let mut s = Searcher::new(cfg, Evaluator::Hand);
+    let mut s = Searcher::new(cfg, Evaluator::HandTerritory);
     let start = Instant::now();
     let mut nodes = 0u64;
     for p in &positions {

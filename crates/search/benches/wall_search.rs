@@ -16,7 +16,7 @@ fn search(c: &mut Criterion) {
         safe_pruning: true,
         late_move_reductions: true,
     };
-    let mut s = Searcher::new(cfg, Evaluator::Hand);
+    let mut s = Searcher::new(cfg, Evaluator::HandTerritory);
     c.bench_function("expert depth 3 over the bench positions", |b| {
         b.iter(|| {
             let mut nodes = 0;
@@ -26,11 +26,11 @@ fn search(c: &mut Criterion) {
             nodes
         })
     });
-    c.bench_function("hand evaluation over the bench positions", |b| {
+    c.bench_function("expert evaluation over the bench positions", |b| {
         b.iter(|| {
             positions
                 .iter()
-                .map(|p| Evaluator::Hand.value(black_box(p), p.to_move()) as i64)
+                .map(|p| Evaluator::HandTerritory.value(black_box(p), p.to_move()) as i64)
                 .sum::<i64>()
         })
     });

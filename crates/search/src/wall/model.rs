@@ -320,3 +320,64 @@ pub fn train(games: &[Vec<Sample>], seed: u64, iterations: usize) -> TrainReport
         model,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_model_reads() {
+        let m = Model::parse(DEFAULT_MODEL).unwrap();
+        assert_eq!(Model::default_model(), m);
+        assert!(m.weights.iter().any(|&w| w != 0.0));
+    }
+
+    #[test]
+    fn model_text_round_trips_and_bad_lines_name_their_number() {
+        let m = Model::default_model();
+        let back = Model::parse(&m.to_text("a comment\nover two lines")).unwrap();
+        for (a, b) in m.weights.iter().zip(back.weights) {
+            assert!((a - b).abs() < 1e-6);
+        }
+        assert_eq!(Model::parse("").unwrap_err().line, 0);
+        assert_eq!(Model::parse("sedol 2\n").unwrap_err().line, 1);
+        let e = Model::parse("sedol 1\npure 0.1\nwisdom 3\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.reason.contains("territory"), "{e}");
+        assert_eq!(Model::parse("sedol 1\npure x\n").unwrap_err().line, 2);
+        assert_eq!(Model::parse("sedol 1\npure NaN\n").unwrap_err().line, 2);
+    }
+
+    /// Games of synthetic examples whose outcome follows the first feature.
+    fn synthetic(seed: u64) -> Vec<Vec<Sample>> {
+        let mut rng = Rng::new(seed);
+        (0..20)
+            .map(|_| {
+                (0..30)
+                    .map(|_| {
+                        let mut x = [0.0; NUM_FEATURES];
+                        for v in x.iter_mut() {
+                            *v = rng.below(21) as f64 - 10.0;
+                        }
+                        let p = sigmoid(0.4 * x[0]);
+                        let y = if rng.unit() < p { 1.0 } else { 0.0 };
+                        Sample { x, y }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn training_is_reproducible_for_a_seed_and_learns_the_signal() {
+        let games = synthetic(3);
+        let a = train(&games, 7, 300);
+        let b = train(&games, 7, 300);
+        assert_eq!(a.model, b.model);
+        assert_eq!(a.val_games, 4);
+        assert!(a.val_loss.is_finite() && a.val_loss < 0.6, "{}", a.val_loss);
+        assert!(a.model.weights[0] > 0.2, "{:?}", a.model.weights);
+        let c = train(&games, 8, 300);
+        assert_ne!(a.model, c.model, "another seed holds out other games");
+    }
+}
