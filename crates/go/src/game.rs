@@ -103,15 +103,19 @@ struct Occurrence {
 
 /// A rule that decided the game on the spot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum LossRule {
     /// JK art. 2.4 (`suicide=loses`): a board play left one's own chain without liberties.
     Suicide,
     /// JK art. 3.2: the board play recreated the position of two plays ago.
     ImmediateRepetition,
+    /// The player's time ran out (or, under Ing rules, a fourth extension was needed).
+    Time,
 }
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum GameEnd {
     /// Consecutive passes (two; or AGA's pass by White last); the board is scored.
     Passes,
@@ -185,6 +189,7 @@ impl fmt::Display for GameEnd {
                     "{} loses: move {at} repeats the position of two plays ago (JK art. 3.2)",
                     side(loser)
                 ),
+                LossRule::Time => write!(f, "{} loses on time after move {at}", side(loser)),
             },
             GameEnd::JkRepetition {
                 winner,
@@ -219,6 +224,7 @@ impl fmt::Display for GameEnd {
 
 /// Why a move is illegal; each names the rule it breaks.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IllegalReason {
     /// The point holds a stone.
     Occupied,
@@ -510,6 +516,17 @@ impl Game {
         }
     }
 
+    /// `color` runs out of time (the clock lives outside the library) and loses.
+    pub fn lose_on_time(&mut self, color: Color) {
+        if self.end.is_none() {
+            self.end = Some(GameEnd::Loss {
+                loser: color,
+                rule: LossRule::Time,
+                at: self.history.len(),
+            });
+        }
+    }
+
     /// The players agree the game is over (JK art. 4.4's extra pass stone applies).
     pub fn agree_end(&mut self) {
         if self.end.is_none() {
@@ -528,11 +545,16 @@ impl Game {
         }
     }
 
-    /// Takes back the last move (or a resignation or agreement); returns it.
+    /// Takes back the last move (or a resignation, a loss on time or an agreement); returns it.
     pub fn undo(&mut self) -> Option<MoveRecord> {
         if matches!(
             self.end,
-            Some(GameEnd::Resignation { .. }) | Some(GameEnd::Agreement)
+            Some(GameEnd::Resignation { .. })
+                | Some(GameEnd::Agreement)
+                | Some(GameEnd::Loss {
+                    rule: LossRule::Time,
+                    ..
+                })
         ) {
             if let Some(GameEnd::Agreement) = self.end {
                 self.pass_stones = self.history.last().map_or([0; 2], |r| self.stones_after(r));

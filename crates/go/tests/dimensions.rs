@@ -209,6 +209,26 @@ fn spec_board_sizes_2_to_25_rectangular() {
 }
 
 #[test]
+fn spec_end_time_loss_and_undo() {
+    let mut g = Game::new(Rules::parse("ing,size=5,time=ing:3600").unwrap());
+    play(&mut g, "C3").unwrap();
+    g.lose_on_time(Color::White);
+    assert_eq!(
+        g.end(),
+        Some(GameEnd::Loss {
+            loser: Color::White,
+            rule: LossRule::Time,
+            at: 1
+        })
+    );
+    assert_eq!(g.end().unwrap().to_string(), "W loses on time after move 1");
+    assert!(play(&mut g, "D4").is_err());
+    g.undo();
+    assert!(!g.is_over());
+    assert_eq!(g.move_count(), 1);
+}
+
+#[test]
 fn resignation_and_agreement_end_and_undo() {
     let mut g = Game::new(Rules::parse("jk,size=5").unwrap());
     play(&mut g, "C3").unwrap();
