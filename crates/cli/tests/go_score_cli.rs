@@ -1,0 +1,127 @@
+//! `baduk go score` and `baduk go life`: the side-by-side table, JSON, unfinished games, marks.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn baduk(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_baduk"))
+        .args(args)
+        .output()
+        .expect("run baduk")
+}
+
+fn sgf(name: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("go_score_cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn example() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game-9x9.sgf").to_string()
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn score_all_prints_one_row_per_preset() {
+    let o = baduk(&["go", "score", &example(), "--rules", "all"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = out(&o);
+    for p in [
+        "korean",
+        "japanese",
+        "chinese",
+        "aga",
+        "ing",
+        "nz",
+        "tromp-taylor",
+        "jk",
+        "kang",
+    ] {
+        assert!(s.lines().any(|l| l.starts_with(p)), "{p} missing:\n{s}");
+    }
+    // NZ komi 7 reproduces GNU Go's own W+4 for this game.
+    assert!(s.lines().any(|l| l.starts_with("nz ") && l.contains("W+4 ")), "{s}");
+    assert!(s.contains("the estimator decided"), "{s}");
+}
+
+#[test]
+fn score_json_has_the_documented_fields() {
+    let o = baduk(&["go", "score", &example(), "--rules", "chinese,komi=7,ing", "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let arr = v.as_array().expect("array");
+    assert_eq!(arr.len(), 2);
+    for row in arr {
+        for k in ["rules", "black", "white", "result", "winner", "dead", "seki", "notes"] {
+            assert!(row.get(k).is_some(), "{k} missing in {row}");
+        }
+    }
+    assert_eq!(arr[0]["result"], "W+4");
+    assert_eq!(arr[0]["winner"], "W");
+    assert_eq!(arr[0]["rules"], "chinese,size=9,komi=7");
+}
+
+#[test]
+fn unfinished_game_is_scored_only_with_now() {
+    let f = sgf("unfinished.sgf", "(;GM[1]SZ[5];B[cc];W[dd];B[bb])");
+    let o = baduk(&["go", "score", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not finished"));
+    let o = baduk(&["go", "score", f.to_str().unwrap(), "--now", "--rules", "chinese"]);
+    assert!(o.status.success());
+    assert!(out(&o).contains("NOT finished"));
+}
+
+#[test]
+fn contradictory_marks_are_reported_not_fixed() {
+    // A black stone marked dead (MA) inside Black's own marked territory.
+    let f = sgf(
+        "marks.sgf",
+        "(;GM[1]SZ[5]AB[bb][ba][ab]AW[dd];B[];W[]MA[bb]TB[aa][bb])",
+    );
+    let o = baduk(&["go", "score", f.to_str().unwrap(), "--rules", "japanese"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = out(&o);
+    assert!(s.contains("from the file's marks"), "{s}");
+    assert!(s.contains("contradictory mark: B4"), "{s}");
+}
+
+#[test]
+fn bad_rules_and_bad_files_are_input_errors() {
+    let o = baduk(&["go", "score", &example(), "--rules", "martian"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = baduk(&["go", "score", "/nonexistent.sgf"]);
+    assert_eq!(o.status.code(), Some(2));
+    let f = sgf("bad.sgf", "(;GM[1]SZ[5];B[cc];W[cc])");
+    let o = baduk(&["go", "score", f.to_str().unwrap(), "--now"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("move 2"));
+}
+
+#[test]
+fn life_prints_gnugo_words_for_every_point() {
+    let f = sgf(
+        "alive.sgf",
+        "(;GM[1]SZ[5]AB[ba][bb][ab][bc][ac][cc][cb][ca][cd][ce][ad][bd]AW[dd][de][ed][dc][db][da])",
+    );
+    let o = baduk(&["go", "life", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = out(&o);
+    assert_eq!(s.lines().count(), 25);
+    for l in s.lines() {
+        let w = l.split_whitespace().nth(1).unwrap();
+        assert!(
+            ["alive", "dead", "black_territory", "white_territory", "undecided"].contains(&w),
+            "{l}"
+        );
+    }
+    assert!(s.contains("A5 black_territory"), "{s}");
+    assert!(s.contains("B5 alive"), "{s}");
+    let o = baduk(&["go", "life", &example(), "--move", "999"]);
+    assert_eq!(o.status.code(), Some(2));
+}
