@@ -112,3 +112,32 @@ fn seed001_rule_6_search_bound_gives_undecided_with_the_reason() {
         s => panic!("expected undecided, got {s}"),
     }
 }
+
+/// White's corner group whose eye space A5 C5 A4 holds a black stone on the 2-1 point (B5):
+/// bent four in the corner.
+const BENT_FOUR: [&str; 5] = [
+    ". X . O X . .",
+    ". O O O X . .",
+    "O O X X X . .",
+    "X X X . . . .",
+    ". . . . . . .",
+];
+
+#[test]
+fn seed001_rule_6_bent_four_in_the_corner_depends_on_ko_threats_elsewhere() {
+    let v = check(&BENT_FOUR, "D5", Mode::Verify);
+    match &v.status {
+        Status::Undecided(why) => assert!(why.contains("ko threats elsewhere"), "{why}"),
+        s => panic!("expected undecided (ko), got {s}"),
+    }
+    // Without threats elsewhere both verifications end in capture.
+    assert_eq!(v.opponent_first.outcome, Outcome::Captured);
+    assert_eq!(v.owner_first.outcome, Outcome::Captured);
+}
+
+#[test]
+fn japanese_art_7_bent_four_in_the_corner_is_dead() {
+    // Art. 7.2: a ko retaken in the confirmation needs a pass first, so the ko settles it.
+    let v = check(&BENT_FOUR, "D5", Mode::Japanese);
+    assert_eq!(v.status, Status::Dead, "{v:?}");
+}

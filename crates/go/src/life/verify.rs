@@ -127,7 +127,7 @@ struct Search {
     bound: Bound,
     nodes: u64,
     ignore_ko: bool,
-    cache: HashMap<(u64, Color, u8, u16), Outcome>,
+    cache: HashMap<(u64, Color, u8, u16), (Outcome, Vec<(Color, Move)>)>,
 }
 
 type Ko = Option<(Point, Color)>;
@@ -171,12 +171,12 @@ impl Search {
             passes,
             ko.map_or(0, |(p, _)| p.index() as u16),
         );
-        if let Some(&o) = self.cache.get(&key) {
-            return (o, Vec::new());
+        if let Some((o, line)) = self.cache.get(&key) {
+            return (*o, line.clone());
         }
         self.nodes += 1;
         if b.liberty_count(self.target) >= 2 && benson(b).alive.contains(self.target) {
-            self.cache.insert(key, Outcome::Survived);
+            self.cache.insert(key, (Outcome::Survived, Vec::new()));
             return (Outcome::Survived, Vec::new());
         }
         let attacker = to_move != self.owner;
@@ -219,7 +219,7 @@ impl Search {
             };
             if o == win {
                 line.insert(0, (to_move, opt.map_or(Move::Pass, Move::Play)));
-                self.cache.insert(key, win);
+                self.cache.insert(key, (win, line.clone()));
                 return (win, line);
             }
             if o == Outcome::Bound && best.0 == lose {
@@ -231,15 +231,15 @@ impl Search {
             }
         }
         if best.0 != Outcome::Bound {
-            self.cache.insert(key, best.0);
+            self.cache.insert(key, best.clone());
         }
         best
     }
 }
 
 /// The empty points the verification may play: the empty regions next to the chain (its eye
-/// space and the spaces around it, up to 12 points each), the liberties of the chain and of the
-/// opponent chains touching it, and the stones of those opponent chains (which may be captured).
+/// space and the spaces around it, up to 12 points each), the stones of the opponent chains
+/// touching it (which may be captured) and the liberties of those with at most two.
 fn local_moves(b: &Board, target: Point) -> Vec<Point> {
     let mut set = PointSet::new();
     let Some(owner) = b.get(target) else {
@@ -282,10 +282,14 @@ fn local_moves(b: &Board, target: Point) -> Vec<Point> {
             }
         }
     }
+    // Opponent chains next to the chain matter when they can be captured: their stones (which
+    // may become empty) and, for those short of liberties, their liberties.
     for t in adjacent_opp.iter() {
         set.insert(t);
-        for l in b.liberties(t) {
-            set.insert(l);
+        if b.liberty_count(t) <= 2 {
+            for l in b.liberties(t) {
+                set.insert(l);
+            }
         }
     }
     set.iter().collect()
@@ -308,7 +312,7 @@ fn run(board: &Board, target: Point, first: Color, bound: Bound, ignore_ko: bool
     // Iterative deepening: the shortest decisive line, and early answers for easy cases.
     let mut depth = 2;
     while depth <= bound.depth {
-        s.cache.retain(|_, o| *o != Outcome::Bound);
+        s.cache.retain(|_, (o, _)| *o != Outcome::Bound);
         best = s.search(&mut b, first, None, 0, depth);
         if best.0 != Outcome::Bound || s.nodes >= bound.nodes {
             break;
