@@ -45,19 +45,32 @@ fn score_all_prints_one_row_per_preset() {
         assert!(s.lines().any(|l| l.starts_with(p)), "{p} missing:\n{s}");
     }
     // NZ komi 7 reproduces GNU Go's own W+4 for this game.
-    assert!(s.lines().any(|l| l.starts_with("nz ") && l.contains("W+4 ")), "{s}");
+    assert!(
+        s.lines()
+            .any(|l| l.starts_with("nz ") && l.contains("W+4 ")),
+        "{s}"
+    );
     assert!(s.contains("the estimator decided"), "{s}");
 }
 
 #[test]
 fn score_json_has_the_documented_fields() {
-    let o = baduk(&["go", "score", &example(), "--rules", "chinese,komi=7,ing", "--json"]);
+    let o = baduk(&[
+        "go",
+        "score",
+        &example(),
+        "--rules",
+        "chinese,komi=7,ing",
+        "--json",
+    ]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let arr = v.as_array().expect("array");
     assert_eq!(arr.len(), 2);
     for row in arr {
-        for k in ["rules", "black", "white", "result", "winner", "dead", "seki", "notes"] {
+        for k in [
+            "rules", "black", "white", "result", "winner", "dead", "seki", "notes",
+        ] {
             assert!(row.get(k).is_some(), "{k} missing in {row}");
         }
     }
@@ -72,7 +85,14 @@ fn unfinished_game_is_scored_only_with_now() {
     let o = baduk(&["go", "score", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not finished"));
-    let o = baduk(&["go", "score", f.to_str().unwrap(), "--now", "--rules", "chinese"]);
+    let o = baduk(&[
+        "go",
+        "score",
+        f.to_str().unwrap(),
+        "--now",
+        "--rules",
+        "chinese",
+    ]);
     assert!(o.status.success());
     assert!(out(&o).contains("NOT finished"));
 }
@@ -116,7 +136,14 @@ fn life_prints_gnugo_words_for_every_point() {
     for l in s.lines() {
         let w = l.split_whitespace().nth(1).unwrap();
         assert!(
-            ["alive", "dead", "black_territory", "white_territory", "undecided"].contains(&w),
+            [
+                "alive",
+                "dead",
+                "black_territory",
+                "white_territory",
+                "undecided"
+            ]
+            .contains(&w),
             "{l}"
         );
     }

@@ -127,10 +127,13 @@ struct Search {
     bound: Bound,
     nodes: u64,
     ignore_ko: bool,
-    cache: HashMap<(u64, Color, u8, u16), (Outcome, Vec<(Color, Move)>)>,
+    cache: HashMap<(u64, Color, u8, u16), Found>,
 }
 
 type Ko = Option<(Point, Color)>;
+
+/// A search result: the outcome and the line that leads to it.
+type Found = (Outcome, Vec<(Color, Move)>);
 
 impl Search {
     fn captured(&self, b: &Board) -> bool {
@@ -148,14 +151,7 @@ impl Search {
     }
 
     /// Best outcome for the side to move and the line; `passes` counts consecutive passes.
-    fn search(
-        &mut self,
-        b: &mut Board,
-        to_move: Color,
-        ko: Ko,
-        passes: u8,
-        depth: u32,
-    ) -> (Outcome, Vec<(Color, Move)>) {
+    fn search(&mut self, b: &mut Board, to_move: Color, ko: Ko, passes: u8, depth: u32) -> Found {
         if self.captured(b) {
             return (Outcome::Captured, Vec::new());
         }
