@@ -261,3 +261,27 @@ fn a_node_budget_is_deterministic_and_respected_within_one_node() {
     assert!(i1.stopped);
     assert!(i1.nodes <= 5_000 + 1);
 }
+
+#[test]
+fn expert_never_walls_in_its_own_piece_cheaply_when_a_safe_move_exists() {
+    // A1 sits in the nook A1-A2 (walls A1/E, A2/E): A1-A2/S would shut it into two cells.
+    let p = Position::setup(
+        Variant::default(),
+        cells("A1 D4"),
+        cells("F6 G7"),
+        walls("A1/E A2/E"),
+        Player::A,
+    )
+    .unwrap();
+    assert!(!baduk_search::wall::search::is_safe(
+        &p,
+        "A1-A2/S".parse().unwrap()
+    ));
+    for spec in ["expert:nodes=4000", "sedol:nodes=4000"] {
+        let a = make_player(spec, 1).unwrap().choose(&p).unwrap();
+        assert!(
+            baduk_search::wall::search::is_safe(&p, a),
+            "{spec} chose {a}"
+        );
+    }
+}

@@ -450,7 +450,7 @@ impl Searcher {
 /// in: false when the new wall splits a region and one side of it is a pure room of ours of at
 /// most six cells while the game goes on (a finished game is scored exactly instead).
 pub fn is_safe(pos: &Position, a: Action) -> bool {
-    let Action::Turn { to, wall, .. } = a else {
+    let Action::Turn { wall, .. } = a else {
         return true;
     };
     if pos.walls().contains(wall) {
@@ -470,7 +470,6 @@ pub fn is_safe(pos: &Position, a: Action) -> bool {
     if rx & y.bit() != 0 {
         return true; // the wall splits nothing
     }
-    let _ = to;
     let ry = o.fill(y.bit(), ALL);
     for r in [rx, ry] {
         if r.count_ones() <= super::features::SELF_ENCLOSED && r & mine != 0 && r & theirs == 0 {
