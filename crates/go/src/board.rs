@@ -370,7 +370,7 @@ impl Board {
     /// The liberties of the chain through `p`, sorted by index (empty if `p` is empty).
     pub fn liberties(&self, p: Point) -> Vec<Point> {
         let mut out = Vec::new();
-        if let Some(_c) = self.get(p) {
+        if self.get(p).is_some() {
             let id = self.chain[p.index()];
             for s in self.chain_stones(p) {
                 for d in DIRS {

@@ -443,10 +443,8 @@ pub fn write(game: &Game) -> String {
         }]);
     }
     let mut child: Option<SgfNode<Prop>> = None;
-    let n = nodes.len();
     for (i, props) in nodes.into_iter().enumerate().rev() {
         child = Some(SgfNode::new(props, child.into_iter().collect(), i == 0));
-        let _ = n;
     }
     child.map(|c| c.serialize()).unwrap_or_default()
 }
