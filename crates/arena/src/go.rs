@@ -2,6 +2,7 @@
 //! by the rules library and scored by our scorer; GNU Go's `final_score` is asked as a second
 //! opinion whenever GNU Go plays.
 
+use crate::stats::{mean_se, Tally};
 use baduk_gtp::engine::Engine;
 use baduk_gtp::vertex::{parse_vertex, Vertex};
 use baduk_gtp::{engine_with_options, parse_line, GtpClient};
@@ -111,9 +112,14 @@ pub struct GoGameResult {
     pub second_opinion: Option<String>,
     /// Whether the second opinion disagreed with our score.
     pub disagreement: bool,
+    /// Milliseconds spent in `genmove` calls, both engines.
+    pub genmove_ms: f64,
+    /// Number of `genmove` calls.
+    pub genmoves: u64,
 }
 
-/// A match's results and statistics from A's point of view.
+/// A match's results and statistics from A's point of view; the fields of the Wall Go arena's
+/// summary, plus the Go ones (size, rules, komi, forfeits, score disagreements, every game).
 #[derive(Clone, Debug, Serialize)]
 pub struct GoMatchReport {
     /// Engine A.
@@ -126,30 +132,38 @@ pub struct GoMatchReport {
     pub rules: String,
     /// Komi.
     pub komi: f32,
+    /// Base seed of our bot.
+    pub seed: u64,
     /// Games played.
-    pub games: usize,
+    pub games: u64,
     /// Games A won.
-    pub a_wins: usize,
+    pub a_wins: u64,
     /// Games B won.
-    pub b_wins: usize,
+    pub b_wins: u64,
     /// Drawn games.
-    pub draws: usize,
-    /// A's score rate (wins + draws/2) / games.
-    pub win_rate: f64,
-    /// 95% interval of A's score rate (Wilson).
-    pub win_rate_ci95: [f64; 2],
-    /// Elo difference A − B implied by the score rate.
+    pub draws: u64,
+    /// A's score per game: (wins + draws/2) / games.
+    pub a_score: f64,
+    /// 95% interval of `a_score`.
+    pub a_score_ci95: [f64; 2],
+    /// Elo difference A − B.
     pub elo: f64,
-    /// Half-width of the Elo 95% interval.
+    /// Half-width of the 95% interval of `elo`.
     pub elo_error: f64,
-    /// Mean of A's margin over scored games.
-    pub mean_margin: Option<f64>,
-    /// Mean game length in moves.
+    /// Mean of A's margin in points over scored games (0 when none was scored).
+    pub mean_margin: f64,
+    /// Standard error of `mean_margin`.
+    pub margin_se: f64,
+    /// Mean moves per game.
     pub mean_length: f64,
+    /// Mean milliseconds per `genmove`, both engines.
+    pub mean_ms_per_action: f64,
+    /// A's score playing Black, then playing White.
+    pub a_score_by_side: [f64; 2],
     /// Games lost by an illegal move or an engine failure.
-    pub forfeits: usize,
+    pub forfeits: u64,
     /// Scored games where GNU Go's `final_score` disagreed with ours.
-    pub score_disagreements: usize,
+    pub score_disagreements: u64,
     /// Every game.
     pub results: Vec<GoGameResult>,
 }
@@ -308,6 +322,7 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
     let root = ask(&mut referee, "printsgf")?;
     let mut record = root.trim().trim_end_matches(')').to_string();
     let mut cleanup: Vec<String> = Vec::new();
+    let (mut genmove_ms, mut genmoves) = (0.0f64, 0u64);
     let mut moves = 0usize;
     let mut passes = 0usize;
     let mut to_move_black = true;
@@ -333,7 +348,10 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
         }
         let si = if to_move_black { 0 } else { 1 };
         let col = colour_word(to_move_black);
+        let t0 = std::time::Instant::now();
         let asked = seats[si].player.send(&format!("{phase_cmd} {col}"));
+        genmove_ms += t0.elapsed().as_secs_f64() * 1000.0;
+        genmoves += 1;
         let asked = match asked {
             Err(e) if phase_cmd != "genmove" && e.contains("unknown command") => {
                 seats[si].player.send(&format!("genmove {col}"))
@@ -469,6 +487,8 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
         }),
         second_opinion: second,
         disagreement,
+        genmove_ms,
+        genmoves,
     })
 }
 
@@ -476,73 +496,63 @@ fn sgf_text(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// Wilson 95% interval of a proportion `p` over `n` trials.
-fn wilson(p: f64, n: f64) -> [f64; 2] {
-    if n <= 0.0 {
-        return [0.0, 1.0];
-    }
-    let z = 1.959_964;
-    let d = 1.0 + z * z / n;
-    let c = (p + z * z / (2.0 * n)) / d;
-    let h = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / d;
-    [(c - h).max(0.0), (c + h).min(1.0)]
-}
-
-fn elo(p: f64) -> f64 {
-    let p = p.clamp(1e-3, 1.0 - 1e-3);
-    -400.0 * (1.0 / p - 1.0).log10()
-}
-
 fn report(m: &GoMatch, results: Vec<GoGameResult>) -> GoMatchReport {
-    let n = results.len();
-    let a_wins = results
-        .iter()
-        .filter(|r| r.winner.as_deref() == Some("a"))
-        .count();
-    let b_wins = results
-        .iter()
-        .filter(|r| r.winner.as_deref() == Some("b"))
-        .count();
-    let draws = n - a_wins - b_wins;
-    let rate = if n > 0 {
-        (a_wins as f64 + draws as f64 * 0.5) / n as f64
-    } else {
-        0.0
-    };
-    let ci = wilson(rate, n as f64);
+    let mut t = Tally::default();
+    let mut by_side = [(0.0f64, 0u32); 2];
+    for r in &results {
+        let pts = match r.winner.as_deref() {
+            Some("a") => {
+                t.wins += 1;
+                1.0
+            }
+            Some(_) => {
+                t.losses += 1;
+                0.0
+            }
+            None => {
+                t.draws += 1;
+                0.5
+            }
+        };
+        let side = &mut by_side[if r.black == "a" { 0 } else { 1 }];
+        side.0 += pts;
+        side.1 += 1;
+    }
     let margins: Vec<f64> = results
         .iter()
         .filter_map(|r| r.margin_a.map(f64::from))
         .collect();
+    let lengths: Vec<f64> = results.iter().map(|r| r.moves as f64).collect();
+    let (mean_margin, margin_se) = mean_se(&margins);
+    let (mean_length, _) = mean_se(&lengths);
+    let calls: u64 = results.iter().map(|r| r.genmoves).sum();
+    let ms: f64 = results.iter().map(|r| r.genmove_ms).sum();
+    let (lo, hi) = t.score_ci95();
     GoMatchReport {
         a: m.a.to_string(),
         b: m.b.to_string(),
         size: m.size,
         rules: m.rules.clone(),
         komi: m.komi,
-        games: n,
-        a_wins,
-        b_wins,
-        draws,
-        win_rate: rate,
-        win_rate_ci95: ci,
-        elo: elo(rate),
-        elo_error: (elo(ci[1]) - elo(ci[0])) / 2.0,
-        mean_margin: if margins.is_empty() {
-            None
-        } else {
-            Some(margins.iter().sum::<f64>() / margins.len() as f64)
-        },
-        mean_length: if n > 0 {
-            results.iter().map(|r| r.moves as f64).sum::<f64>() / n as f64
-        } else {
-            0.0
-        },
+        seed: m.seed,
+        games: t.games(),
+        a_wins: t.wins,
+        b_wins: t.losses,
+        draws: t.draws,
+        a_score: t.score(),
+        a_score_ci95: [lo, hi],
+        elo: t.elo(),
+        elo_error: t.elo_error(),
+        mean_margin,
+        margin_se,
+        mean_length,
+        mean_ms_per_action: if calls > 0 { ms / calls as f64 } else { 0.0 },
+        a_score_by_side: by_side.map(|(p, n)| if n > 0 { p / n as f64 } else { 0.5 }),
         forfeits: results
             .iter()
             .filter(|r| r.ending == Ending::Forfeit)
-            .count(),
-        score_disagreements: results.iter().filter(|r| r.disagreement).count(),
+            .count() as u64,
+        score_disagreements: results.iter().filter(|r| r.disagreement).count() as u64,
         results,
     }
 }
@@ -564,17 +574,25 @@ impl fmt::Display for GoMatchReport {
         )?;
         writeln!(
             f,
-            "A's score {:.1}% (95% {:.1}–{:.1}%), Elo {:+.0} ± {:.0}",
-            self.win_rate * 100.0,
-            self.win_rate_ci95[0] * 100.0,
-            self.win_rate_ci95[1] * 100.0,
+            "A's score {:.1}% (95% {:.1}–{:.1}%; as Black {:.1}%, as White {:.1}%), Elo {:+.0} ± {:.0}",
+            self.a_score * 100.0,
+            self.a_score_ci95[0] * 100.0,
+            self.a_score_ci95[1] * 100.0,
+            self.a_score_by_side[0] * 100.0,
+            self.a_score_by_side[1] * 100.0,
             self.elo,
             self.elo_error
         )?;
-        if let Some(mm) = self.mean_margin {
-            writeln!(f, "mean margin for A {mm:+.1}")?;
-        }
-        writeln!(f, "mean length {:.1} moves", self.mean_length)?;
+        writeln!(
+            f,
+            "mean margin for A {:+.1} ± {:.1}",
+            self.mean_margin, self.margin_se
+        )?;
+        writeln!(
+            f,
+            "mean length {:.1} moves, {:.0} ms per genmove",
+            self.mean_length, self.mean_ms_per_action
+        )?;
         writeln!(
             f,
             "forfeits {}, score disagreements with GNU Go {}",
@@ -680,8 +698,15 @@ mod tests {
         for k in [
             "forfeits",
             "score_disagreements",
-            "win_rate",
+            "a_score",
+            "a_score_ci95",
             "elo",
+            "elo_error",
+            "mean_margin",
+            "margin_se",
+            "mean_length",
+            "mean_ms_per_action",
+            "a_score_by_side",
             "results",
         ] {
             assert!(json.get(k).is_some(), "{k}");
