@@ -143,10 +143,19 @@ fn settle(
                 } else {
                     "art. 7 confirmation"
                 };
-                if v.status == Status::Dead {
-                    for s in board.chain_stones(a) {
-                        settled.dead.insert(s);
+                match v.status {
+                    Status::Dead => {
+                        for s in board.chain_stones(a) {
+                            settled.dead.insert(s);
+                        }
                     }
+                    Status::Alive | Status::Seki => {
+                        for s in board.chain_stones(a) {
+                            settled.dead.remove(s);
+                        }
+                    }
+                    // Undecided: the playout majority stands, and the note says why.
+                    _ => {}
                 }
                 let line = match v.status {
                     Status::Dead | Status::Alive | Status::Seki => format!(
@@ -160,7 +169,7 @@ fn settle(
             }
             if unsettled.len() > MAX_VERIFIED {
                 notes.push(format!(
-                    "{} more unsettled chains counted alive",
+                    "{} more unsettled chains counted by the playout majority",
                     unsettled.len() - MAX_VERIFIED
                 ));
             }
@@ -168,7 +177,7 @@ fn settle(
         _ => {
             if !unsettled.is_empty() {
                 notes.push(format!(
-                    "unsettled (counted alive): {}",
+                    "unsettled (counted by the playout majority): {}",
                     point_list(&unsettled)
                 ));
             }

@@ -88,8 +88,8 @@ fn estimator_agrees_with_gnugo_scoring_regressions() {
         println!("  {l}");
     }
     assert!(n >= 50, "cases read: {n}");
-    // Floors we reach (45% exact, 65% same winner at the time of writing); many of these games
-    // end with large unsettled groups that GNU Go's own suite marks as hard.
-    assert!(exact * 100 >= n * 40, "exact result in only {exact}/{n}");
-    assert!(winner * 100 >= n * 60, "same winner in only {winner}/{n}");
+    // Floors we reach: 43/55 exact (78%) and 50/55 same winner (91%) with the default seed, 76% and
+    // 89% with other seeds; the rest end with large unsettled groups.
+    assert!(exact * 100 >= n * 70, "exact result in only {exact}/{n}");
+    assert!(winner * 100 >= n * 85, "same winner in only {winner}/{n}");
 }

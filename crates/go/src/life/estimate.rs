@@ -1,5 +1,6 @@
 //! A dead-stone estimator for finished games: Benson's verdict where it decides, seeded random
-//! playouts (which never fill their own single-point eyes) for the rest, and seki detection.
+//! playouts for the rest (they never fill their own single-point eyes and always capture a chain
+//! the previous move left in atari), and seki detection.
 //! Referee marks in the file (`TB`/`TW`, `MA`) take precedence when present.
 //!
 //! Deterministic: the same position and seed give the same answer.
@@ -22,7 +23,7 @@ pub enum ChainStatus {
     Dead,
     /// Alive in seki.
     Seki,
-    /// The estimator cannot tell (treated as alive when counting).
+    /// The estimator cannot tell (counted by the playout majority).
     Unsettled,
 }
 
@@ -124,7 +125,23 @@ pub fn ownership(start: &Board, cfg: &EstimateConfig) -> Vec<i32> {
         };
         let mut passes = 0;
         let mut moves = 0;
+        let mut last: Option<Point> = None;
         while passes < 2 && moves < 3 * area {
+            // Capture a chain the last move left in atari (a stone played into atari is taken).
+            if let Some(l) = last {
+                if b.get(l) == Some(color.opponent()) && b.liberty_count(l) == 1 {
+                    if let Some(&lib) = b.liberties(l).first() {
+                        if b.is_simple_legal(lib, color) {
+                            let _ = b.play_unrecorded(lib, color);
+                            last = Some(lib);
+                            passes = 0;
+                            moves += 1;
+                            color = color.opponent();
+                            continue;
+                        }
+                    }
+                }
+            }
             empties.clear();
             empties.extend(b.empty_points());
             let mut played = false;
@@ -134,9 +151,13 @@ pub fn ownership(start: &Board, cfg: &EstimateConfig) -> Vec<i32> {
                 if b.is_simple_legal(p, color) && !b.is_eye(p, color) {
                     // Cannot fail: the point is empty.
                     let _ = b.play_unrecorded(p, color);
+                    last = Some(p);
                     played = true;
                     break;
                 }
+            }
+            if !played {
+                last = None;
             }
             passes = if played { 0 } else { passes + 1 };
             moves += 1;
@@ -239,7 +260,10 @@ pub fn estimate(board: &Board, cfg: &EstimateConfig) -> Estimate {
                 )
             }
         };
-        if status == ChainStatus::Dead {
+        // An unsettled chain counts by the majority of the playouts.
+        let counted_dead =
+            status == ChainStatus::Dead || (status == ChainStatus::Unsettled && share(a, c) < 0.5);
+        if counted_dead {
             for s in board.chain_stones(a) {
                 dead.insert(s);
             }
