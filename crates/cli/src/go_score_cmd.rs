@@ -33,6 +33,19 @@ pub struct ScoreArgs {
     /// Number of estimator playouts.
     #[arg(long, default_value_t = EstimateConfig::default().playouts)]
     pub playouts: u32,
+    /// Ing time extensions used by Black and White, `B,W` (2 points each, a fourth loses).
+    #[arg(long, value_name = "B,W")]
+    pub ing_extensions: Option<String>,
+}
+
+/// Parses `B,W` extension counts.
+fn parse_extensions(s: &str) -> Result<[u32; 2], CliError> {
+    let bad = || CliError::input(format!("--ing-extensions `{s}`: expected B,W such as 1,0"));
+    let (b, w) = s.split_once(',').ok_or_else(bad)?;
+    Ok([
+        b.trim().parse().map_err(|_| bad())?,
+        w.trim().parse().map_err(|_| bad())?,
+    ])
 }
 
 /// Parses `all|PRESET[,key=value…][,PRESET…]`: each `key=value` item modifies the preceding
@@ -191,7 +204,10 @@ fn settle(
 
 /// Runs `go score`.
 pub fn score(a: ScoreArgs) -> Result<(), CliError> {
-    let rec = read_record(&a.file, None)?;
+    let mut rec = read_record(&a.file, None)?;
+    if let Some(e) = &a.ing_extensions {
+        rec.facts.time_extensions = parse_extensions(e)?;
+    }
     if !rec.finished && !a.now {
         return Err(CliError::input(format!(
             "{}: the game is not finished (its last two moves are not passes; {} moves); \
@@ -407,5 +423,7 @@ mod tests {
         assert!(parse_rules_list("komi=6.5").is_err());
         assert!(parse_rules_list("chinese,colour=red").is_err());
         assert!(parse_rules_list("martian").is_err());
+        assert_eq!(parse_extensions("1, 0").unwrap(), [1, 0]);
+        assert!(parse_extensions("1").is_err());
     }
 }

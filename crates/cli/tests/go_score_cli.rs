@@ -152,3 +152,28 @@ fn life_prints_gnugo_words_for_every_point() {
     let o = baduk(&["go", "life", &example(), "--move", "999"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn ing_time_extensions_cost_points_and_a_fourth_loses() {
+    let o = baduk(&[
+        "go",
+        "score",
+        &example(),
+        "--rules",
+        "ing",
+        "--ing-extensions",
+        "0,1",
+    ]);
+    assert!(o.status.success());
+    assert!(out(&o).contains("W+3 "), "{}", out(&o));
+    let o = baduk(&[
+        "go",
+        "score",
+        &example(),
+        "--rules",
+        "ing",
+        "--ing-extensions",
+        "0,4",
+    ]);
+    assert!(out(&o).contains("B+T"), "{}", out(&o));
+}
