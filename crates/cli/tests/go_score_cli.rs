@@ -177,3 +177,21 @@ fn ing_time_extensions_cost_points_and_a_fourth_loses() {
     ]);
     assert!(out(&o).contains("B+T"), "{}", out(&o));
 }
+
+#[test]
+fn seki_example_gives_ing_a_fraction_and_japanese_no_seki_territory() {
+    let f = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/seki-9x9.sgf");
+    let o = baduk(&["go", "score", f, "--rules", "ing,japanese", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["result"], "B+1/3");
+    assert_eq!(v[0]["black"], "134/3");
+    assert_eq!(v[0]["seki"], serde_json::json!(["A1", "D1", "G1"]));
+    assert_eq!(v[0]["dead"], serde_json::json!(["G6"]));
+    assert_eq!(v[1]["result"], "B+0.5");
+    assert!(v[1]["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("3 seki points not territory")));
+}

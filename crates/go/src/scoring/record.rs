@@ -125,7 +125,6 @@ impl Record {
         let mut history: Vec<Option<Point>> = Vec::new();
         let mut to_move_c = Color::Black;
         let mut marks = Marks::default();
-        let mut black_setup = 0u32;
         let total_moves = nodes.iter().filter(|n| n.get_move().is_some()).count();
         let limit = upto.unwrap_or(usize::MAX);
         for node in &nodes {
@@ -145,9 +144,6 @@ impl Record {
                             let pt = to_point(q, size, name)?;
                             // Cannot fail: the point is on the board.
                             let _ = board.set(pt, stone);
-                            if stone == Some(Color::Black) && history.is_empty() {
-                                black_setup += 1;
-                            }
                         }
                     }
                     Prop::PL(c) => {
@@ -199,7 +195,9 @@ impl Record {
         }
         board.clear_undo();
         facts.captures = [board.captures(Color::Black), board.captures(Color::White)];
-        facts.handicap = handicap.unwrap_or(if black_setup >= 2 { black_setup } else { 0 });
+        // Only `HA` says a game had handicap stones: set-up stones (`AB`) may be a composed
+        // position.
+        facts.handicap = handicap.unwrap_or(0);
         let finished =
             history.len() >= 2 && history[history.len() - 2..].iter().all(Option::is_none);
         Ok(Record {
