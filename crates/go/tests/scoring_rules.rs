@@ -370,3 +370,28 @@ fn tromp_taylor_counts_every_stone_as_alive() {
     );
     assert_eq!(cn.dead, vec![pt("B2", &b)]);
 }
+
+#[test]
+fn seed001_appendix_4_move_limit_voids_draws_or_decides_by_komi() {
+    let b = Board::from_rows(&["X X O", "X X O"]).unwrap();
+    let facts = GameFacts {
+        moves: 300,
+        ..GameFacts::default()
+    };
+    let mut r = rules(Preset::Chinese, &b);
+    let res = |r: &Rules| {
+        score(&b, &facts, &Settled::default(), r)
+            .outcome
+            .to_string()
+    };
+    assert_eq!(res(&r), "B+2");
+    r.move_limit = baduk_go::MoveLimit::Void(300);
+    assert_eq!(res(&r), "Void");
+    r.move_limit = baduk_go::MoveLimit::Draw(250);
+    assert_eq!(res(&r), "0");
+    r.move_limit = baduk_go::MoveLimit::Komi(250);
+    r.komi = Komi::from_halves(13);
+    assert_eq!(res(&r), "W+6.5");
+    r.move_limit = baduk_go::MoveLimit::Void(301);
+    assert_eq!(res(&r), "W+4.5");
+}

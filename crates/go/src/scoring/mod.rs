@@ -10,7 +10,7 @@ pub mod record;
 
 use crate::board::Board;
 use crate::point::{Color, Point};
-use crate::rules::{HandicapBonus, Life, Passes, Rules, Scoring, Seki, Ties};
+use crate::rules::{HandicapBonus, Life, MoveLimit, Passes, Rules, Scoring, Seki, Ties};
 use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub};
@@ -274,8 +274,10 @@ pub struct GameFacts {
     pub handicap: u32,
     /// Ing time extensions each colour used (seed 002 §4: 2 points each, at most 3; a 4th loses).
     pub time_extensions: [u32; 2],
-    /// Whether the game ended without result (a move-limit `void`, an endless cycle).
+    /// Whether the game ended without result (an endless cycle under `cycles=no-result`).
     pub void: bool,
+    /// Moves played (board plays and passes), for the rules' move limit (seed 001 appendix 4).
+    pub moves: u32,
 }
 
 /// Which stones are dead and which empty points belong to a seki, as settled before counting.
@@ -556,8 +558,30 @@ pub fn score(board: &Board, facts: &GameFacts, settled: &Settled, rules: &Rules)
     pts[1] += bd.komi + Frac::int(bd.handicap_bonus as i64);
     write_notes(&mut notes, rules, facts, &bd, &dead_list);
     let margin = pts[0] - pts[1];
-    let outcome = if facts.void {
+    // Seed 001 appendix 4: past the move limit the game is void, drawn, or decided by komi alone.
+    let limit = match rules.move_limit {
+        MoveLimit::Void(n) | MoveLimit::Draw(n) | MoveLimit::Komi(n) if facts.moves >= n => {
+            notes.push(format!("move limit {} reached", rules.move_limit));
+            Some(rules.move_limit)
+        }
+        _ => None,
+    };
+    let outcome = if facts.void || matches!(limit, Some(MoveLimit::Void(_))) {
         Outcome::Void
+    } else if matches!(limit, Some(MoveLimit::Draw(_))) {
+        Outcome::Draw
+    } else if matches!(limit, Some(MoveLimit::Komi(_))) {
+        match bd.komi.signum() {
+            1 => Outcome::Win {
+                winner: Color::White,
+                margin: bd.komi,
+            },
+            -1 => Outcome::Win {
+                winner: Color::Black,
+                margin: bd.komi.abs(),
+            },
+            _ => Outcome::Draw,
+        }
     } else if facts.time_extensions[0] > 3 {
         Outcome::Time {
             winner: Color::White,

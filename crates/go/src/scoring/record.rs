@@ -195,6 +195,7 @@ impl Record {
         }
         board.clear_undo();
         facts.captures = [board.captures(Color::Black), board.captures(Color::White)];
+        facts.moves = history.len() as u32;
         // Only `HA` says a game had handicap stones: set-up stones (`AB`) may be a composed
         // position.
         facts.handicap = handicap.unwrap_or(0);
