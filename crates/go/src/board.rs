@@ -488,9 +488,10 @@ impl Board {
         let own = c as u8;
         let opp = own ^ 1;
         if i as u16 == self.ko {
-            // Retaking is a ko recapture exactly when it captures one stone.
+            // Retaking is a ko recapture exactly when it captures one stone; the capturer may
+            // still fill the point (it captures nothing and is not suicide).
             return match self.probe(p, c) {
-                Ok(pr) => pr.captured > 1,
+                Ok(pr) => pr.captured > 1 || (pr.captured == 0 && pr.suicide == 0),
                 Err(_) => false,
             };
         }
@@ -1238,6 +1239,8 @@ mod tests {
         assert!(out.ko_capture);
         assert_eq!(b.ko_point(), Some(pt("B3", s)));
         assert!(!b.is_simple_legal(pt("B3", s), Color::White));
+        // The capturer may fill the ko point: it captures nothing and is not suicide.
+        assert!(b.is_simple_legal(pt("B3", s), Color::Black));
         b.undo();
         assert_eq!(b.ko_point(), None);
         b.check_consistency().unwrap();
