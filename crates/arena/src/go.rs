@@ -378,7 +378,10 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
             }
         };
         if let Err(e) = ask(&mut referee, &format!("play {col} {word}")) {
-            forfeit = Some((to_move_black, format!("{} {word}: {e}", col.to_uppercase())));
+            forfeit = Some((
+                to_move_black,
+                format!("{} {}: {e}", col.to_uppercase(), word.to_uppercase()),
+            ));
             break;
         }
         moves += 1;
@@ -710,6 +713,44 @@ mod tests {
             "results",
         ] {
             assert!(json.get(k).is_some(), "{k}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn an_illegal_move_by_an_engine_forfeits_the_game_and_is_reported() {
+        // A GTP "engine" that always answers A1: its second A1 is on an occupied point.
+        let dir = std::env::temp_dir().join(format!("baduk-arena-fake-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let script = dir.join("fake.sh");
+        std::fs::write(
+            &script,
+            "while read -r id cmd rest; do case \"$cmd\" in\n\
+             genmove) printf '=%s A1\\n\\n' \"$id\";;\n\
+             quit) printf '=%s\\n\\n' \"$id\"; exit 0;;\n\
+             *) printf '=%s\\n\\n' \"$id\";;\n\
+             esac; done\n",
+        )
+        .unwrap();
+        let m = GoMatch {
+            a: "baduk:playouts=20".parse().unwrap(),
+            b: format!("gtp:sh {}", script.display()).parse().unwrap(),
+            size: 5,
+            rules: "chinese".into(),
+            komi: 7.0,
+            games: 2,
+            time: None,
+            seed: 1,
+            records: None,
+            max_moves: 100,
+        };
+        let r = play_match(&m, |_| {}).unwrap();
+        assert_eq!(r.forfeits, 2, "{:?}", r.results);
+        assert_eq!(r.a_wins, 2);
+        for g in &r.results {
+            let why = g.forfeit.as_deref().unwrap();
+            assert!(why.starts_with("b ") && why.contains("A1"), "{why}");
+            assert!(g.result.ends_with("+F"));
         }
         std::fs::remove_dir_all(&dir).ok();
     }
