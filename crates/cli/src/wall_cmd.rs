@@ -12,9 +12,6 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Bot names `--a` / `--b` accept besides `human` (options as `NAME:key=value,…`).
-pub const BOTS: &[&str] = baduk_search::wall::BOT_NAMES;
-
 /// Picks the action of the bot `name` in `pos` (not over), deterministic for the state of `rng`.
 /// The one place bot names resolve; new bots plug in here.
 pub fn bot_action(name: &str, pos: &Position, rng: &mut Rng) -> Result<Action, CliError> {
@@ -79,10 +76,10 @@ fn status(p: &Position) -> String {
 /// Arguments of `wall play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Player A: `human` or a bot name (`random`).
+    /// Player A: `human` or a bot (`random`, `easy`, `medium`, `expert`, `sedol`; options as `expert:nodes=20000`).
     #[arg(long, default_value = "human")]
     pub a: String,
-    /// Player B: `human` or a bot name (`random`).
+    /// Player B: `human` or a bot, as for `--a`.
     #[arg(long, default_value = "random")]
     pub b: String,
     /// Seed of the bots' random choices.
@@ -111,13 +108,11 @@ enum Seat {
 fn seat(name: &str) -> Result<Seat, CliError> {
     if name == "human" {
         Ok(Seat::Human)
-    } else if BOTS.contains(&name.split(':').next().unwrap_or(name)) {
-        Ok(Seat::Bot(name.to_string()))
     } else {
-        Err(CliError::input(format!(
-            "unknown player '{name}' (known: human, {})",
-            BOTS.join(", ")
-        )))
+        // Build the bot once so a bad name or option fails before the game starts.
+        baduk_search::wall::make_player(name, 0)
+            .map(|_| Seat::Bot(name.to_string()))
+            .map_err(|e| CliError::input(format!("player '{name}': {e} (or human)")))
     }
 }
 
