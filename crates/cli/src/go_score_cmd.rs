@@ -382,7 +382,8 @@ pub struct LifeArgs {
     pub move_number: Option<usize>,
 }
 
-/// Runs `go life`: `<point> <status>` for every point, top row first, in GNU Go's words.
+/// Runs `go life`: `<point> <status>` for every point, top row first, in GNU Go's words
+/// (GNU Go's unconditional status: Benson's life plus unconditionally dead stones).
 pub fn life(a: LifeArgs) -> Result<(), CliError> {
     let rec = read_record(&a.file, a.move_number)?;
     if let Some(n) = a.move_number {
@@ -394,7 +395,7 @@ pub fn life(a: LifeArgs) -> Result<(), CliError> {
         }
     }
     let b = &rec.board;
-    let verdict = life::benson(b);
+    let verdict = life::unconditional(b);
     let size = b.size();
     let mut out = String::with_capacity(size.area() * 16);
     for y in (0..size.rows()).rev() {

@@ -154,6 +154,23 @@ fn life_prints_gnugo_words_for_every_point() {
 }
 
 #[test]
+fn life_names_unconditionally_dead_stones_like_gnugo() {
+    // A white stone inside a black ring it cannot live in: GNU Go 3.8's unconditional_status
+    // says C5 dead and D4 black_territory, though D4 touches no black stone (plain Benson
+    // would leave both undecided).
+    let f = sgf(
+        "dead.sgf",
+        "(;GM[1]SZ[7]AB[ba][fa][ab][bb][cb][db][eb][fb][gb][ac][bc][fc][gc][ad][bd][fd][gd][ae][be][fe][ge][af][bf][cf][df][ef][ff][gf][bg][fg]AW[cc])",
+    );
+    let o = baduk(&["go", "life", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = out(&o);
+    assert!(s.contains("C5 dead"), "{s}");
+    assert!(s.contains("D4 black_territory"), "{s}");
+    assert!(!s.contains("undecided"), "{s}");
+}
+
+#[test]
 fn ing_time_extensions_cost_points_and_a_fourth_loses() {
     let o = baduk(&[
         "go",

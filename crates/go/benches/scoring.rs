@@ -1,7 +1,7 @@
-//! Scoring a finished 19×19 position under all nine presets (Benson and seki included), and the
-//! dead-stone estimator on a finished GNU Go game.
+//! Scoring a finished 19×19 position under all nine presets (Benson and seki included), GNU Go's
+//! unconditional status of it, and the dead-stone estimator on a finished GNU Go game.
 
-use baduk_go::life::{benson, estimate, find_seki, EstimateConfig};
+use baduk_go::life::{benson, estimate, find_seki, unconditional, EstimateConfig};
 use baduk_go::scoring::record::Record;
 use baduk_go::scoring::{score, GameFacts, PointSet, Settled};
 use baduk_go::{Board, Color, Point, Rules, Size};
@@ -57,6 +57,10 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    c.bench_function(
+        "unconditional status 19x19 finished (GNU Go's, both colours)",
+        |bch| bch.iter(|| black_box(unconditional(black_box(&board)))),
+    );
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/testdata/gnugo/scoring/score3.sgf"

@@ -5,6 +5,7 @@
 pub mod benson;
 pub mod estimate;
 pub mod seki;
+pub mod unconditional;
 pub mod verify;
 
 pub use benson::{benson, Benson, Unconditional};
@@ -12,4 +13,5 @@ pub use estimate::{
     estimate, from_marks, ChainStatus, ChainVerdict, Estimate, EstimateConfig, Source,
 };
 pub use seki::{find_seki, SekiInfo};
+pub use unconditional::unconditional;
 pub use verify::{verify, Bound, Mode, Status, Verification};
