@@ -1,13 +1,13 @@
 //! `baduk go score` (one finished game under several rule sets, side by side) and `baduk go
-//! life` (Benson's unconditional status of every point).
+//! life` (GNU Go's unconditional status of every point: Benson plus unconditionally dead stones).
 
 use crate::CliError;
 use baduk_go::life::{
     self, Bound, ChainStatus, Estimate, EstimateConfig, Mode, Status, Verification,
 };
 use baduk_go::scoring::record::Record;
-use baduk_go::scoring::{self, Score, Settled};
-use baduk_go::{Point, Preset, Rules};
+use baduk_go::scoring::{self, PointSet, Score, Settled};
+use baduk_go::{End, Point, Preset, Rules, SgfGame};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -106,6 +106,17 @@ struct Row {
     rules: Rules,
     score: Score,
     notes: Vec<String>,
+    /// Where the dead stones came from: `marks`, `estimator` or `jk_ending`.
+    dead_from: &'static str,
+}
+
+/// How the game ended under `rules`, replayed from the file (only asked where the rules end
+/// games by JK sequences; `None` if it has not ended or a move is illegal under them).
+fn jk_end(game: Option<&SgfGame>, rules: &Rules) -> Option<baduk_go::GameEnd> {
+    if rules.end != End::Jk {
+        return None;
+    }
+    game?.replay(*rules, None).ok()?.end()
 }
 
 /// Chains the estimator could not settle: verified under `life=verify` (Kang rules 6–7,
@@ -208,7 +219,23 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
     if let Some(e) = &a.ing_extensions {
         rec.facts.time_extensions = parse_extensions(e)?;
     }
-    if !rec.finished && !a.now {
+    let list = parse_rules_list(&a.rules)?;
+    let size = rec.board.size();
+    let text = crate::error::read_file(&a.file)?;
+    let game = SgfGame::parse(&text).ok();
+    let list: Vec<(Rules, Option<baduk_go::GameEnd>)> = list
+        .into_iter()
+        .map(|r| {
+            let rules = r.with_size(size);
+            let end = jk_end(game.as_ref(), &rules);
+            (rules, end)
+        })
+        .collect();
+    // JK art. 4.3 endings `ECCE`/`ECCCCE` do not end in two passes but finish the game.
+    let jk_finished = list
+        .iter()
+        .any(|(_, e)| matches!(e, Some(baduk_go::GameEnd::JkSequence { .. })));
+    if !rec.finished && !a.now && !jk_finished {
         return Err(CliError::input(format!(
             "{}: the game is not finished (its last two moves are not passes; {} moves); \
              use --now to score it as if it ended now",
@@ -216,8 +243,6 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
             rec.moves
         )));
     }
-    let list = parse_rules_list(&a.rules)?;
-    let size = rec.board.size();
     let cfg = EstimateConfig {
         playouts: a.playouts,
         seed: a.seed,
@@ -225,16 +250,30 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
     let est = life::from_marks(&rec.board, &rec.marks)
         .unwrap_or_else(|| life::estimate(&rec.board, &cfg));
     let mut cache = Vec::new();
+    let no_dead_seki =
+        || life::find_seki(&rec.board, &PointSet::new(), &life::benson(&rec.board)).points;
     let rows: Vec<Row> = list
         .into_iter()
-        .map(|r| {
-            let rules = r.with_size(size);
-            let (settled, notes) = settle(&rec.board, &est, &rules, &mut cache);
+        .map(|(rules, end)| {
+            let (settled, mut notes, dead_from) = match Settled::imposed_by_end(end, no_dead_seki())
+            {
+                Some((settled, note)) => (settled, vec![note], "jk_ending"),
+                None => {
+                    let (settled, notes) = settle(&rec.board, &est, &rules, &mut cache);
+                    let from = if est.from_marks { "marks" } else { "estimator" };
+                    (settled, notes, from)
+                }
+            };
+            let jk = matches!(end, Some(baduk_go::GameEnd::JkSequence { .. }));
+            if !rec.finished && jk_finished && !jk {
+                notes.push("not finished under these rules: scored as if it ended now".into());
+            }
             let s = scoring::score(&rec.board, &rec.facts, &settled, &rules);
             Row {
                 rules,
                 score: s,
                 notes,
+                dead_from,
             }
         })
         .collect();
@@ -255,7 +294,7 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
                     "winner": s.outcome.winner().map(|c| c.letter().to_string()),
                     "dead": s.dead.iter().map(Point::to_string).collect::<Vec<_>>(),
                     "seki": s.seki.iter().map(Point::to_string).collect::<Vec<_>>(),
-                    "dead_from": if est.from_marks { "marks" } else { "estimator" },
+                    "dead_from": row.dead_from,
                     "notes": notes,
                 })
             })
@@ -274,6 +313,8 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
         rec.moves,
         if rec.finished {
             ", finished (two passes)"
+        } else if jk_finished {
+            ", finished by a JK art. 4.3 sequence"
         } else {
             ", NOT finished: scored as if it ended now (--now)"
         },

@@ -212,3 +212,30 @@ fn seki_example_gives_ing_a_fraction_and_japanese_no_seki_territory() {
         .iter()
         .any(|n| n.as_str().unwrap().contains("3 seki points not territory")));
 }
+
+#[test]
+fn jk_art_4_3_a_game_ended_by_ee_has_no_dead_stones() {
+    // White's lone stone at A3 sits in Black's area; the game ends with two passes after a
+    // normal move, which under JK are two ending passes (`EE`).
+    let f = sgf(
+        "jk-ee.sgf",
+        "(;GM[1]SZ[5];B[ca];W[da];B[cb];W[db];B[cc];W[dc];B[cd];W[dd];B[ce];W[de];B[bb];W[ac];B[];W[])",
+    );
+    let o = baduk(&[
+        "go",
+        "score",
+        f.to_str().unwrap(),
+        "--rules",
+        "jk,japanese",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v[0]["dead"], serde_json::json!([]), "{v}");
+    assert_eq!(v[0]["dead_from"], "jk_ending");
+    let notes = v[0]["notes"].to_string();
+    assert!(notes.contains("JK art. 4.3: ended by EE"), "{notes}");
+    // Under rules without art. 4.3 the estimator still removes the stone.
+    assert_eq!(v[1]["dead"], serde_json::json!(["A3"]), "{v}");
+    assert_eq!(v[1]["dead_from"], "estimator");
+}

@@ -9,6 +9,7 @@
 pub mod record;
 
 use crate::board::Board;
+use crate::game::GameEnd;
 use crate::point::{Color, Point};
 use crate::rules::{HandicapBonus, Life, MoveLimit, Passes, Rules, Scoring, Seki, Ties};
 use std::cmp::Ordering;
@@ -287,6 +288,23 @@ pub struct Settled {
     pub dead: PointSet,
     /// Empty points inside a seki (shared liberties and the eyes of seki groups).
     pub seki: PointSet,
+}
+
+impl Settled {
+    /// The settlement a game's end imposes, if any, with a note: JK art. 4.3 says a game ended
+    /// by `EE`, `ECCE` or `ECCCCE` has no dead stones, so every stone is alive (`seki` as given).
+    pub fn imposed_by_end(end: Option<GameEnd>, seki: PointSet) -> Option<(Settled, String)> {
+        match end {
+            Some(GameEnd::JkSequence { sequence }) => Some((
+                Settled {
+                    dead: PointSet::new(),
+                    seki,
+                },
+                format!("JK art. 4.3: ended by {sequence}, so no dead stones (every stone alive)"),
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// The result of a game.
@@ -724,6 +742,18 @@ fn write_notes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn jk_art_4_3_ending_sequence_leaves_no_dead_stones() {
+        let seki: PointSet = [Point::new(0, 0)].into_iter().collect();
+        let end = Some(GameEnd::JkSequence { sequence: "ECCE" });
+        let (settled, note) = Settled::imposed_by_end(end, seki).expect("JK ending");
+        assert!(settled.dead.is_empty());
+        assert_eq!(settled.seki, seki);
+        assert!(note.contains("ECCE"), "{note}");
+        assert!(Settled::imposed_by_end(Some(GameEnd::Passes), seki).is_none());
+        assert!(Settled::imposed_by_end(None, seki).is_none());
+    }
 
     #[test]
     fn fractions_print_as_mixed_numbers() {
