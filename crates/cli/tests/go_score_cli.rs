@@ -239,3 +239,34 @@ fn jk_art_4_3_a_game_ended_by_ee_has_no_dead_stones() {
     assert_eq!(v[1]["dead"], serde_json::json!(["A3"]), "{v}");
     assert_eq!(v[1]["dead_from"], "estimator");
 }
+
+#[test]
+fn jk_art_4_3_ecce_finishes_the_game_without_two_passes() {
+    // Two kos: after Black's normal move White passes (an ending pass, `E`), Black takes one
+    // ko (`C`), White the other (`C`), Black passes (`E`): `ECCE` ends the game under JK.
+    let f = sgf(
+        "jk-ecce.sgf",
+        "(;GM[1]SZ[7]AW[ac][bb][bd][cc][ee][eg][df]AB[cb][cd][dc][ef][fe][fg][gf];B[aa];W[];B[bc];W[ff];B[])",
+    );
+    let o = baduk(&[
+        "go",
+        "score",
+        f.to_str().unwrap(),
+        "--rules",
+        "jk,japanese",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v[0]["dead"], serde_json::json!([]), "{v}");
+    assert!(v[0]["notes"].to_string().contains("ended by ECCE"), "{v}");
+    assert!(
+        v[1]["notes"]
+            .to_string()
+            .contains("not finished under these rules"),
+        "{v}"
+    );
+    // Without rules that end by JK sequences, the game is not finished.
+    let o = baduk(&["go", "score", f.to_str().unwrap(), "--rules", "japanese"]);
+    assert_eq!(o.status.code(), Some(2));
+}
