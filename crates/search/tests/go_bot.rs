@@ -294,3 +294,18 @@ fn book_ch13_bot_counts_with_the_games_komi_not_a_built_in_one() {
     assert!(winrate("0.5") > 0.8, "13 - 12 - 0.5: Black wins");
     assert!(winrate("1.5") < 0.2, "13 - 12 - 1.5: Black loses");
 }
+
+#[test]
+fn bot_does_not_pass_first_while_losing_passing_is_not_resigning() {
+    let board = Board::from_rows(&[
+        ".X.X.X.", "XXXXXXX", "X.X.X.X", "XXXXXXX", ".X..O.X", "XXXXXXX", ".X.X.X.",
+    ])
+    .unwrap();
+    for rules in ["japanese,size=7", "chinese,size=7"] {
+        let g = Game::from_position(Rules::parse(rules).unwrap(), board.clone(), Color::White);
+        let mut b = bot(300, 6);
+        let (mv, r) = genmove(&mut b, &g, req());
+        assert!(r.winrate < 0.2, "{rules}: White is lost");
+        assert_ne!(mv, Some(Move::Pass), "{rules}: White plays on");
+    }
+}

@@ -310,6 +310,10 @@ impl Bot {
         let b = game.board();
         // Never pass while opponent stones look dead under area rules (dead stones are
         // captured, not agreed) or when asked to clean up.
+        let legal = |m: Idx| match &req.root_moves {
+            Some(r) => m == PASS || r.contains(&m),
+            None => game.check(me, m).is_ok(),
+        };
         let passing = stats.first().is_some_and(|s| s.mv == PASS);
         let opp_dead = passing && {
             let own = estimate_ownership(b, 256, self.config.seed ^ game.moves().len() as u64);
@@ -321,12 +325,23 @@ impl Bot {
                 }
             })
         };
-        let avoid_pass =
-            (req.cleanup || game.rules.scoring == rules::ScoringKind::Area) && opp_dead;
-        let legal = |m: Idx| match &req.root_moves {
-            Some(r) => m == PASS || r.contains(&m),
-            None => game.check(me, m).is_ok(),
-        };
+        // Passing first gives the opponent the choice to end the game: not while losing (that
+        // is resigning by other means), nor under area scoring where playing on costs nothing.
+        let opp_passed = game.moves().last().is_some_and(|m| m.1 == PASS);
+        let pass_wr = stats.first().map_or(0.5, |s| s.winrate);
+        let next_best = stats
+            .iter()
+            .find(|s| s.mv != PASS && s.visits > 0 && legal(s.mv));
+        let pass_first_is_waste = passing
+            && !opp_passed
+            && next_best.is_some_and(|n| {
+                pass_wr < 0.2
+                    || (game.rules.scoring == rules::ScoringKind::Area
+                        && n.winrate >= pass_wr - 0.1)
+            });
+        let avoid_pass = ((req.cleanup || game.rules.scoring == rules::ScoringKind::Area)
+            && opp_dead)
+            || pass_first_is_waste;
         let chosen = stats
             .iter()
             .find(|s| legal(s.mv) && !(avoid_pass && s.mv == PASS && stats.len() > 1))
