@@ -211,6 +211,28 @@ impl FastBoard {
         [i - s - 1, i - s + 1, i + s - 1, i + s + 1]
     }
 
+    /// Who owns point `i` when a playout ends: +1 Black, −1 White (a stone, or an empty point
+    /// touching only that colour), 0 for an empty point touching both or neither.
+    pub fn owner_at(&self, i: Idx) -> f32 {
+        match self.stone(i) {
+            Some(Colour::Black) => 1.0,
+            Some(Colour::White) => -1.0,
+            None => {
+                let mut t = 0u8;
+                for nb in self.neighbours(i) {
+                    if let Some(s) = self.stone(nb) {
+                        t |= s as u8 + 1;
+                    }
+                }
+                match t {
+                    1 => 1.0,
+                    2 => -1.0,
+                    _ => 0.0,
+                }
+            }
+        }
+    }
+
     /// The stone at `i`, if any.
     #[inline]
     pub fn stone(&self, i: Idx) -> Option<Colour> {

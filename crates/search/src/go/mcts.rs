@@ -378,23 +378,7 @@ impl Tree {
         self.playouts += 1;
         // Ownership of the root's final positions.
         for i in b.points() {
-            let o = match b.stone(i) {
-                Some(Colour::Black) => 1.0,
-                Some(Colour::White) => -1.0,
-                None => {
-                    let mut t = 0u8;
-                    for nb in b.neighbours(i) {
-                        if let Some(s) = b.stone(nb) {
-                            t |= s as u8 + 1;
-                        }
-                    }
-                    match t {
-                        1 => 1.0,
-                        2 => -1.0,
-                        _ => 0.0,
-                    }
-                }
-            };
+            let o = b.owner_at(i);
             self.ownership[i as usize] += o;
         }
         // Back up along the path; the mover into path[k] is the colour to move at path[k-1].

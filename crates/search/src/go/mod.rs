@@ -444,23 +444,7 @@ pub fn estimate_ownership(board: &board::FastBoard, n: u32, seed: u64) -> Vec<f3
         b.reset_passes();
         playout::playout(&mut b, &mut rng, &mut amaf, &mut buf);
         for i in b.points() {
-            let o = match b.stone(i) {
-                Some(Colour::Black) => 1.0,
-                Some(Colour::White) => -1.0,
-                None => {
-                    let mut t = 0u8;
-                    for nb in b.neighbours(i) {
-                        if let Some(s) = b.stone(nb) {
-                            t |= s as u8 + 1;
-                        }
-                    }
-                    match t {
-                        1 => 1.0,
-                        2 => -1.0,
-                        _ => 0.0,
-                    }
-                }
-            };
+            let o = b.owner_at(i);
             own[i as usize] += o;
         }
     }
