@@ -2,21 +2,7 @@
 //! command names, hostile numbers, vertices and junk bytes; every one gets `=` or `?`.
 
 use baduk_gtp::{engine_with_options, format_response, parse_line};
-
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[(self.next() as usize) % xs.len()]
-    }
-}
+use baduk_rng::Rng;
 
 const WORDS: &[&str] = &[
     "play",
@@ -94,11 +80,11 @@ const WORDS: &[&str] = &[
 #[test]
 fn gtp_2_random_malformed_lines_never_crash_the_engine() {
     let mut e = engine_with_options("playouts=4,seed=1").unwrap();
-    let mut rng = Lcg(2024);
+    let mut rng = Rng::new(2024);
     let mut lines = 0;
     for _ in 0..1500 {
-        let n = 1 + rng.next() % 5;
-        let words: Vec<&str> = (0..n).map(|_| rng.pick(WORDS)).collect();
+        let n = 1 + rng.below(5);
+        let words: Vec<&str> = (0..n).map(|_| WORDS[rng.below(WORDS.len())]).collect();
         let line = words.join(" ");
         // lz-analyze streams only inside `run`; `handle` answers it with one snapshot.
         if let Some(cmd) = parse_line(&line) {
