@@ -138,9 +138,12 @@ impl Engine {
         self.sync();
     }
 
-    /// After an ended game (two passes), GUIs may play on (cleanup): continue from the board.
+    /// After an ended game (two passes), GUIs may play on (cleanup): resume the same game, so
+    /// that superko still sees every earlier position; other endings continue from the board.
     fn reopen_if_over(&mut self) {
-        if self.lib.is_over() {
+        if self.lib.is_over() && self.lib.resume() {
+            self.sync();
+        } else if self.lib.is_over() {
             let b = self.lib.board().clone();
             let h = self.lib.handicap();
             self.lib = Game::from_position(self.lib_rules, b, self.lib.to_move());

@@ -150,6 +150,22 @@ fn gtp_simple_ko_recapture_is_illegal_until_a_move_elsewhere() {
 }
 
 #[test]
+fn gtp_play_after_two_passes_resumes_the_game_and_superko_still_sees_its_history() {
+    // Cleanup after two passes is the same game played on (area rules: "resume play"), so the
+    // ko retake that recreates the position after White's first b4 stays refused (positional
+    // superko reaches back past the passes). A fresh game from the board would allow it.
+    let c = answers(
+        "baduk-rules chinese\nboardsize 5\nplay b b5\nplay b a4\nplay b b3\nplay w c5\nplay w d4\nplay w c3\nplay w b4\nplay b c4\nplay w pass\nplay b pass\nplay w b4\nkgs-genmove_cleanup w\n",
+    );
+    assert_eq!(c[9], "= ", "black captures at c4");
+    assert!(
+        c[12].starts_with("? illegal move (positional superko"),
+        "{c:?}"
+    );
+    assert!(c[13].starts_with("= ") && !c[13].contains("B4"), "{c:?}");
+}
+
+#[test]
 fn gtp_genmove_returns_a_legal_vertex_and_plays_it() {
     let a = answers("boardsize 9\n5 genmove b\nshowboard\n6 genmove w\n7 genmove x\n");
     let v = a[1].trim_start_matches("=5 ").to_string();
