@@ -21,10 +21,9 @@ fn baduk(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().expect("wait")
 }
 
+/// Writes a temporary file named for this process and `name`; the test removes it when done.
 fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("baduk-wall-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let p = dir.join(name);
+    let p = std::env::temp_dir().join(format!("baduk-wall-cli-{}-{name}", std::process::id()));
     std::fs::write(&p, text).expect("write temp file");
     p
 }
@@ -73,6 +72,7 @@ fn wall_play_random_saves_a_record_that_replay_accepts() {
     let replay = baduk(&["wall", "replay", rec.to_str().expect("utf-8 path")], "");
     assert!(replay.status.success(), "{}", text(&replay.stderr));
     assert_eq!(text(&replay.stdout).lines().last(), Some(last.as_str()));
+    std::fs::remove_file(&rec).ok();
 }
 
 #[test]
@@ -98,6 +98,7 @@ fn wall_legal_lists_count_then_record_lines() {
         "",
     );
     assert_eq!(text(&perft.stdout).trim(), n.to_string());
+    std::fs::remove_file(&f).ok();
 }
 
 #[test]
@@ -123,6 +124,8 @@ fn wall_replay_exit_codes_illegal_1_malformed_2() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("line 3:"));
+    std::fs::remove_file(&illegal).ok();
+    std::fs::remove_file(&malformed).ok();
 }
 
 #[test]
