@@ -2,7 +2,7 @@
 //! by the rules library and scored by our scorer; GNU Go's `final_score` is asked as a second
 //! opinion whenever GNU Go plays.
 
-use crate::stats::{mean_se, Tally};
+use crate::stats::{MatchStats, Played};
 use baduk_gtp::engine::Engine;
 use baduk_gtp::vertex::{parse_vertex, Vertex};
 use baduk_gtp::{engine_with_options, parse_line, GtpClient};
@@ -134,32 +134,10 @@ pub struct GoMatchReport {
     pub komi: f32,
     /// Base seed of our bot.
     pub seed: u64,
-    /// Games played.
-    pub games: u64,
-    /// Games A won.
-    pub a_wins: u64,
-    /// Games B won.
-    pub b_wins: u64,
-    /// Drawn games.
-    pub draws: u64,
-    /// A's score per game: (wins + draws/2) / games.
-    pub a_score: f64,
-    /// 95% interval of `a_score`.
-    pub a_score_ci95: [f64; 2],
-    /// Elo difference A − B.
-    pub elo: f64,
-    /// Half-width of the 95% interval of `elo`.
-    pub elo_error: f64,
-    /// Mean of A's margin in points over scored games (0 when none was scored).
-    pub mean_margin: f64,
-    /// Standard error of `mean_margin`.
-    pub margin_se: f64,
-    /// Mean moves per game.
-    pub mean_length: f64,
-    /// Mean milliseconds per `genmove`, both engines.
-    pub mean_ms_per_action: f64,
-    /// A's score playing Black, then playing White.
-    pub a_score_by_side: [f64; 2],
+    /// The match statistics, `a`'s first seat being Black; margins over scored games, and
+    /// milliseconds per `genmove` of both engines.
+    #[serde(flatten)]
+    pub stats: MatchStats,
     /// Games lost by an illegal move or an engine failure.
     pub forfeits: u64,
     /// Scored games where GNU Go's `final_score` disagreed with ours.
@@ -500,37 +478,21 @@ fn sgf_text(s: &str) -> String {
 }
 
 fn report(m: &GoMatch, results: Vec<GoGameResult>) -> GoMatchReport {
-    let mut t = Tally::default();
-    let mut by_side = [(0.0f64, 0u32); 2];
-    for r in &results {
-        let pts = match r.winner.as_deref() {
-            Some("a") => {
-                t.wins += 1;
-                1.0
-            }
-            Some(_) => {
-                t.losses += 1;
-                0.0
-            }
-            None => {
-                t.draws += 1;
-                0.5
-            }
-        };
-        let side = &mut by_side[if r.black == "a" { 0 } else { 1 }];
-        side.0 += pts;
-        side.1 += 1;
-    }
-    let margins: Vec<f64> = results
+    let played: Vec<Played> = results
         .iter()
-        .filter_map(|r| r.margin_a.map(f64::from))
+        .map(|r| Played {
+            a_points: match r.winner.as_deref() {
+                Some("a") => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            },
+            a_first: r.black == "a",
+            margin: r.margin_a.map(f64::from),
+            length: r.moves,
+        })
         .collect();
-    let lengths: Vec<f64> = results.iter().map(|r| r.moves as f64).collect();
-    let (mean_margin, margin_se) = mean_se(&margins);
-    let (mean_length, _) = mean_se(&lengths);
     let calls: u64 = results.iter().map(|r| r.genmoves).sum();
     let ms: f64 = results.iter().map(|r| r.genmove_ms).sum();
-    let (lo, hi) = t.score_ci95();
     GoMatchReport {
         a: m.a.to_string(),
         b: m.b.to_string(),
@@ -538,19 +500,7 @@ fn report(m: &GoMatch, results: Vec<GoGameResult>) -> GoMatchReport {
         rules: m.rules.clone(),
         komi: m.komi,
         seed: m.seed,
-        games: t.games(),
-        a_wins: t.wins,
-        b_wins: t.losses,
-        draws: t.draws,
-        a_score: t.score(),
-        a_score_ci95: [lo, hi],
-        elo: t.elo(),
-        elo_error: t.elo_error(),
-        mean_margin,
-        margin_se,
-        mean_length,
-        mean_ms_per_action: if calls > 0 { ms / calls as f64 } else { 0.0 },
-        a_score_by_side: by_side.map(|(p, n)| if n > 0 { p / n as f64 } else { 0.5 }),
+        stats: MatchStats::of(&played, calls, ms),
         forfeits: results
             .iter()
             .filter(|r| r.ending == Ending::Forfeit)
@@ -570,31 +520,31 @@ impl fmt::Display for GoMatchReport {
             self.size,
             self.rules,
             self.komi,
-            self.games,
-            self.a_wins,
-            self.b_wins,
-            self.draws
+            self.stats.games,
+            self.stats.a_wins,
+            self.stats.b_wins,
+            self.stats.draws
         )?;
         writeln!(
             f,
             "A's score {:.1}% (95% {:.1}–{:.1}%; as Black {:.1}%, as White {:.1}%), Elo {:+.0} ± {:.0}",
-            self.a_score * 100.0,
-            self.a_score_ci95[0] * 100.0,
-            self.a_score_ci95[1] * 100.0,
-            self.a_score_by_side[0] * 100.0,
-            self.a_score_by_side[1] * 100.0,
-            self.elo,
-            self.elo_error
+            self.stats.a_score * 100.0,
+            self.stats.a_score_ci95[0] * 100.0,
+            self.stats.a_score_ci95[1] * 100.0,
+            self.stats.a_score_by_side[0] * 100.0,
+            self.stats.a_score_by_side[1] * 100.0,
+            self.stats.elo,
+            self.stats.elo_error
         )?;
         writeln!(
             f,
             "mean margin for A {:+.1} ± {:.1}",
-            self.mean_margin, self.margin_se
+            self.stats.mean_margin, self.stats.margin_se
         )?;
         writeln!(
             f,
             "mean length {:.1} moves, {:.0} ms per genmove",
-            self.mean_length, self.mean_ms_per_action
+            self.stats.mean_length, self.stats.mean_ms_per_action
         )?;
         writeln!(
             f,
@@ -654,10 +604,10 @@ mod tests {
         let mut seen = 0;
         let r = play_match(&m, |_| seen += 1).unwrap();
         assert_eq!(seen, 2);
-        assert_eq!(r.games, 2);
+        assert_eq!(r.stats.games, 2);
         assert_eq!(r.results[0].black, "a");
         assert_eq!(r.results[1].black, "b");
-        assert_eq!(r.a_wins + r.b_wins + r.draws, 2);
+        assert_eq!(r.stats.a_wins + r.stats.b_wins + r.stats.draws, 2);
         assert_eq!(r.forfeits, 0);
     }
 
@@ -682,7 +632,7 @@ mod tests {
             max_moves: 200,
         };
         let r = play_match(&m, |_| {}).unwrap();
-        assert_eq!(r.games, 2);
+        assert_eq!(r.stats.games, 2);
         assert!(
             r.results
                 .iter()
@@ -746,7 +696,7 @@ mod tests {
         };
         let r = play_match(&m, |_| {}).unwrap();
         assert_eq!(r.forfeits, 2, "{:?}", r.results);
-        assert_eq!(r.a_wins, 2);
+        assert_eq!(r.stats.a_wins, 2);
         for g in &r.results {
             let why = g.forfeit.as_deref().unwrap();
             assert!(why.starts_with("b ") && why.contains("A1"), "{why}");

@@ -1,6 +1,8 @@
 //! Match statistics shared by every game: score with a 95% interval, the Elo difference with its
 //! error, and means with standard errors. Nothing here knows a game's rules.
 
+use serde::Serialize;
+
 /// z for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_964;
 
@@ -65,6 +67,91 @@ impl Tally {
     fn clamped_score(&self) -> f64 {
         let n = self.games().max(1) as f64;
         self.score().clamp(0.5 / n, 1.0 - 0.5 / n)
+    }
+}
+
+/// One finished game as the match statistics see it, from the first player's (`a`'s) side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Played {
+    /// `a`'s points: 1 for a win, 1/2 for a draw, 0 for a loss.
+    pub a_points: f64,
+    /// Whether `a` had the first seat (Black in Go, A in Wall Go).
+    pub a_first: bool,
+    /// `a`'s margin, where the game was counted.
+    pub margin: Option<f64>,
+    /// Moves or turns in the game.
+    pub length: usize,
+}
+
+/// The statistics every arena reports about `a` against `b` (flattened into their `--json`).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct MatchStats {
+    /// Games played.
+    pub games: u64,
+    /// Games `a` won.
+    pub a_wins: u64,
+    /// Games `b` won.
+    pub b_wins: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// `a`'s score per game: (wins + draws/2) / games.
+    pub a_score: f64,
+    /// 95% interval of `a_score`.
+    pub a_score_ci95: [f64; 2],
+    /// Elo difference `a` − `b`.
+    pub elo: f64,
+    /// Half-width of the 95% interval of `elo`.
+    pub elo_error: f64,
+    /// Mean of `a`'s margin over the counted games (0 when none was counted).
+    pub mean_margin: f64,
+    /// Standard error of `mean_margin`.
+    pub margin_se: f64,
+    /// Mean moves (turns) per game.
+    pub mean_length: f64,
+    /// Mean milliseconds per move asked of an engine.
+    pub mean_ms_per_action: f64,
+    /// `a`'s score in the first seat, then in the second.
+    pub a_score_by_side: [f64; 2],
+}
+
+impl MatchStats {
+    /// The statistics of `games`, with `actions` moves asked of the engines in `ms` milliseconds.
+    pub fn of(games: &[Played], actions: u64, ms: f64) -> MatchStats {
+        let mut t = Tally::default();
+        let mut by_side = [(0.0f64, 0u32); 2];
+        for g in games {
+            match g.a_points {
+                p if p > 0.75 => t.wins += 1,
+                p if p < 0.25 => t.losses += 1,
+                _ => t.draws += 1,
+            }
+            let side = &mut by_side[if g.a_first { 0 } else { 1 }];
+            side.0 += g.a_points;
+            side.1 += 1;
+        }
+        let margins: Vec<f64> = games.iter().filter_map(|g| g.margin).collect();
+        let lengths: Vec<f64> = games.iter().map(|g| g.length as f64).collect();
+        let (mean_margin, margin_se) = mean_se(&margins);
+        let (lo, hi) = t.score_ci95();
+        MatchStats {
+            games: t.games(),
+            a_wins: t.wins,
+            b_wins: t.losses,
+            draws: t.draws,
+            a_score: t.score(),
+            a_score_ci95: [lo, hi],
+            elo: t.elo(),
+            elo_error: t.elo_error(),
+            mean_margin,
+            margin_se,
+            mean_length: mean_se(&lengths).0,
+            mean_ms_per_action: if actions > 0 {
+                ms / actions as f64
+            } else {
+                0.0
+            },
+            a_score_by_side: by_side.map(|(p, n)| if n > 0 { p / n as f64 } else { 0.5 }),
+        }
     }
 }
 

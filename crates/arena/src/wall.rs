@@ -2,7 +2,7 @@
 //! opening, sides swapped), played on a thread pool, with the same games for a seed whatever
 //! the number of threads.
 
-use crate::stats::{mean_se, Tally};
+use crate::stats::{MatchStats, Played};
 use baduk_rng::Rng;
 use baduk_search::wall::{make_player, SpecError};
 use baduk_wallgo::{Action, ActionList, Game, Outcome, Phase, Player, Variant};
@@ -194,77 +194,30 @@ pub struct Summary {
     pub variant: String,
     /// The match seed.
     pub seed: u64,
-    /// Games played.
-    pub games: u64,
-    /// Games bot `a` won.
-    pub a_wins: u64,
-    /// Games bot `b` won.
-    pub b_wins: u64,
-    /// Drawn games.
-    pub draws: u64,
-    /// Bot `a`'s score per game: (wins + draws/2) / games.
-    pub a_score: f64,
-    /// 95% interval of `a_score`.
-    pub a_score_ci95: [f64; 2],
-    /// Elo difference of `a` over `b`.
-    pub elo: f64,
-    /// Half-width of the 95% interval of `elo`.
-    pub elo_error: f64,
-    /// Mean of bot `a`'s cells minus bot `b`'s.
-    pub mean_margin: f64,
-    /// Standard error of `mean_margin`.
-    pub margin_se: f64,
-    /// Mean turns per game.
-    pub mean_length: f64,
-    /// Mean milliseconds per bot action.
-    pub mean_ms_per_action: f64,
-    /// Bot `a`'s score playing A, then playing B.
-    pub a_score_by_side: [f64; 2],
+    /// The match statistics, `a`'s first seat being A.
+    #[serde(flatten)]
+    pub stats: MatchStats,
 }
 
 /// Summarises the results of a match.
 pub fn summarise(cfg: &MatchConfig, results: &[GameResult]) -> Summary {
-    let mut t = Tally::default();
-    let mut by_side = [(0.0, 0usize); 2];
-    for r in results {
-        match r.a_points {
-            p if p > 0.75 => t.wins += 1,
-            p if p < 0.25 => t.losses += 1,
-            _ => t.draws += 1,
-        }
-        let s = &mut by_side[r.a_side.index()];
-        s.0 += r.a_points;
-        s.1 += 1;
-    }
-    let margins: Vec<f64> = results.iter().map(|r| r.margin as f64).collect();
-    let lengths: Vec<f64> = results.iter().map(|r| r.length as f64).collect();
-    let (mean_margin, margin_se) = mean_se(&margins);
+    let played: Vec<Played> = results
+        .iter()
+        .map(|r| Played {
+            a_points: r.a_points,
+            a_first: r.a_side == Player::A,
+            margin: Some(r.margin as f64),
+            length: r.length,
+        })
+        .collect();
     let actions: usize = results.iter().map(|r| r.bot_actions).sum();
     let ms: f64 = results.iter().map(|r| r.bot_ms).sum();
-    let (lo, hi) = t.score_ci95();
-    let side_score = |(p, n): (f64, usize)| if n == 0 { 0.5 } else { p / n as f64 };
     Summary {
         a: cfg.a.clone(),
         b: cfg.b.clone(),
         variant: cfg.variant.to_string(),
         seed: cfg.seed,
-        games: t.games(),
-        a_wins: t.wins,
-        b_wins: t.losses,
-        draws: t.draws,
-        a_score: t.score(),
-        a_score_ci95: [lo, hi],
-        elo: t.elo(),
-        elo_error: t.elo_error(),
-        mean_margin,
-        margin_se,
-        mean_length: mean_se(&lengths).0,
-        mean_ms_per_action: if actions == 0 {
-            0.0
-        } else {
-            ms / actions as f64
-        },
-        a_score_by_side: [side_score(by_side[0]), side_score(by_side[1])],
+        stats: MatchStats::of(&played, actions as u64, ms),
     }
 }
 
@@ -291,8 +244,8 @@ mod tests {
             |r: &[GameResult]| -> Vec<String> { r.iter().map(|g| g.game.to_record()).collect() };
         assert_eq!(records(&one), records(&two));
         let s1 = summarise(&cfg("easy", "random", 6, 1), &one);
-        assert_eq!(s1.games, 6);
-        assert_eq!(s1.a_wins + s1.b_wins + s1.draws, 6);
+        assert_eq!(s1.stats.games, 6);
+        assert_eq!(s1.stats.a_wins + s1.stats.b_wins + s1.stats.draws, 6);
     }
 
     #[test]
