@@ -358,6 +358,17 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
             }
         );
     }
+    let jk_rows: Vec<String> = rows
+        .iter()
+        .filter(|r| r.dead_from == "jk_ending")
+        .map(|r| rules_name(&r.rules))
+        .collect();
+    if !dead.is_empty() && !jk_rows.is_empty() {
+        println!(
+            "  (not under {}: a game ended by a JK art. 4.3 sequence has no dead stones)",
+            jk_rows.join(", ")
+        );
+    }
     let seki: Vec<Point> = est.seki.points.iter().collect();
     if !seki.is_empty() {
         println!("seki points: {}", point_list(&seki));

@@ -238,6 +238,14 @@ fn jk_art_4_3_a_game_ended_by_ee_has_no_dead_stones() {
     // Under rules without art. 4.3 the estimator still removes the stone.
     assert_eq!(v[1]["dead"], serde_json::json!(["A3"]), "{v}");
     assert_eq!(v[1]["dead_from"], "estimator");
+    // The text header lists the estimator's dead stones and says which rows use none.
+    let o = baduk(&["go", "score", f.to_str().unwrap(), "--rules", "jk,japanese"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("dead: A3"), "{text}");
+    assert!(
+        text.contains("(not under jk: a game ended by a JK art. 4.3 sequence has no dead stones)"),
+        "{text}"
+    );
 }
 
 #[test]
