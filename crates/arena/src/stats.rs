@@ -179,6 +179,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn match_stats_count_points_by_seat_and_margins_only_where_counted() {
+        let g = |a_points, a_first, margin| Played {
+            a_points,
+            a_first,
+            margin,
+            length: 10,
+        };
+        let s = MatchStats::of(
+            &[
+                g(1.0, true, Some(3.0)),
+                g(0.5, false, Some(0.0)),
+                g(0.0, false, None),
+                g(1.0, true, Some(6.0)),
+            ],
+            8,
+            400.0,
+        );
+        assert_eq!((s.games, s.a_wins, s.draws, s.b_wins), (4, 2, 1, 1));
+        assert_eq!(s.a_score, 0.625);
+        assert_eq!(s.a_score_by_side, [1.0, 0.25]);
+        assert_eq!(s.mean_margin, 3.0);
+        assert_eq!(s.mean_length, 10.0);
+        assert_eq!(s.mean_ms_per_action, 50.0);
+    }
+
+    #[test]
     fn even_score_is_zero_elo() {
         let t = Tally {
             wins: 10,

@@ -141,15 +141,16 @@ impl Engine {
     /// After an ended game (two passes), GUIs may play on (cleanup): resume the same game, so
     /// that superko still sees every earlier position; other endings continue from the board.
     fn reopen_if_over(&mut self) {
-        if self.lib.is_over() && self.lib.resume() {
-            self.sync();
-        } else if self.lib.is_over() {
+        if !self.lib.is_over() {
+            return;
+        }
+        if !self.lib.resume() {
             let b = self.lib.board().clone();
             let h = self.lib.handicap();
             self.lib = Game::from_position(self.lib_rules, b, self.lib.to_move());
             self.lib.set_handicap(h);
-            self.sync();
         }
+        self.sync();
     }
 
     fn idx(&self, v: Vertex) -> Idx {
