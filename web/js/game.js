@@ -1,0 +1,658 @@
+// The game page (/g/{id}): one Go or Wall Go game, live over the WebSocket. The page holds no
+// game logic: it draws the server's state, sends the player's clicks as actions, and shows the
+// server's answer (a new state, or a 4xx message in place).
+
+import { api, connect, heldSeats, holdSeat, forgetSeat, invites, seatLink } from './api.js';
+import { t, lang, setLang, applyStatic } from './i18n.js';
+import { clockView } from './clock.js';
+import { GoBoard } from './go-board.js';
+import { WallBoard } from './wall-board.js';
+import { h, fmtNum, seatName, kindLabel, resultText, sound, initChrome } from './ui.js';
+
+const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
+const $ = (sel) => document.querySelector(sel);
+
+// Seat tokens from the link (#token=…&seat=…) go to local storage, so a reload without the
+// fragment, or a new tab from the lobby, finds the seat again.
+{
+  const frag = new URLSearchParams(location.hash.slice(1));
+  const token = frag.get('token');
+  if (token) {
+    const seat = frag.get('seat');
+    const held = heldSeats(id);
+    if (!Object.values(held).includes(token)) holdSeat(id, seat || '?', token);
+  }
+}
+
+const page = {
+  state: null,
+  at: 0, // performance.now() when `state.clocks` was received
+  board: null,
+  ws: null,
+  replay: null, // {n, states: Map} while replaying a finished game
+  message: null, // {text, kind}
+  resignArmed: false,
+  lastSeq: -1,
+  pending: null, // {t0, version} of the action in flight
+};
+
+// What tests and curious people can read: round-trip times of this page's own actions.
+window.__baduk = { rtts: [], page };
+
+function mySeats() {
+  const st = page.state;
+  const held = heldSeats(id);
+  const seats = Object.keys(st?.seats || {});
+  const mine = seats.filter((s) => held[s]);
+  if (held['?']) {
+    // A bare token: if only one human seat could be it, it is that one.
+    const cand = seats.filter((s) => st.seats[s].kind === 'human' && !held[s]);
+    if (cand.length === 1) {
+      holdSeat(id, cand[0], held['?']);
+      forgetSeat(id, '?');
+      mine.push(cand[0]);
+    }
+  }
+  return mine;
+}
+
+function tokenFor(seat) {
+  const held = heldSeats(id);
+  return held[seat] || held['?'];
+}
+
+function hasUnknownToken() {
+  return !!heldSeats(id)['?'];
+}
+
+/** The seat this browser acts for now: the side to move if it holds it. */
+function actingSeat(prefer) {
+  const mine = mySeats();
+  if (prefer && mine.includes(prefer)) return prefer;
+  const st = page.state;
+  if (st.to_move && mine.includes(st.to_move)) return st.to_move;
+  if (hasUnknownToken() && st.to_move) return st.to_move;
+  return mine[0] || (hasUnknownToken() ? '?' : null);
+}
+
+function showMessage(text, kind = 'error') {
+  page.message = text ? { text, kind } : null;
+  const box = $('#message');
+  box.replaceChildren();
+  if (page.message) {
+    box.className = `message ${kind}`;
+    box.textContent = text;
+  } else {
+    box.className = 'message';
+  }
+}
+
+async function act(action, seat) {
+  const st = page.state;
+  const s = seat || actingSeat();
+  const token = s ? tokenFor(s) : null;
+  if (!token) return;
+  showMessage(null);
+  page.pending = { t0: performance.now(), version: st.version };
+  const before = st.to_move;
+  try {
+    const next = await api.act(id, token, action);
+    // A bare token that just moved for the side to move belongs to that side.
+    if (heldSeats(id)['?'] && before && s === before) {
+      holdSeat(id, before, heldSeats(id)['?']);
+      forgetSeat(id, '?');
+    }
+    if (next && next.id) apply(next);
+  } catch (e) {
+    page.pending = null;
+    showMessage(e.status ? e.message : t('error.network'), 'error');
+    sound('error');
+  }
+}
+
+function apply(next) {
+  const st = page.state;
+  if (st && next.version < st.version) return; // an older snapshot than what is shown
+  const moved = st && next.version > st.version;
+  page.state = next;
+  page.at = performance.now();
+  // Server-side automatic actions (the turn clock ran out).
+  for (const a of next.actions || []) {
+    if (a.seq > page.lastSeq && a.auto && page.lastSeq >= 0) showMessage(t('auto', a.action, seatName(next, a.seat)), 'info');
+  }
+  const seqs = (next.actions || []).map((a) => a.seq);
+  if (seqs.length) page.lastSeq = Math.max(page.lastSeq, ...seqs);
+  else page.lastSeq = Math.max(page.lastSeq, next.version - 1);
+  if (moved) {
+    page.resignArmed = false;
+    sound('move');
+  }
+  if (page.replay && next.status !== 'finished') page.replay = null;
+  render();
+  if (page.pending && next.version > page.pending.version) {
+    const t0 = page.pending.t0;
+    page.pending = null;
+    requestAnimationFrame(() => {
+      const ms = performance.now() - t0;
+      window.__baduk.rtts.push(ms);
+      document.body.dataset.rtt = ms.toFixed(1);
+    });
+  }
+}
+
+// ---- rendering -------------------------------------------------------------------------------
+
+function render() {
+  const st = page.state;
+  if (!st) return;
+  document.body.dataset.version = st.version;
+  document.body.dataset.phase = st.phase;
+  document.body.dataset.status = st.status;
+  document.body.dataset.game = st.game;
+  const mine = mySeats();
+  document.body.dataset.role = mine.length || hasUnknownToken() ? 'player' : 'spectator';
+  const title = st.game === 'go' ? `${t('game.go')} ${st.size.cols}×${st.size.rows} · ${st.rules_name || st.rules}` : t('game.wallgo');
+  $('#title').textContent = title;
+  document.title = `${title} — baduk`;
+  renderInfo();
+  renderPlayers();
+  renderBoard();
+  renderStatus();
+  renderControls();
+  renderResult();
+  renderMoves();
+  renderReplayBar();
+  tick();
+}
+
+function renderInfo() {
+  const st = page.state;
+  const parts = [];
+  if (st.game === 'go') {
+    parts.push(t('komi', st.komi));
+    if (st.handicap) parts.push(t('handicap', st.handicap));
+    parts.push(st.rules);
+  } else {
+    parts.push(st.variant);
+  }
+  $('#info').textContent = parts.join(' · ');
+}
+
+function renderPlayers() {
+  const st = page.state;
+  const mine = mySeats();
+  const box = $('#players');
+  box.replaceChildren();
+  for (const seat of Object.keys(st.seats)) {
+    const info = st.seats[seat];
+    const toMove = st.to_move === seat && st.status !== 'finished';
+    const card = h('div', { class: `player seat-${seat}${toMove ? ' to-move' : ''}`, 'data-seat': seat });
+    const chip = h('span', { class: `chip ${seat}`, 'aria-hidden': 'true' }, st.game === 'wallgo' ? seat : '');
+    const name = h('div', { class: 'pname' }, chip, h('strong', {}, seatName(st, seat)), h('span', { class: 'kind' }, mine.includes(seat) ? t('kind.you') : kindLabel(info)));
+    card.append(name);
+    if (info.kind === 'open' && !info.joined && !mine.includes(seat)) {
+      const b = h('button', { class: 'small', 'data-sit': seat }, t('sit'));
+      b.onclick = () => sit(seat);
+      card.append(b);
+    }
+    const meta = h('div', { class: 'pmeta' });
+    if (st.game === 'go' && st.captures) meta.append(h('span', { class: 'caps' }, `${t('captures')} ${st.captures[seat] ?? 0}`));
+    if (st.phase === 'marking' && st.marking?.accepted) {
+      const ok = st.marking.accepted[seat];
+      meta.append(h('span', { class: `acc ${ok ? 'yes' : 'no'}` }, ok ? `✓ ${t('btn.accept')}` : '…'));
+    }
+    card.append(meta);
+    const c = st.clocks?.[seat];
+    if (c) {
+      const clock = h('div', { class: 'clock', 'data-clock': seat }, h('span', { class: 'main' }), h('span', { class: 'extra' }));
+      if (c.kind === 'turn') clock.append(h('div', { class: 'bar' }, h('div', { class: 'fill' })));
+      card.append(clock);
+    }
+    box.append(card);
+  }
+}
+
+function tick() {
+  const st = page.state;
+  if (!st || !st.clocks) return;
+  const elapsed = st.status === 'finished' ? 0 : performance.now() - page.at;
+  for (const [seat, c] of Object.entries(st.clocks)) {
+    const node = document.querySelector(`[data-clock="${seat}"]`);
+    if (!node || !c) continue;
+    if (c.kind === 'turn' && !c.turn_ms) c.turn_ms = turnMs(st);
+    const v = clockView(c, elapsed);
+    node.querySelector('.main').textContent = v.main;
+    node.querySelector('.extra').textContent = v.extra;
+    node.classList.toggle('low', !!v.low && !!c.running);
+    node.classList.toggle('running', !!c.running);
+    const fill = node.querySelector('.fill');
+    if (fill) fill.style.width = `${((c.running ? v.fraction : c.main_ms / c.turn_ms) * 100).toFixed(1)}%`;
+  }
+}
+
+function turnMs(st) {
+  const m = /seconds=(\d+)/.exec(st.variant || '');
+  return (m ? +m[1] : 60) * 1000;
+}
+
+function boardState() {
+  const r = page.replay;
+  if (r && r.n < total() && r.states.has(r.n)) return r.states.get(r.n);
+  return page.state;
+}
+
+function renderBoard() {
+  const st = page.state;
+  const host = $('#board');
+  const want = st.game === 'go' ? GoBoard : WallBoard;
+  if (!(page.board instanceof want)) {
+    host.replaceChildren();
+    page.board =
+      st.game === 'go'
+        ? new GoBoard(host, { onPoint })
+        : new WallBoard(host, { onAction: (a) => act(a), onStage: () => renderWallControls() });
+  }
+  const shown = boardState();
+  const replaying = shown !== st;
+  const seat = actingSeat();
+  const myTurn = !replaying && st.status !== 'finished' && !!seat && (st.to_move === seat || st.phase === 'marking');
+  if (st.game === 'go') {
+    const mode = st.phase === 'marking' ? 'marking' : 'play';
+    page.board.render(shown, {
+      interactive: myTurn,
+      mode,
+      legal: new Set(st.legal || []),
+      hoverColor: st.to_move === 'white' ? 'white' : 'black',
+    });
+  } else {
+    page.board.render(shown, { interactive: myTurn && st.phase !== 'finished', showRegions: st.phase === 'finished' || replaying ? shown.phase === 'finished' : false });
+  }
+}
+
+function onPoint(name) {
+  const st = page.state;
+  if (st.phase === 'marking') {
+    const dead = new Set(st.marking?.dead ?? st.marking?.proposed ?? []);
+    const x = page.board.parse(name);
+    const c = x && st.board[x.y][x.x];
+    if (c !== 'B' && c !== 'W') return;
+    act(`${dead.has(name) ? 'alive' : 'dead'} ${name}`, actingSeat());
+    return;
+  }
+  act(name);
+}
+
+function renderStatus() {
+  const st = page.state;
+  const el = $('#status');
+  const seat = actingSeat();
+  const mine = mySeats();
+  let text = '';
+  if (st.status === 'finished') text = t('phase.finished');
+  else if (st.phase === 'marking') text = t('phase.marking');
+  else if (st.to_move && (mine.includes(st.to_move) || (hasUnknownToken() && seat === st.to_move))) {
+    if (st.game === 'wallgo') {
+      const s = page.board?.stage?.().stage;
+      text = s === 'place' ? t('turn.you.place') : s === 'dest' ? t('turn.you.dest') : s === 'wall' ? t('turn.you.wall') : t('turn.you.piece');
+    } else text = t('turn.you');
+  } else if (st.to_move) text = t('turn.other', seatName(st, st.to_move));
+  if (st.status === 'open') text = `${text} · ${t('kind.waiting')}`;
+  el.replaceChildren();
+  if (!mine.length && !hasUnknownToken()) el.append(h('span', { class: 'badge' }, t('spectator')), ' ');
+  if (st.phase && st.status !== 'finished') el.append(h('span', { class: 'phase' }, t(`phase.${st.phase}`)), ' ');
+  el.append(h('span', { class: 'turn' }, text));
+}
+
+function renderControls() {
+  const st = page.state;
+  const box = $('#controls');
+  box.replaceChildren();
+  const mine = mySeats();
+  const player = mine.length || hasUnknownToken();
+  if (!player || st.status === 'finished' || page.replay?.active) return;
+  const seat = actingSeat();
+  if (st.game === 'go') {
+    if (st.phase === 'marking') return renderMarking(box);
+    const myTurn = st.to_move && (mine.includes(st.to_move) || hasUnknownToken());
+    if (st.undo_request) {
+      if (mine.includes(st.undo_request)) box.append(h('p', { class: 'note' }, t('undo.asked.you')));
+      const other = mine.find((s) => s !== st.undo_request) || (hasUnknownToken() && !mine.length ? '?' : null);
+      if (other) {
+        box.append(
+          h('p', { class: 'note ask' }, t('undo.asked.other', seatName(st, st.undo_request))),
+          btn(t('btn.undo_accept'), () => act('undo-accept', other), 'primary', 'undo-accept'),
+          btn(t('btn.undo_decline'), () => act('undo-decline', other), '', 'undo-decline'),
+        );
+      }
+    }
+    const row = h('div', { class: 'row' });
+    row.append(btn(t('btn.pass'), () => act('pass'), '', 'pass', !myTurn));
+    const undoSeat = mine.find((s) => (st.actions || []).some((a) => a.seat === s && !/^undo|^dead|^alive|^accept/.test(a.action))) || seat;
+    row.append(btn(t('btn.undo'), () => act('undo', undoSeat), '', 'undo', !!st.undo_request || !(st.moves || []).length));
+    row.append(resignButton());
+    box.append(row);
+    box.append(h('p', { class: 'hint' }, t('lastmove', st.last_move || '—')));
+  } else {
+    renderWallControls();
+  }
+}
+
+function resignButton() {
+  const b = btn(page.resignArmed ? t('confirm.resign') : t('btn.resign'), () => {
+    if (!page.resignArmed) {
+      page.resignArmed = true;
+      renderControls();
+      setTimeout(() => {
+        if (page.resignArmed) {
+          page.resignArmed = false;
+          renderControls();
+        }
+      }, 4000);
+      return;
+    }
+    page.resignArmed = false;
+    act('resign', actingSeat());
+  }, page.resignArmed ? 'danger' : 'quiet', 'resign');
+  return b;
+}
+
+function btn(label, onclick, cls = '', action = '', disabled = false) {
+  const b = h('button', { class: cls, type: 'button', ...(action ? { 'data-action': action } : {}) }, label);
+  b.disabled = !!disabled;
+  b.onclick = onclick;
+  return b;
+}
+
+function disputePath(st) {
+  const m = /life=([a-z-]+)/.exec(st.rules || '');
+  const life = m ? m[1] : /korean|kang/.test(st.rules_name || '') ? 'verify' : /japanese/.test(st.rules_name || '') ? 'japanese' : 'resume';
+  return life === 'verify' ? 'verify' : life === 'japanese' ? 'japanese' : 'resume';
+}
+
+function renderMarking(box) {
+  const st = page.state;
+  const mine = mySeats();
+  box.append(h('p', { class: 'note' }, t('marking.help')));
+  const acc = st.marking?.accepted || {};
+  const list = h('ul', { class: 'accepts' });
+  for (const s of Object.keys(st.seats)) list.append(h('li', { class: acc[s] ? 'yes' : 'no' }, acc[s] ? `✓ ${t('marking.accepted', seatName(st, s))}` : t('marking.waiting', seatName(st, s))));
+  box.append(list);
+  const row = h('div', { class: 'row' });
+  const seats = mine.length ? mine : ['?'];
+  for (const s of seats) {
+    const label = seats.length > 1 ? `${t('btn.accept')} (${seatName(st, s)})` : t('btn.accept');
+    row.append(btn(label, () => act('accept', s), 'primary', 'accept', s !== '?' && !!acc[s]));
+  }
+  row.append(btn(t('btn.dispute'), () => act('dispute', seats[0]), '', 'dispute'));
+  row.append(resignButton());
+  box.append(row);
+  box.append(h('p', { class: 'hint' }, t(`marking.dispute.${disputePath(st)}`)));
+  box.append(legendGo());
+}
+
+function legendGo() {
+  return h(
+    'div',
+    { class: 'legend' },
+    h('span', {}, h('i', { class: 'sw terr-b' }), ' ', t('territory'), ' ', t('color.black')),
+    h('span', {}, h('i', { class: 'sw terr-w' }), ' ', t('territory'), ' ', t('color.white')),
+    h('span', {}, h('i', { class: 'sw deadx' }, '×'), ' ', t('table.dead'), ' (사석)'),
+    h('span', {}, h('i', { class: 'sw seki' }), ' ', t('seki')),
+  );
+}
+
+function renderWallControls() {
+  const st = page.state;
+  const box = $('#controls');
+  if (!st || st.game !== 'wallgo' || !box) return;
+  box.replaceChildren();
+  const mine = mySeats();
+  const player = mine.length || hasUnknownToken();
+  if (!player || st.status === 'finished') return;
+  const stage = page.board?.stage?.() || { stage: 'idle' };
+  const hint = { place: 'turn.you.place', piece: 'turn.you.piece', dest: 'turn.you.dest', wall: 'turn.you.wall' }[stage.stage];
+  const row = h('div', { class: 'row' });
+  if (stage.stage === 'wall') {
+    const arrows = { N: '↑', E: '→', S: '↓', W: '←' };
+    for (const s of ['N', 'E', 'S', 'W']) {
+      const b = btn(`${arrows[s]} ${stage.to}/${s}`, () => page.board.chooseSide(s), 'wallside', `wall-${s}`, !stage.sides.includes(s));
+      row.append(b);
+    }
+  }
+  if (stage.stage === 'dest' && stage.pass) row.append(btn(t('btn.wallpass'), () => page.board.passSelected(), '', 'wallpass'));
+  if (stage.stage === 'dest' || stage.stage === 'wall') row.append(btn(t('btn.cancel'), () => page.board.reset(), 'quiet', 'cancel'));
+  row.append(resignButton());
+  box.append(row);
+  // Keep the status line in step with the picker.
+  const turn = $('#status .turn');
+  if (turn && hint) turn.textContent = t(hint);
+}
+
+function renderResult() {
+  const st = page.state;
+  const box = $('#result');
+  box.replaceChildren();
+  $('#table').replaceChildren();
+  if (st.status !== 'finished' || !st.result) return;
+  const r = st.result;
+  box.append(h('h2', { class: 'result-line', 'data-result': r.text }, resultText(st)));
+  if (r.detail) box.append(h('p', { class: 'detail' }, r.detail));
+  if (st.game === 'go') {
+    if (st.marking) box.append(legendGo());
+    if (st.verification?.length) box.append(h('pre', { class: 'verification' }, st.verification.join('\n')));
+    if (r.rows?.length) $('#table').append(scoreTable(st));
+    box.append(h('a', { class: 'button', href: api.recordUrl(id), download: `${id}.sgf`, 'data-download': 'sgf' }, t('btn.sgf')));
+  } else {
+    box.append(wallScore(st));
+    box.append(h('a', { class: 'button', href: api.recordUrl(id), download: `${id}.wall`, 'data-download': 'record' }, t('btn.record')));
+  }
+}
+
+function scoreTable(st) {
+  const rows = st.result.rows;
+  const table = h('table', { class: 'scores', id: 'score-table' });
+  table.append(h('caption', {}, t('table.title')));
+  const head = h('tr', {});
+  for (const k of ['table.rules', 'table.komi', 'table.black', 'table.white', 'table.margin', 'table.result', 'table.dead', 'table.notes']) head.append(h('th', { scope: 'col' }, t(k)));
+  table.append(h('thead', {}, head));
+  const body = h('tbody', {});
+  const own = (st.rules || '').split(',')[0];
+  for (const r of rows) {
+    const name = String(r.rules || '');
+    const mineRow = name === st.rules || name.split(',')[0] === own;
+    const tr = h('tr', { class: mineRow ? 'this' : '' });
+    tr.append(h('th', { scope: 'row', title: name }, name.split(',')[0], mineRow ? h('small', {}, ` ← ${t('table.this')}`) : ''));
+    tr.append(h('td', { class: 'num' }, fmtNum(r.komi)));
+    tr.append(h('td', { class: 'num' }, fmtNum(r.black)));
+    tr.append(h('td', { class: 'num' }, fmtNum(r.white)));
+    tr.append(h('td', { class: 'num' }, fmtNum(r.margin)));
+    tr.append(h('td', { class: `res ${r.winner === 'B' || r.winner === 'black' ? 'wb' : r.winner === 'W' || r.winner === 'white' ? 'ww' : ''}` }, r.result ?? ''));
+    tr.append(h('td', { class: 'num' }, String((r.dead || []).length)));
+    tr.append(h('td', { class: 'notes' }, (r.notes || []).join('; ')));
+    body.append(tr);
+  }
+  table.append(body);
+  return h('div', { class: 'table-wrap' }, table);
+}
+
+function wallScore(st) {
+  const count = { A: 0, B: 0, mixed: 0, neutral: 0 };
+  for (const r of st.regions || []) count[r.kind] = (count[r.kind] || 0) + r.cells.length;
+  if (st.score) {
+    count.A = st.score.A ?? count.A;
+    count.B = st.score.B ?? count.B;
+    count.neutral = st.score.neutral ?? count.neutral;
+  }
+  const box = h('div', { class: 'legend regions' });
+  for (const k of ['A', 'B', 'mixed', 'neutral']) {
+    if (k === 'mixed' && !count.mixed) continue;
+    box.append(h('span', { 'data-region': k }, h('i', { class: `sw region-${k}` }, { A: 'A', B: 'B', mixed: 'M', neutral: 'N' }[k]), ` ${t(`region.${k}`)}: `, h('b', {}, String(count[k]))));
+  }
+  return box;
+}
+
+function renderMoves() {
+  const st = page.state;
+  const list = $('#moves');
+  list.replaceChildren();
+  const moves = st.moves || [];
+  moves.forEach((m, i) => {
+    const li = h('li', {}, m === 'pass' ? t('move.pass') : m);
+    if (page.replay && page.replay.n === i + 1) li.className = 'current';
+    list.append(li);
+  });
+  $('#moves-count').textContent = String(moves.length);
+}
+
+// ---- replay ---------------------------------------------------------------------------------
+
+function total() {
+  return (page.state.moves || []).length;
+}
+
+function renderReplayBar() {
+  const st = page.state;
+  const bar = $('#replay');
+  if (st.status !== 'finished') {
+    bar.hidden = true;
+    return;
+  }
+  bar.hidden = false;
+  const n = page.replay ? page.replay.n : total();
+  $('#replay-pos').textContent = t('replay.move', n, total());
+}
+
+async function replayTo(n) {
+  const st = page.state;
+  if (!st || st.status !== 'finished') return;
+  n = Math.max(0, Math.min(total(), n));
+  if (!page.replay) page.replay = { n: total(), states: new Map() };
+  const r = page.replay;
+  if (n < total() && !r.states.has(n)) {
+    try {
+      r.states.set(n, await api.state(id, n));
+    } catch (e) {
+      showMessage(e.message);
+      return;
+    }
+  }
+  r.n = n;
+  r.active = n < total();
+  renderBoard();
+  renderReplayBar();
+  renderMoves();
+  renderControls();
+}
+
+function setupReplay() {
+  const go = (d) => () => replayTo(d === 'first' ? 0 : d === 'last' ? total() : (page.replay ? page.replay.n : total()) + d);
+  $('#rp-first').onclick = go('first');
+  $('#rp-prev').onclick = go(-1);
+  $('#rp-next').onclick = go(1);
+  $('#rp-last').onclick = go('last');
+  document.addEventListener('keydown', (e) => {
+    if (!page.state || page.state.status !== 'finished') return;
+    if (e.target.closest && e.target.closest('input, select, textarea')) return;
+    const map = { ArrowLeft: -1, ArrowRight: 1, Home: 'first', End: 'last' };
+    if (e.key in map) {
+      go(map[e.key])();
+      e.preventDefault();
+    }
+  });
+}
+
+// ---- seats ----------------------------------------------------------------------------------
+
+async function sit(seat) {
+  try {
+    const r = await api.join(id, seat);
+    holdSeat(id, r.seat || seat, r.token);
+    history.replaceState(null, '', seatLink(r.url || location.pathname, r.seat || seat));
+    showMessage(null);
+    apply(await api.state(id));
+  } catch (e) {
+    showMessage(e.message);
+  }
+}
+
+function renderInvites() {
+  const inv = invites(id);
+  const box = $('#invites');
+  box.replaceChildren();
+  const seats = Object.keys(inv);
+  if (!seats.length || page.state?.status === 'finished') return;
+  box.append(h('h3', {}, t('share')));
+  for (const s of seats) {
+    const input = h('input', { readonly: '', value: inv[s], 'aria-label': seatName(page.state, s), 'data-invite': s });
+    const copy = h('button', { class: 'small', type: 'button' }, t('lobby.copy'));
+    copy.onclick = async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(inv[s]);
+      } catch {
+        document.execCommand('copy');
+      }
+      copy.textContent = t('lobby.copied');
+    };
+    box.append(h('label', { class: 'invite' }, h('span', {}, seatName(page.state, s)), input, copy));
+  }
+}
+
+// ---- start ----------------------------------------------------------------------------------
+
+function notFound() {
+  $('#main').hidden = true;
+  const nf = $('#notfound');
+  nf.hidden = false;
+  nf.querySelector('h1').textContent = t('notfound.title');
+  nf.querySelector('p').textContent = t('notfound.body', id);
+  nf.querySelector('a').textContent = t('notfound.back');
+  document.title = `${t('notfound.title')} — baduk`;
+  document.body.dataset.status = 'notfound';
+}
+
+async function start() {
+  initChrome(() => {
+    applyStatic();
+    if (page.state) {
+      render();
+      renderInvites();
+    } else if (!$('#notfound').hidden) notFound();
+  });
+  setupReplay();
+  if (!id) return notFound();
+  try {
+    apply(await api.state(id));
+  } catch (e) {
+    if (e.status === 404 || e.status === 400) return notFound();
+    showMessage(e.status ? e.message : t('error.network'));
+  }
+  renderInvites();
+  let dropped = false;
+  page.ws = connect(id, {
+    onMessage(msg) {
+      if (msg.type === 'state' && msg.state) {
+        apply(msg.state);
+        if (dropped) {
+          dropped = false;
+          if (page.message?.kind === 'conn') showMessage(null);
+        }
+      } else if (msg.type === 'clock' && msg.clocks && page.state) {
+        page.state.clocks = msg.clocks;
+        page.at = performance.now();
+        tick();
+      }
+    },
+    onStatus(s) {
+      document.body.dataset.ws = s;
+      if (s === 'closed' && page.state && page.state.status !== 'finished') {
+        dropped = true;
+        showMessage(t('conn.lost'), 'conn');
+      }
+    },
+  });
+  window.__baduk.ws = page.ws;
+  setInterval(tick, 200);
+}
+
+start();

@@ -1,0 +1,260 @@
+// The lobby (/): create a game, list open / live / finished games, join an open seat, watch.
+
+import { api, holdSeat, saveInvite, seatLink } from './api.js';
+import { t, applyStatic } from './i18n.js';
+import { h, kindLabel, initChrome } from './ui.js';
+
+const $ = (s) => document.querySelector(s);
+const form = $('#create');
+let game = 'go';
+let listStatus = 'live';
+let next = null;
+
+const GO_BOTS = [
+  ['time=0.3', 'level.go.1'],
+  ['time=1', 'level.go.2'],
+  ['time=3', 'level.go.3'],
+];
+const WALL_BOTS = ['random', 'easy', 'medium', 'expert', 'sedol'];
+const SEATS = { go: ['black', 'white'], wallgo: ['A', 'B'] };
+const DEFAULTS = { go: { black: 'me', white: 'bot' }, wallgo: { A: 'me', B: 'bot' } };
+
+function seatRow(seat) {
+  const def = DEFAULTS[game][seat];
+  const kind = h(
+    'select',
+    { name: `seat-${seat}`, 'aria-label': `${t(`color.${seat}`)} — ${t('seat.select')}` },
+    ...['me', 'friend', 'open', 'bot'].map((k) => h('option', { value: k, ...(k === def ? { selected: true } : {}) }, t(`seat.${k}`))),
+  );
+  const level = h(
+    'select',
+    { name: `level-${seat}`, 'aria-label': `${t(`color.${seat}`)} — ${t('seat.level')}` },
+    ...(game === 'go'
+      ? GO_BOTS.map(([v, k], i) => h('option', { value: v, ...(i === 1 ? { selected: true } : {}) }, t(k)))
+      : WALL_BOTS.map((b) => h('option', { value: b, ...(b === 'easy' ? { selected: true } : {}) }, b))),
+  );
+  const sync = () => {
+    level.hidden = kind.value !== 'bot';
+  };
+  kind.onchange = sync;
+  sync();
+  return h('div', { class: 'seatrow' }, h('span', {}, h('span', { class: `chip ${seat}` }, game === 'wallgo' ? seat : ''), t(`color.${seat}`)), kind, level);
+}
+
+function renderSeats() {
+  // Keep choices across a language switch.
+  const keep = {};
+  for (const el of form.querySelectorAll('#seats select')) keep[el.name] = el.value;
+  const box = $('#seats');
+  box.replaceChildren(...SEATS[game].map(seatRow));
+  for (const el of box.querySelectorAll('select')) if (keep[el.name]) {
+    el.value = keep[el.name];
+    el.dispatchEvent(new Event('change'));
+  }
+}
+
+function setGame(g) {
+  game = g;
+  $('#tab-go').setAttribute('aria-selected', String(g === 'go'));
+  $('#tab-wallgo').setAttribute('aria-selected', String(g === 'wallgo'));
+  $('#go-fields').hidden = g !== 'go';
+  $('#wallgo-fields').hidden = g !== 'wallgo';
+  $('#seats').replaceChildren();
+  renderSeats();
+}
+
+function syncGoFields() {
+  const custom = form.size.value === 'custom';
+  for (const el of form.querySelectorAll('.custom-size')) el.hidden = !custom;
+  const clock = form.clock.value;
+  for (const el of form.querySelectorAll('.clockf')) el.hidden = !el.dataset.for.split(' ').includes(clock);
+}
+
+function clockString() {
+  const c = form.clock.value;
+  const main = Math.round(parseFloat(form.main.value || '0') * 60);
+  switch (c) {
+    case 'absolute':
+      return `absolute:${main}`;
+    case 'byo-yomi':
+      return `byo-yomi:${main}:${form.periods.value}:${form.period.value}`;
+    case 'canadian':
+      return `canadian:${main}:${form.stones.value}:${form.period.value}`;
+    case 'fischer':
+      return `fischer:${main}:${form.increment.value}`;
+    case 'ing':
+      return `ing:${main}`;
+    default:
+      return 'none';
+  }
+}
+
+function spec() {
+  const seats = {};
+  const kinds = {};
+  for (const seat of SEATS[game]) {
+    const k = form[`seat-${seat}`].value;
+    kinds[seat] = k;
+    if (k === 'bot') {
+      const lvl = form[`level-${seat}`].value;
+      seats[seat] = game === 'go' ? { kind: 'bot', bot: 'baduk', options: lvl } : { kind: 'bot', bot: lvl };
+    } else if (k === 'open') seats[seat] = { kind: 'open' };
+    else seats[seat] = { kind: 'human' };
+  }
+  if (game === 'go') {
+    const size = form.size.value === 'custom' ? [parseInt(form.cols.value, 10), parseInt(form.rows.value, 10)] : parseInt(form.size.value, 10);
+    const over = form.overrides.value.trim().replace(/^,|\s+/g, '');
+    const s = { game: 'go', size, rules: over ? `${form.preset.value},${over}` : form.preset.value, handicap: parseInt(form.handicap.value, 10), clock: clockString(), seats };
+    if (form.komi.value.trim() !== '') s.komi = parseFloat(form.komi.value);
+    return { spec: s, kinds };
+  }
+  return {
+    spec: {
+      game: 'wallgo',
+      variant: `placement=${form.placement.value} stay=${form.stay.value} tiebreak=${form.tiebreak.value}`,
+      turn_seconds: parseInt(form.turn_seconds.value || '0', 10),
+      seats,
+    },
+    kinds,
+  };
+}
+
+async function create(e) {
+  e.preventDefault();
+  const err = $('#form-error');
+  err.textContent = '';
+  const created = $('#created');
+  created.replaceChildren();
+  const { spec: s, kinds } = spec();
+  const btn = $('#create-btn');
+  btn.disabled = true;
+  try {
+    const r = await api.create(s);
+    let mine = null;
+    for (const [seat, info] of Object.entries(r.seats || {})) {
+      const link = seatLink(info.url, seat);
+      if (kinds[seat] === 'me') {
+        holdSeat(r.id, seat, info.token);
+        mine = mine || link;
+      } else if (kinds[seat] === 'friend') saveInvite(r.id, seat, link);
+    }
+    if (mine) {
+      location.href = mine;
+      return;
+    }
+    // No seat of mine: show the links to hand out, and a way in as a spectator.
+    created.append(h('strong', {}, t('lobby.created')));
+    for (const [seat, info] of Object.entries(r.seats || {})) {
+      const link = seatLink(info.url, seat);
+      created.append(h('label', { class: 'invite' }, h('span', {}, t(`color.${seat}`)), h('input', { readonly: '', value: link, 'data-invite': seat }), copyButton(link)));
+    }
+    created.append(h('a', { class: 'button primary', href: `/g/${r.id}` }, t('lobby.open_game')));
+    loadList();
+  } catch (ex) {
+    err.textContent = ex.message;
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function copyButton(text) {
+  const b = h('button', { type: 'button', class: 'small' }, t('lobby.copy'));
+  b.onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      /* the field can still be selected by hand */
+    }
+    b.textContent = t('lobby.copied');
+  };
+  return b;
+}
+
+// ---- the list -------------------------------------------------------------------------------
+
+function sizeText(size) {
+  if (!size) return '';
+  if (typeof size === 'number') return `${size}×${size}`;
+  if (Array.isArray(size)) return `${size[0]}×${size[1]}`;
+  return `${size.cols}×${size.rows}`;
+}
+
+function when(v) {
+  if (!v) return '';
+  const d = typeof v === 'number' ? new Date(v) : new Date(v);
+  if (Number.isNaN(d.getTime())) return String(v);
+  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+function item(g) {
+  const isGo = g.game === 'go';
+  const title = isGo ? `${t('game.go')} ${sizeText(g.size)} · ${g.rules ?? ''}` : `${t('game.wallgo')}`;
+  const seats = Object.entries(g.seats || {})
+    .map(([s, info]) => `${t(`seatname.${s}`)}: ${kindLabel(info)}`)
+    .join(' · ');
+  const res = g.result ? (typeof g.result === 'string' ? g.result : g.result.text) : '';
+  const meta = [seats, res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)].filter(Boolean).join(' · ');
+  const acts = h('div', { class: 'gact' });
+  for (const [s, info] of Object.entries(g.seats || {})) {
+    if (info.kind === 'open' && !info.joined) {
+      const b = h('button', { type: 'button', class: 'small primary', 'data-join': `${g.id}:${s}` }, t('lobby.join', t(`seatname.${s}`)));
+      b.onclick = async () => {
+        try {
+          const r = await api.join(g.id, s);
+          holdSeat(g.id, r.seat || s, r.token);
+          location.href = seatLink(r.url || `/g/${g.id}`, r.seat || s);
+        } catch (e) {
+          $('#form-error').textContent = e.message;
+          loadList();
+        }
+      };
+      acts.append(b);
+    }
+  }
+  acts.append(h('a', { class: 'button small', href: `/g/${encodeURIComponent(g.id)}`, 'data-watch': g.id }, t('lobby.watch')));
+  return h('li', { 'data-game': g.id }, h('span', { class: `gicon ${g.game}`, 'aria-hidden': 'true' }, isGo ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, title), h('div', { class: 'gmeta' }, meta)), acts);
+}
+
+async function loadList(more = false) {
+  const list = $('#games');
+  try {
+    const r = await api.list(listStatus, 30, more ? next : undefined);
+    next = r.next || null;
+    const items = (r.games || []).map(item);
+    if (more) list.append(...items);
+    else list.replaceChildren(...items);
+    if (!list.children.length) list.append(h('li', { class: 'empty' }, t('lobby.empty')));
+    $('#more').hidden = !next;
+  } catch (e) {
+    list.replaceChildren(h('li', { class: 'empty' }, e.status ? e.message : t('error.network')));
+  }
+}
+
+function setList(status) {
+  listStatus = status;
+  for (const b of document.querySelectorAll('#list-tabs button')) b.setAttribute('aria-selected', String(b.dataset.status === status));
+  next = null;
+  loadList();
+}
+
+initChrome(() => {
+  applyStatic();
+  renderSeats();
+  loadList();
+});
+applyStatic();
+setGame('go');
+form.size.value = '19';
+form.clock.value = 'none';
+syncGoFields();
+form.size.onchange = syncGoFields;
+form.clock.onchange = syncGoFields;
+$('#tab-go').onclick = () => setGame('go');
+$('#tab-wallgo').onclick = () => setGame('wallgo');
+form.onsubmit = create;
+for (const b of document.querySelectorAll('#list-tabs button')) b.onclick = () => setList(b.dataset.status);
+$('#more').onclick = () => loadList(true);
+setList('live');
+setInterval(() => {
+  if (!document.hidden && !next) loadList();
+}, 5000);
