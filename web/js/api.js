@@ -36,8 +36,9 @@ export const api = {
   create: (spec) => call('POST', '/api/games', spec),
   join: (id, seat) => call('POST', `/api/games/${encodeURIComponent(id)}/join`, { seat }),
   act: (id, token, action) => call('POST', `/api/games/${encodeURIComponent(id)}/actions`, { action }, token),
-  state: (id, move) =>
-    call('GET', `/api/games/${encodeURIComponent(id)}${move === undefined ? '' : `?move=${move}`}`),
+  // With a seat's token the server also says which seat it is (`you`) and marks the seat joined.
+  state: (id, move, token) =>
+    call('GET', `/api/games/${encodeURIComponent(id)}${move === undefined ? '' : `?move=${move}`}`, undefined, token),
   list: (status, limit = 50, before) =>
     call('GET', `/api/games?status=${status}&limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,

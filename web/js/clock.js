@@ -23,38 +23,41 @@ export function clockView(c, elapsed) {
   const out = { main: '', extra: '', low: false, fraction: null, ms: left };
   switch (c.kind) {
     case 'byo-yomi': {
+      // The server's view: main_ms left; once it is 0, period_ms is what is left of the current
+      // period (period_length_ms each) and periods how many remain.
+      const len = c.period_length_ms ?? c.period_ms ?? 0;
       let periods = c.periods ?? 0;
-      const per = c.period_ms ?? 0;
-      if (left <= 0 && per > 0 && (c.main_ms ?? 0) > 0) {
-        // Main time ran out while we were counting: carry on into the periods.
-        const over = -left;
-        periods -= Math.floor(over / per);
-        left = per - (over % per);
-        out.main = mmss(left);
+      let inPeriod = (c.main_ms ?? 0) > 0 ? null : c.period_ms || len;
+      if (inPeriod === null && left < 0 && len > 0) {
+        inPeriod = len + left; // main time ran out while we were counting
+      } else if (inPeriod !== null) {
+        inPeriod -= run;
+      }
+      if (inPeriod !== null && len > 0) {
+        while (inPeriod <= 0 && periods > 1) {
+          periods -= 1;
+          inPeriod += len;
+        }
+        out.main = mmss(inPeriod);
         out.low = true;
-      } else if ((c.main_ms ?? 0) <= 0 && per > 0) {
-        // In byo-yomi: main_ms is 0 and the current period runs.
-        const inPeriod = (c.period_left_ms ?? per) - run;
-        const over = Math.max(0, -inPeriod);
-        periods -= Math.floor(over / per);
-        left = inPeriod > 0 ? inPeriod : per - (over % per);
-        out.main = mmss(left);
-        out.low = true;
+        out.ms = inPeriod;
       } else {
         out.main = mmss(left);
       }
-      out.extra = t('clock.periods', Math.max(0, periods), Math.round(per / 1000));
-      out.ms = left;
+      out.extra = t('clock.periods', Math.max(0, periods), Math.round(len / 1000));
       break;
     }
     case 'canadian': {
-      const per = c.period_ms ?? 0;
-      if ((c.main_ms ?? 0) <= 0 && per > 0) {
-        left = (c.period_left_ms ?? per) - run;
+      const len = c.period_length_ms ?? c.period_ms ?? 0;
+      const per = c.stones_per_period ?? c.stones ?? 0;
+      if ((c.main_ms ?? 0) <= 0 && len > 0) {
+        left = (c.period_ms || len) - run;
         out.low = true;
+        out.extra = t('clock.stones', c.stones || per, mmss(len));
+      } else {
+        out.extra = len ? t('clock.stones', per, mmss(len)) : '';
       }
       out.main = mmss(left);
-      out.extra = per ? t('clock.stones', c.stones ?? 0, mmss(per)) : '';
       out.ms = left;
       break;
     }

@@ -129,6 +129,7 @@ function apply(next) {
   }
   if (page.replay && next.status !== 'finished') page.replay = null;
   render();
+  if (!st) performance.mark('baduk-board-drawn');
   if (page.pending && next.version > page.pending.version) {
     const t0 = page.pending.t0;
     page.pending = null;
@@ -219,7 +220,10 @@ function tick() {
   for (const [seat, c] of Object.entries(st.clocks)) {
     const node = document.querySelector(`[data-clock="${seat}"]`);
     if (!node || !c) continue;
-    if (c.kind === 'turn' && !c.turn_ms) c.turn_ms = turnMs(st);
+    if (c.kind === 'turn') {
+      page.turnTotal = Math.max(page.turnTotal || 0, turnMs(st), c.main_ms || 0);
+      c.turn_ms = page.turnTotal;
+    }
     const v = clockView(c, elapsed);
     node.querySelector('.main').textContent = v.main;
     node.querySelector('.extra').textContent = v.extra;
@@ -256,6 +260,7 @@ function renderBoard() {
   const replaying = shown !== st;
   const seat = actingSeat();
   const myTurn = !replaying && st.status !== 'finished' && !!seat && (st.to_move === seat || st.phase === 'marking');
+  document.body.dataset.myturn = myTurn ? '1' : '0';
   if (st.game === 'go') {
     const mode = st.phase === 'marking' ? 'marking' : 'play';
     page.board.render(shown, {
@@ -364,6 +369,9 @@ function btn(label, onclick, cls = '', action = '', disabled = false) {
 }
 
 function disputePath(st) {
+  // The server says which way a dispute goes (marking.dispute); else read it from the rules.
+  const d = st.marking?.dispute;
+  if (d) return d === 'disputed' ? 'japanese' : d;
   const m = /life=([a-z-]+)/.exec(st.rules || '');
   const life = m ? m[1] : /korean|kang/.test(st.rules_name || '') ? 'verify' : /japanese/.test(st.rules_name || '') ? 'japanese' : 'resume';
   return life === 'verify' ? 'verify' : life === 'japanese' ? 'japanese' : 'resume';
@@ -611,6 +619,32 @@ function notFound() {
   document.body.dataset.status = 'notfound';
 }
 
+/**
+ * The first state. Each token this browser holds for the game is shown to the server once: its
+ * answer names the token's seat (`you`) and marks the seat joined. A token the server refuses
+ * (another database, a typo) is forgotten, and the page opens as a spectator's.
+ */
+async function firstState() {
+  const held = heldSeats(id);
+  let st = null;
+  for (const [seat, token] of Object.entries(held)) {
+    try {
+      st = await api.state(id, undefined, token);
+    } catch (e) {
+      if (e.status === 401 || e.status === 403) {
+        forgetSeat(id, seat);
+        continue;
+      }
+      throw e;
+    }
+    if (st.you && st.you !== seat) {
+      forgetSeat(id, seat);
+      holdSeat(id, st.you, token);
+    }
+  }
+  return st || api.state(id);
+}
+
 async function start() {
   initChrome(() => {
     applyStatic();
@@ -622,7 +656,7 @@ async function start() {
   setupReplay();
   if (!id) return notFound();
   try {
-    apply(await api.state(id));
+    apply(await firstState());
   } catch (e) {
     if (e.status === 404 || e.status === 400) return notFound();
     showMessage(e.status ? e.message : t('error.network'));

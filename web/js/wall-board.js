@@ -57,7 +57,7 @@ export function lastTurn(moves) {
   for (let i = (moves || []).length - 1; i >= 0; i--) {
     const m = /([A-G][1-7])-([A-G][1-7])\/([NESW])/.exec(moves[i]);
     if (m) return { from: m[1], to: m[2], side: m[3] };
-    const p = /place\s+[AB]\s+([A-G][1-7])|^([A-G][1-7])$/.exec(moves[i]);
+    const p = /place\s+(?:[AB]\s+)?([A-G][1-7])|^([A-G][1-7])$/.exec(moves[i]);
     if (p) return { placed: p[1] || p[2] };
     if (/pass/.test(moves[i])) return null;
   }

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Browser tests of the web UI: playwright-core drives Debian's chromium against a real `baduk serve`
+# on a temporary SQLite file. Installs chromium if missing, runs `npm ci`, takes the binary from
+# $BADUK_BIN (default target/release/baduk, built if absent), and stops the server at the end.
+# Screenshots of failures and the measured figures land in tests/e2e/artifacts/.
+# Set DOCS_SHOTS=1 to refresh the screenshots under docs/img/.
+set -euo pipefail
+cd "$(dirname "$0")"
+E2E=$(pwd)
+ROOT=$(cd ../.. && pwd)
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$CHROMIUM" ]; then
+  echo "== installing chromium"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk
+fi
+
+echo "== npm ci (tests/e2e)"
+npm ci --no-audit --no-fund --silent
+
+BIN=${BADUK_BIN:-$ROOT/target/release/baduk}
+if [ ! -x "$BIN" ]; then
+  echo "== building $BIN"
+  (cd "$ROOT" && cargo build --release --locked -p baduk-cli)
+fi
+
+TMP=$(mktemp -d)
+rm -rf "$E2E/artifacts"
+mkdir -p "$E2E/artifacts"
+PORT=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+echo "== $BIN serve --addr 127.0.0.1:$PORT --database sqlite:$TMP/e2e.db"
+"$BIN" serve --addr "127.0.0.1:$PORT" --database "sqlite:$TMP/e2e.db" >"$TMP/server.log" 2>&1 &
+PID=$!
+cleanup() {
+  kill "$PID" 2>/dev/null || true
+  wait "$PID" 2>/dev/null || true
+  cp "$TMP/server.log" "$E2E/artifacts/server.log" 2>/dev/null || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+for _ in $(seq 150); do
+  if curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then break; fi
+  if ! kill -0 "$PID" 2>/dev/null; then
+    echo "the server stopped:"; cat "$TMP/server.log"; exit 1
+  fi
+  sleep 0.1
+done
+curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null
+
+export BADUK_URL="http://127.0.0.1:$PORT"
+export DOCS_DIR="$ROOT/docs/img"
+node --test --test-concurrency=1 --test-reporter=spec tests/

@@ -1,0 +1,104 @@
+// The pages themselves: a game id that does not exist, first paint and page weight, joining an
+// open seat from the lobby's list, the language switch, and a phone-sized screen with touch.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, launch, person, shots, api, record } from './lib.mjs';
+
+describe('pages', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  test('a game id that does not exist shows a clear page', async (t) => {
+    const { page } = await person(browser, 'notfound');
+    await shots(t, [page], async () => {
+      await page.goto(`${BASE}/g/no-such-game`);
+      await page.waitForSelector('#notfound:not([hidden])');
+      assert.match(await page.textContent('#notfound h1'), /No such game/);
+      assert.match(await page.textContent('#notfound p'), /no-such-game/);
+      assert.equal(await page.getAttribute('#notfound a', 'href'), '/');
+    });
+  });
+
+  test('first paint under 1 s and page weight under 300 KB (loopback)', async (t) => {
+    const g = await api('POST', '/api/games', { game: 'go', size: 19, rules: 'japanese', clock: 'byo-yomi:600:5:30', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+    assert.equal(g.status, 201, JSON.stringify(g.data));
+    const tb = g.data.seats.black.token;
+    const tw = g.data.seats.white.token;
+    for (const [tok, mv] of [[tb, 'Q16'], [tw, 'D4'], [tb, 'Q4'], [tw, 'D16']]) {
+      const r = await api('POST', `/api/games/${g.data.id}/actions`, { action: mv }, tok);
+      assert.equal(r.status, 200, JSON.stringify(r.data));
+    }
+    const { page } = await person(browser, 'speed');
+    await shots(t, [page], async () => {
+      await page.goto(`${BASE}/g/${g.data.id}`);
+      await page.waitForSelector('circle.stone');
+      const m = await page.evaluate(() => {
+        const paint = performance.getEntriesByName('first-contentful-paint')[0];
+        const nav = performance.getEntriesByType('navigation')[0];
+        const res = performance.getEntriesByType('resource');
+        const bytes = res.reduce((a, r) => a + (r.encodedBodySize || r.transferSize || 0), nav.encodedBodySize || nav.transferSize || 0);
+        const board = performance.getEntriesByName('baduk-board-drawn')[0];
+        return { fcp: paint ? paint.startTime : null, board: board ? board.startTime : null, bytes, files: res.length + 1 };
+      });
+      record('game_page_first_contentful_paint_ms', m.fcp === null ? null : +m.fcp.toFixed(1));
+      record('game_page_board_drawn_ms', m.board === null ? null : +m.board.toFixed(1));
+      record('game_page_weight_bytes', m.bytes);
+      record('game_page_files', m.files);
+      assert.ok(m.fcp !== null && m.fcp < 1000, `first paint ${m.fcp} ms`);
+      assert.ok(m.board !== null && m.board < 1000, `board drawn at ${m.board} ms`);
+      assert.ok(m.bytes < 300 * 1024, `${m.bytes} bytes`);
+    });
+  });
+
+  test('the lobby lists an open seat and joining it makes the player that seat', async (t) => {
+    const g = await api('POST', '/api/games', { game: 'go', size: 9, rules: 'japanese', seats: { black: { kind: 'human' }, white: { kind: 'open' } } });
+    assert.equal(g.status, 201, JSON.stringify(g.data));
+    const { page } = await person(browser, 'joiner');
+    await shots(t, [page], async () => {
+      await page.goto(`${BASE}/`);
+      await page.click('#list-tabs [data-status=open]');
+      const join = `[data-join="${g.data.id}:white"]`;
+      await page.waitForSelector(join);
+      await Promise.all([page.waitForURL(/\/g\//), page.click(join)]);
+      await page.waitForSelector('.player.seat-white .kind >> text=You');
+      // The seat is taken: a second claim is refused with the server's message.
+      const again = await api('POST', `/api/games/${g.data.id}/join`, { seat: 'white' });
+      assert.equal(again.status, 409);
+    });
+  });
+
+  test('Korean and English, switched in place; a phone-sized screen with touch', async (t) => {
+    const g = await api('POST', '/api/games', { game: 'go', size: 9, rules: 'korean', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+    assert.equal(g.status, 201, JSON.stringify(g.data));
+    const { page } = await person(browser, 'phone', { viewport: { width: 390, height: 844 }, touch: true, locale: 'ko-KR' });
+    await shots(t, [page], async () => {
+      await page.goto(`${BASE}${g.data.seats.black.url}`);
+      await page.waitForSelector('[data-action=pass]');
+      assert.match(await page.textContent('[data-action=pass]'), /착수포기/);
+      // A tap plays.
+      const box = await page.evaluate(() => {
+        const svg = document.querySelector('svg.goban');
+        const pt = svg.createSVGPoint();
+        pt.x = 4;
+        pt.y = 4;
+        const p = pt.matrixTransform(svg.getScreenCTM());
+        return { x: p.x, y: p.y };
+      });
+      await page.touchscreen.tap(box.x, box.y);
+      await page.waitForSelector('circle.stone.black[data-point=E5]');
+      // The board fits the screen's width.
+      const w = await page.evaluate(() => document.querySelector('svg.goban').getBoundingClientRect().width);
+      assert.ok(w <= 390 && w > 300, `board ${w}px`);
+      await page.click('#lang');
+      assert.match(await page.textContent('[data-action=pass]'), /Pass/);
+      await page.click('#lang');
+      assert.match(await page.textContent('#title'), /바둑/);
+    });
+  });
+});
