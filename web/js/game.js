@@ -174,9 +174,15 @@ function renderInfo() {
     if (st.handicap) parts.push(t('handicap', st.handicap));
     parts.push(st.rules);
   } else {
-    parts.push(st.variant);
+    // The variant line in words: placement order, staying in place, equal scores, turn time.
+    const v = Object.fromEntries((st.variant || '').split(/\s+/).filter(Boolean).map((f) => f.split('=')));
+    if (v.placement) parts.push(`${t('form.placement')}: ${v.placement}`);
+    if (v.stay) parts.push(`${t('form.stay')}: ${t(`form.stay.${v.stay}`)}`);
+    if (v.tiebreak) parts.push(`${t('form.tiebreak')}: ${t(`form.tiebreak.${v.tiebreak}`)}`);
+    if (st.clocks?.A?.kind === 'turn') parts.push(`${Math.round(turnMs(st) / 1000)} s`);
   }
   $('#info').textContent = parts.join(' · ');
+  $('#info').title = st.game === 'go' ? st.rules : st.variant;
 }
 
 function renderPlayers() {
@@ -235,6 +241,7 @@ function tick() {
 }
 
 function turnMs(st) {
+  if (st.turn_seconds) return st.turn_seconds * 1000;
   const m = /seconds=(\d+)/.exec(st.variant || '');
   return (m ? +m[1] : 60) * 1000;
 }
@@ -304,7 +311,7 @@ function renderStatus() {
   if (st.status === 'open') text = `${text} · ${t('kind.waiting')}`;
   el.replaceChildren();
   if (!mine.length && !hasUnknownToken()) el.append(h('span', { class: 'badge' }, t('spectator')), ' ');
-  if (st.phase && st.status !== 'finished') el.append(h('span', { class: 'phase' }, t(`phase.${st.phase}`)), ' ');
+  if (st.phase && st.status !== 'finished') el.append(h('span', { class: 'phase' }, t(`phase.${st.phase}`) + (st.handicap_left ? ` · ${st.handicap_left}` : '')), ' ');
   el.append(h('span', { class: 'turn' }, text));
 }
 
@@ -395,6 +402,7 @@ function renderMarking(box) {
   row.append(resignButton());
   box.append(row);
   box.append(h('p', { class: 'hint' }, t(`marking.dispute.${disputePath(st)}`)));
+  if (st.verification?.length) box.append(h('pre', { class: 'verification' }, [].concat(st.verification).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n')));
   box.append(legendGo());
 }
 
@@ -447,7 +455,7 @@ function renderResult() {
   if (r.detail) box.append(h('p', { class: 'detail' }, r.detail));
   if (st.game === 'go') {
     if (st.marking) box.append(legendGo());
-    if (st.verification?.length) box.append(h('pre', { class: 'verification' }, st.verification.join('\n')));
+    if (st.verification?.length) box.append(h('pre', { class: 'verification' }, [].concat(st.verification).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n')));
     if (r.rows?.length) $('#table').append(scoreTable(st));
     box.append(h('a', { class: 'button', href: api.recordUrl(id), download: `${id}.sgf`, 'data-download': 'sgf' }, t('btn.sgf')));
   } else {

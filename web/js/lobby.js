@@ -193,7 +193,7 @@ function item(g) {
     .map(([s, info]) => `${t(`seatname.${s}`)}: ${kindLabel(info)}`)
     .join(' · ');
   const res = g.result ? (typeof g.result === 'string' ? g.result : g.result.text) : '';
-  const meta = [seats, res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)].filter(Boolean).join(' · ');
+  const meta = [seats, g.moves ? t('lobby.moves', g.moves) : '', res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)].filter(Boolean).join(' · ');
   const acts = h('div', { class: 'gact' });
   for (const [s, info] of Object.entries(g.seats || {})) {
     if (info.kind === 'open' && !info.joined) {
