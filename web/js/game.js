@@ -117,8 +117,10 @@ function apply(next) {
   page.state = next;
   page.at = performance.now();
   // Server-side automatic actions (the turn clock ran out).
-  for (const a of next.actions || []) {
-    if (a.seq > page.lastSeq && a.auto && page.lastSeq >= 0) showMessage(t('auto', a.action, seatName(next, a.seat)), 'info');
+  if (st) {
+    for (const a of next.actions || []) {
+      if (a.seq > page.lastSeq && a.auto) showMessage(t('auto', a.action, seatName(next, a.seat)), 'info');
+    }
   }
   const seqs = (next.actions || []).map((a) => a.seq);
   if (seqs.length) page.lastSeq = Math.max(page.lastSeq, ...seqs);
@@ -301,7 +303,7 @@ function renderStatus() {
   const mine = mySeats();
   let text = '';
   if (st.status === 'finished') text = t('phase.finished');
-  else if (st.phase === 'marking') text = t('phase.marking');
+  else if (st.phase === 'marking') text = t('marking.short');
   else if (st.to_move && (mine.includes(st.to_move) || (hasUnknownToken() && seat === st.to_move))) {
     if (st.game === 'wallgo') {
       const s = page.board?.stage?.().stage;

@@ -4,7 +4,7 @@
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, shots, version, newerThan, docShot, record } from './lib.mjs';
+import { BASE, launch, person, shots, version, newerThan, docShot, record, api } from './lib.mjs';
 
 describe('Wall Go against easy through the UI', () => {
   let browser;
@@ -87,5 +87,21 @@ describe('Wall Go against easy through the UI', () => {
       record('wallgo_turns_by_ui', turns);
       record('wallgo_turn_round_trip_ms', { n: s.length, median: +(s[Math.floor(s.length / 2)] || 0).toFixed(1), max: +(s[s.length - 1] || 0).toFixed(1) });
       assert.deepEqual(p.errors, []);
+    }));
+
+  test('the turn clock counts down and, on expiry, the server’s automatic action appears', async (t) =>
+    shots(t, [A.page], async () => {
+      const r = await api('POST', '/api/games', { game: 'wallgo', turn_seconds: 2, seats: { A: { kind: 'human' }, B: { kind: 'bot', bot: 'easy' } } });
+      assert.equal(r.status, 201, JSON.stringify(r.data));
+      const p = A.page;
+      await p.goto(`${BASE}${r.data.seats.A.url}`);
+      await p.waitForSelector('[data-clock=A].running');
+      const first = await p.textContent('[data-clock=A] .main');
+      assert.match(first, /^0:0[0-2]$/);
+      // Nobody clicks: the server places for A when the 2 s run out, and the page says so.
+      const msg = await p.waitForSelector('#message.info', { timeout: 8000 });
+      assert.match(await msg.textContent(), /시간 초과|time ran out/);
+      const st = await api('GET', `/api/games/${r.data.id}`);
+      assert.ok(st.data.actions.some((a) => a.auto), 'an action marked auto');
     }));
 });
