@@ -3,12 +3,14 @@
 //! This file only parses the command line and turns a [`CliError`] into its exit code. Each
 //! command lives in the module named after its job: `go_rules_cmd` (replay, legal, bench go),
 //! `go_score_cmd` (score, life), `gtp_cmd` (gtp, arena go), `wall_cmd` (play, replay, legal,
-//! perft, bench wall) and `wall_bots_cmd` (train, arena wall, bench search).
+//! perft, bench wall) and `wall_bots_cmd` (train, arena wall, bench search) and `serve_cmd` (serve, wall export,
+//! bench serve).
 
 mod error;
 mod go_rules_cmd;
 mod go_score_cmd;
 mod gtp_cmd;
+mod serve_cmd;
 mod wall_bots_cmd;
 mod wall_cmd;
 
@@ -30,6 +32,8 @@ struct Cli {
 /// Top-level commands.
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// Run the game server: play Go and Wall Go in the browser or over the API.
+    Serve(serve_cmd::ServeArgs),
     /// Go (바둑): replay, legal moves, scoring, life and death, GTP.
     Go {
         #[command(subcommand)]
@@ -80,6 +84,8 @@ enum WallCmd {
     Perft(wall_cmd::PerftArgs),
     /// Fit the `sedol` evaluation from game records.
     Train(wall_bots_cmd::TrainArgs),
+    /// Write the server's finished Wall Go games as records (for `train`).
+    Export(serve_cmd::ExportArgs),
 }
 
 /// `baduk arena …`
@@ -105,6 +111,7 @@ enum BenchCmd {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.cmd {
+        Cmd::Serve(a) => serve_cmd::serve(a),
         Cmd::Go { cmd } => match cmd {
             GoCmd::Replay(a) => go_rules_cmd::replay(a),
             GoCmd::Legal(a) => go_rules_cmd::legal(a),
@@ -118,6 +125,7 @@ fn main() {
             WallCmd::Legal(a) => wall_cmd::legal(a),
             WallCmd::Perft(a) => wall_cmd::perft(a),
             WallCmd::Train(a) => wall_bots_cmd::train(a),
+            WallCmd::Export(a) => serve_cmd::export(a),
         },
         Cmd::Arena { cmd } => match cmd {
             ArenaCmd::Wall(a) => wall_bots_cmd::arena(a),

@@ -1,0 +1,569 @@
+//! HTTP and WebSocket handlers: parse, authenticate the seat, call the hub, map its errors to
+//! status codes. No game logic here.
+
+use crate::hub::{now_ms, Hub};
+use crate::limit::RateLimiter;
+use crate::room::{ActError, SeatSpec, Settings};
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use baduk_go::{Rules, Size, TimeControl};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The live games.
+    pub hub: Arc<Hub>,
+    /// Requests per client.
+    pub limiter: Arc<RateLimiter>,
+}
+
+impl IntoResponse for ActError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, Json(json!({"error": self.message}))).into_response()
+    }
+}
+
+/// The largest request body accepted.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+/// The router of the whole service.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/api/games", post(create_game).get(list_games))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/record", get(get_record))
+        .route("/api/games/{id}/actions", post(post_action))
+        .route("/api/games/{id}/join", post(post_join))
+        .route("/ws/games/{id}", get(ws_game))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            rate_limit,
+        ));
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .merge(api)
+        .merge(crate::web::routes())
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send>| {
+                ActError::internal("the server failed on this request; nothing was changed")
+                    .into_response()
+            },
+        ))
+        .with_state(state)
+}
+
+async fn not_found(req: Request) -> Response {
+    let path = req.uri().path().to_string();
+    if path.starts_with("/api/") || path.starts_with("/ws/") {
+        ActError::not_found(format!("no such route: {path}")).into_response()
+    } else {
+        crate::web::not_found_page(&path)
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let t = v
+        .strip_prefix("Bearer ")
+        .or_else(|| v.strip_prefix("bearer "))?;
+    let t = t.trim();
+    (!t.is_empty()).then_some(t)
+}
+
+async fn rate_limit(
+    State(st): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let key = format!("{}|{}", addr.ip(), bearer(req.headers()).unwrap_or(""));
+    if !st.limiter.allow(&key) {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            Json(json!({"error": "too many requests: slow down"})),
+        )
+            .into_response();
+    }
+    next.run(req).await
+}
+
+fn parse_json<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ActError> {
+    if body.is_empty() {
+        return Err(ActError::bad_request("the request has no JSON body"));
+    }
+    serde_json::from_slice(body).map_err(|e| ActError::bad_request(format!("bad JSON body: {e}")))
+}
+
+/// The body of `POST /api/games`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateReq {
+    game: String,
+    #[serde(default)]
+    size: Option<Value>,
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default)]
+    komi: Option<f64>,
+    #[serde(default)]
+    handicap: Option<u32>,
+    #[serde(default)]
+    clock: Option<String>,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    turn_seconds: Option<f64>,
+    #[serde(default)]
+    seats: Option<BTreeMap<String, SeatSpec>>,
+}
+
+/// The longest time setting accepted (a week, in seconds).
+const MAX_SECONDS: u32 = 7 * 24 * 3600;
+
+fn go_settings(r: &CreateReq) -> Result<Settings, ActError> {
+    if r.variant.is_some() || r.turn_seconds.is_some() {
+        return Err(ActError::bad_request(
+            "variant and turn_seconds are Wall Go settings, not Go",
+        ));
+    }
+    let text = r.rules.as_deref().unwrap_or("japanese");
+    if text.len() > 300 {
+        return Err(ActError::bad_request("rules: too long"));
+    }
+    let mut rules = Rules::parse(text).map_err(|e| ActError::bad_request(format!("rules: {e}")))?;
+    if let Some(size) = &r.size {
+        let (c, w) = match size {
+            Value::Number(n) => {
+                let n = n.as_u64().unwrap_or(0);
+                (n, n)
+            }
+            Value::Array(a) if a.len() == 2 => {
+                (a[0].as_u64().unwrap_or(0), a[1].as_u64().unwrap_or(0))
+            }
+            _ => {
+                return Err(ActError::bad_request(
+                    "size: a number (9) or [cols, rows] such as [13, 9]",
+                ))
+            }
+        };
+        if !(2..=25).contains(&c) || !(2..=25).contains(&w) {
+            return Err(ActError::bad_request(format!(
+                "size {c}x{w}: each side must be 2 to 25"
+            )));
+        }
+        let s = Size::new(c as u32, w as u32)
+            .map_err(|e| ActError::bad_request(format!("size: {e}")))?;
+        rules = rules.with_size(s);
+    }
+    if let Some(k) = r.komi {
+        if !k.is_finite() || k.abs() > 1000.0 {
+            return Err(ActError::bad_request(format!(
+                "komi {k}: a finite number between -1000 and 1000"
+            )));
+        }
+        rules
+            .set("komi", &k.to_string())
+            .map_err(|e| ActError::bad_request(format!("komi: {e}")))?;
+    }
+    if let Some(c) = &r.clock {
+        if c.len() > 100 {
+            return Err(ActError::bad_request("clock: too long"));
+        }
+        rules
+            .set("time", c)
+            .map_err(|e| ActError::bad_request(format!("clock: {e}")))?;
+    }
+    let nums: Vec<u32> = match rules.time {
+        TimeControl::None => vec![],
+        TimeControl::Absolute { main } | TimeControl::Ing { main } => vec![main],
+        TimeControl::ByoYomi {
+            main,
+            periods,
+            period,
+        } => {
+            if period == 0 || periods == 0 {
+                return Err(ActError::bad_request(
+                    "clock: byo-yomi needs at least one period of at least a second",
+                ));
+            }
+            vec![main, periods, period]
+        }
+        TimeControl::Canadian {
+            main,
+            stones,
+            period,
+        } => {
+            if period == 0 || stones == 0 {
+                return Err(ActError::bad_request(
+                    "clock: Canadian overtime needs stones and a period",
+                ));
+            }
+            vec![main, stones, period]
+        }
+        TimeControl::Fischer { main, increment } => vec![main, increment],
+    };
+    if nums.iter().any(|&n| n > MAX_SECONDS) {
+        return Err(ActError::bad_request(format!(
+            "clock {}: every number must be at most {MAX_SECONDS} (a week in seconds)",
+            rules.time
+        )));
+    }
+    if matches!(
+        rules.time,
+        TimeControl::Absolute { main: 0 }
+            | TimeControl::Fischer { main: 0, .. }
+            | TimeControl::Ing { main: 0 }
+    ) {
+        return Err(ActError::bad_request(
+            "clock: main time must be at least a second",
+        ));
+    }
+    let handicap = r.handicap.unwrap_or(0);
+    if handicap > 9 {
+        return Err(ActError::bad_request(format!(
+            "handicap {handicap}: at most 9 stones"
+        )));
+    }
+    Ok(Settings::Go {
+        rules: rules.to_string(),
+        handicap,
+    })
+}
+
+fn wall_settings(r: &CreateReq) -> Result<Settings, ActError> {
+    if r.size.is_some()
+        || r.rules.is_some()
+        || r.komi.is_some()
+        || r.handicap.is_some()
+        || r.clock.is_some()
+    {
+        return Err(ActError::bad_request(
+            "size, rules, komi, handicap and clock are Go settings, not Wall Go (use variant and turn_seconds)",
+        ));
+    }
+    let text = r.variant.as_deref().unwrap_or("");
+    if text.len() > 200 {
+        return Err(ActError::bad_request("variant: too long"));
+    }
+    let mut v: baduk_wallgo::Variant = text
+        .parse()
+        .map_err(|e: baduk_wallgo::VariantError| ActError::bad_request(format!("variant: {e}")))?;
+    let secs = r.turn_seconds.unwrap_or(v.seconds_per_turn as f64);
+    if !secs.is_finite() || !(0.0..=3600.0).contains(&secs) || (secs > 0.0 && secs < 1.0) {
+        return Err(ActError::bad_request(format!(
+            "turn_seconds {secs}: 0 (no limit) or 1 to 3600"
+        )));
+    }
+    v.seconds_per_turn = secs.round() as u32;
+    Ok(Settings::Wallgo {
+        variant: v.to_string(),
+        turn_ms: (secs * 1000.0).round() as i64,
+    })
+}
+
+async fn create_game(State(st): State<AppState>, body: Bytes) -> Result<Response, ActError> {
+    let req: CreateReq = parse_json(&body)?;
+    let (settings, names) = match req.game.as_str() {
+        "go" => (go_settings(&req)?, crate::go_room::SEATS),
+        "wallgo" => (wall_settings(&req)?, crate::wall_room::SEATS),
+        g => {
+            return Err(ActError::bad_request(format!(
+                "game `{g}`: expected go or wallgo"
+            )))
+        }
+    };
+    let mut seats: [SeatSpec; 2] = [0, 1].map(|_| SeatSpec {
+        kind: "human".into(),
+        bot: None,
+        options: None,
+    });
+    if let Some(given) = req.seats {
+        for (name, spec) in given {
+            let i = names.iter().position(|n| *n == name).ok_or_else(|| {
+                ActError::bad_request(format!(
+                    "seat `{name}`: this game's seats are {} and {}",
+                    names[0], names[1]
+                ))
+            })?;
+            seats[i] = spec;
+        }
+    }
+    let (id, tokens) = st.hub.create(settings, seats).await?;
+    let mut out = serde_json::Map::new();
+    for (i, t) in tokens {
+        out.insert(
+            names[i].to_string(),
+            json!({"token": t, "url": format!("/g/{id}#token={t}")}),
+        );
+    }
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"id": id, "url": format!("/g/{id}"), "seats": out})),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    limit: Option<i64>,
+    #[serde(default)]
+    before: Option<String>,
+}
+
+async fn list_games(
+    State(st): State<AppState>,
+    q: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ActError> {
+    let Query(q) = q.map_err(|e| ActError::bad_request(e.body_text()))?;
+    let status = q.status.unwrap_or_else(|| "live".into());
+    if !["open", "live", "finished"].contains(&status.as_str()) {
+        return Err(ActError::bad_request(format!(
+            "status `{status}`: open, live or finished"
+        )));
+    }
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(ActError::bad_request("limit: 1 to 200"));
+    }
+    let before = match q.before {
+        None => None,
+        Some(c) => {
+            let (t, id) = c
+                .split_once(':')
+                .ok_or_else(|| ActError::bad_request("before: a cursor from `next`"))?;
+            Some((
+                t.parse::<i64>()
+                    .map_err(|_| ActError::bad_request("before: a cursor from `next`"))?,
+                id.to_string(),
+            ))
+        }
+    };
+    let rows = st
+        .hub
+        .store
+        .list(&status, limit, before)
+        .await
+        .map_err(|e| ActError::internal(e.to_string()))?;
+    let next = (rows.len() as i64 == limit)
+        .then(|| rows.last().map(|(id, t, _)| format!("{t}:{id}")))
+        .flatten();
+    let games: Vec<Value> = rows
+        .iter()
+        .map(|(_, _, s)| serde_json::from_str(s).unwrap_or(Value::Null))
+        .collect();
+    Ok(Json(json!({"games": games, "next": next})))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameQuery {
+    #[serde(default, rename = "move")]
+    mv: Option<usize>,
+}
+
+async fn get_game(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    q: Result<Query<GameQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ActError> {
+    let Query(q) = q.map_err(|e| ActError::bad_request(e.body_text()))?;
+    let you = match bearer(&headers) {
+        Some(t) => Some(st.hub.hello(&id, t).await?),
+        None => None,
+    };
+    let h = st.hub.get(&id).await?;
+    let room = h.room.lock().await;
+    Ok(Json(room.state(now_ms(), q.mv, you)))
+}
+
+async fn get_record(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ActError> {
+    let h = st.hub.get(&id).await?;
+    let room = h.room.lock().await;
+    let (ctype, ext) = match room.game_word() {
+        "go" => ("application/x-go-sgf; charset=utf-8", "sgf"),
+        _ => ("text/plain; charset=utf-8", "wall"),
+    };
+    let disposition = format!("attachment; filename=\"baduk-{id}.{ext}\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, ctype.to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        room.record(),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActionReq {
+    action: String,
+}
+
+async fn post_action(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ActError> {
+    let token = bearer(&headers).ok_or(ActError {
+        status: 401,
+        message: "missing Authorization: Bearer <seat token>".into(),
+    })?;
+    let req: ActionReq = parse_json(&body)?;
+    if req.action.trim().is_empty() {
+        return Err(ActError::bad_request("action: empty"));
+    }
+    Ok(Json(st.hub.act(&id, token, &req.action).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinReq {
+    seat: String,
+}
+
+async fn post_join(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ActError> {
+    let req: JoinReq = parse_json(&body)?;
+    let (seat, token) = st.hub.join(&id, &req.seat).await?;
+    let h = st.hub.get(&id).await?;
+    let name = h.room.lock().await.seat_names()[seat];
+    Ok(Json(
+        json!({"seat": name, "token": token, "url": format!("/g/{id}#token={token}")}),
+    ))
+}
+
+async fn ws_game(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ActError> {
+    let h = st.hub.get(&id).await?;
+    Ok(ws
+        .max_message_size(BODY_LIMIT)
+        .on_upgrade(move |socket| watch(socket, st, id, h)))
+}
+
+/// A message from a socket client.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WsIn {
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    action: Option<String>,
+}
+
+async fn watch(mut socket: WebSocket, st: AppState, id: String, h: Arc<crate::hub::Handle>) {
+    let mut rx = h.tx.subscribe();
+    let snapshot = {
+        let room = h.room.lock().await;
+        json!({"type": "state", "state": room.state(now_ms(), None, None)}).to_string()
+    };
+    if socket.send(Message::Text(snapshot.into())).await.is_err() {
+        return;
+    }
+    let limiter = RateLimiter::new(20.0, 60.0);
+    loop {
+        tokio::select! {
+            ev = rx.recv() => match ev {
+                Ok(msg) => {
+                    if socket.send(Message::Text(msg.to_string().into())).await.is_err() {
+                        return;
+                    }
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    let snap = {
+                        let room = h.room.lock().await;
+                        json!({"type": "state", "state": room.state(now_ms(), None, None)}).to_string()
+                    };
+                    if socket.send(Message::Text(snap.into())).await.is_err() {
+                        return;
+                    }
+                }
+                Err(_) => return,
+            },
+            msg = socket.recv() => {
+                let Some(Ok(msg)) = msg else { return };
+                let text = match msg {
+                    Message::Text(t) => t.to_string(),
+                    Message::Close(_) => return,
+                    _ => continue,
+                };
+                let reply = ws_reply(&st, &id, &text, &limiter).await;
+                if socket.send(Message::Text(reply.to_string().into())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+async fn ws_reply(st: &AppState, id: &str, text: &str, limiter: &RateLimiter) -> Value {
+    let msg: WsIn = match serde_json::from_str(text) {
+        Ok(m) => m,
+        Err(e) => {
+            return json!({"type": "error", "id": null, "status": 400, "error": format!("bad message: {e}")})
+        }
+    };
+    let mid = msg.id.clone().unwrap_or(Value::Null);
+    if !limiter.allow("socket") {
+        return json!({"type": "error", "id": mid, "status": 429, "error": "too many messages: slow down"});
+    }
+    let err =
+        |e: ActError| json!({"type": "error", "id": mid, "status": e.status, "error": e.message});
+    match (msg.kind.as_deref(), msg.action.as_deref(), msg.token.as_deref()) {
+        (Some("ping"), None, _) => json!({"type": "pong", "id": mid}),
+        (Some("hello"), None, Some(t)) => match st.hub.hello(id, t).await {
+            Ok(seat) => {
+                let name = match st.hub.get(id).await {
+                    Ok(h) => h.room.lock().await.seat_names()[seat],
+                    Err(e) => return err(e),
+                };
+                json!({"type": "hello", "id": mid, "seat": name})
+            }
+            Err(e) => err(e),
+        },
+        (None | Some("action"), Some(a), Some(t)) => match st.hub.act(id, t, a).await {
+            Ok(state) => json!({"type": "ack", "id": mid, "version": state["version"]}),
+            Err(e) => err(e),
+        },
+        (None | Some("action"), Some(_), None) => err(ActError {
+            status: 401,
+            message: "an action needs the seat's token".into(),
+        }),
+        _ => err(ActError::bad_request(
+            "expected {\"id\", \"token\", \"action\"}, {\"type\": \"hello\", \"token\"} or {\"type\": \"ping\"}",
+        )),
+    }
+}

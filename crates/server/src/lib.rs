@@ -1,0 +1,210 @@
+//! The game server behind `baduk serve`: live games of Go and Wall Go over HTTP and WebSocket,
+//! clocks kept by the server, bots in seats, storage in an embedded SQLite file or in
+//! PostgreSQL (several processes on one database), and the web UI embedded in the binary.
+//!
+//! It is an adapter: every move is checked by the rules libraries (`baduk-go`, `baduk-wallgo`),
+//! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
+
+pub mod clock;
+pub mod export;
+pub mod go_room;
+pub mod http;
+pub mod hub;
+pub mod limit;
+pub mod room;
+pub mod store;
+pub mod wall_room;
+pub mod web;
+
+use hub::{Hub, HubOptions};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use store::Store;
+
+/// How to run the server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to listen on.
+    pub addr: String,
+    /// Database URL: `sqlite:PATH` or `postgres://…`.
+    pub database: String,
+    /// Requests a second allowed per client (0: no limit).
+    pub rate_limit: f64,
+    /// Accept the test-only bot `panic`.
+    pub test_bots: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            addr: "127.0.0.1:8080".into(),
+            database: "sqlite:./baduk.db".into(),
+            rate_limit: 50.0,
+            test_bots: false,
+        }
+    }
+}
+
+/// Why the server could not start (the message names the address or database and the reason).
+#[derive(Debug)]
+pub struct StartError(pub String);
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A started server: its address and the task serving it.
+pub struct Running {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// The hub (live games).
+    pub hub: Arc<Hub>,
+    /// Resolves when the server stops.
+    pub task: tokio::task::JoinHandle<()>,
+}
+
+/// Opens the database, binds the address and starts serving in the background.
+pub async fn start(cfg: Config) -> Result<Running, StartError> {
+    let store = Store::open(&cfg.database).await.map_err(StartError)?;
+    let listener = tokio::net::TcpListener::bind(&cfg.addr)
+        .await
+        .map_err(|e| StartError(format!("cannot listen on {}: {e}", cfg.addr)))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| StartError(format!("cannot listen on {}: {e}", cfg.addr)))?;
+    let hub = Hub::new(
+        store.clone(),
+        HubOptions {
+            test_bots: cfg.test_bots,
+        },
+    );
+    hub.load_unfinished()
+        .await
+        .map_err(|e| StartError(format!("database {}: {e}", cfg.database)))?;
+    spawn_background(&hub, &cfg);
+    let state = http::AppState {
+        hub: hub.clone(),
+        limiter: Arc::new(limit::RateLimiter::new(
+            cfg.rate_limit,
+            cfg.rate_limit * 4.0,
+        )),
+    };
+    let app = http::router(state);
+    let task = tokio::spawn(async move {
+        let served = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown_signal())
+        .await;
+        if let Err(e) = served {
+            tracing::error!("server stopped: {e}");
+        }
+    });
+    Ok(Running { addr, hub, task })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+fn spawn_background(hub: &Arc<Hub>, cfg: &Config) {
+    let h = hub.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_millis(100));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            every.tick().await;
+            h.sweep_clocks().await;
+        }
+    });
+    let h = hub.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(1));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut n = 0u64;
+        loop {
+            every.tick().await;
+            h.tick_clocks().await;
+            n += 1;
+            if n.is_multiple_of(60) {
+                h.evict_finished().await;
+            }
+        }
+    });
+    if hub.store.is_postgres() {
+        let h = hub.clone();
+        let url = cfg.database.clone();
+        tokio::spawn(async move { listen_postgres(h, url).await });
+    }
+}
+
+/// Follows other processes' commits (LISTEN/NOTIFY), reconnecting when the link drops.
+async fn listen_postgres(hub: Arc<Hub>, url: String) {
+    loop {
+        match sqlx::postgres::PgListener::connect(&url).await {
+            Ok(mut l) => {
+                if let Err(e) = l.listen("baduk_games").await {
+                    tracing::warn!("LISTEN failed: {e}");
+                } else {
+                    loop {
+                        match l.recv().await {
+                            Ok(n) => {
+                                let id = n.payload().to_string();
+                                let hub = hub.clone();
+                                tokio::spawn(async move { hub.catch_up(&id).await });
+                            }
+                            Err(e) => {
+                                tracing::warn!("LISTEN connection lost: {e}");
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("cannot LISTEN on PostgreSQL: {e}"),
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// Runs the server until it is stopped, printing the URL to open.
+pub async fn serve(cfg: Config) -> Result<(), StartError> {
+    let db = cfg.database.clone();
+    let running = start(cfg).await?;
+    println!(
+        "baduk serve: open http://{}/ (database {db}; Ctrl-C stops)",
+        running.addr
+    );
+    running
+        .task
+        .await
+        .map_err(|e| StartError(format!("server task failed: {e}")))
+}
+
+/// Runs `f` on a fresh multi-threaded runtime (for the command line).
+pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime starts")
+        .block_on(f)
+}

@@ -1,0 +1,624 @@
+//! A game on the server, whichever game it is: settings, seats, clocks and the action log, over
+//! the game's own room ([`GoRoom`] or [`WallRoom`]). The action log is the truth: replaying its
+//! rows rebuilds the same room in any process.
+
+use crate::clock::{Charge, ClockKind, Clocks};
+use crate::go_room::{self, GoRoom};
+use crate::wall_room::{self, WallRoom};
+use baduk_go::{Color, Game, Rules};
+use baduk_wallgo::Variant;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// Why an action or request was refused: an HTTP status and a sentence naming the problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActError {
+    /// The HTTP status (4xx).
+    pub status: u16,
+    /// The reason, shown to the player.
+    pub message: String,
+}
+
+impl ActError {
+    /// 400: the request or action is malformed.
+    pub fn bad_request(m: impl Into<String>) -> ActError {
+        ActError {
+            status: 400,
+            message: m.into(),
+        }
+    }
+    /// 409: not now (not your turn, game over, another action came first).
+    pub fn conflict(m: impl Into<String>) -> ActError {
+        ActError {
+            status: 409,
+            message: m.into(),
+        }
+    }
+    /// 422: the rules forbid it (the library's message names the rule).
+    pub fn illegal(m: impl Into<String>) -> ActError {
+        ActError {
+            status: 422,
+            message: m.into(),
+        }
+    }
+    /// 403: this token may not act for that seat.
+    pub fn forbidden(m: impl Into<String>) -> ActError {
+        ActError {
+            status: 403,
+            message: m.into(),
+        }
+    }
+    /// 404: no such game.
+    pub fn not_found(m: impl Into<String>) -> ActError {
+        ActError {
+            status: 404,
+            message: m.into(),
+        }
+    }
+    /// 500: the server failed (storage); nothing was changed.
+    pub fn internal(m: impl Into<String>) -> ActError {
+        ActError {
+            status: 500,
+            message: m.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for ActError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatSpec {
+    /// `human` (token given at creation), `open` (claimed with `join`) or `bot`.
+    pub kind: String,
+    /// The bot's name (`baduk`; `random easy medium expert sedol`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+    /// The bot's options (`time=1`, `nodes=20000`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<String>,
+}
+
+impl SeatSpec {
+    /// Whether a bot sits here.
+    pub fn is_bot(&self) -> bool {
+        self.kind == "bot"
+    }
+}
+
+/// A game's settings as stored (normalised by the library).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "game", rename_all = "lowercase")]
+pub enum Settings {
+    /// Go: the full rules string (size, komi and time included) and the handicap.
+    Go {
+        /// The rules string.
+        rules: String,
+        /// Handicap stones.
+        handicap: u32,
+    },
+    /// Wall Go: the variant line and the turn limit in milliseconds (0: none).
+    Wallgo {
+        /// The variant.
+        variant: String,
+        /// Milliseconds per turn.
+        turn_ms: i64,
+    },
+}
+
+/// A seat: who sits there and the hash of its token.
+#[derive(Clone, Debug)]
+pub struct Seat {
+    /// Who sits here.
+    pub spec: SeatSpec,
+    /// SHA-256 of the seat's token (humans), if one was issued.
+    pub token_hash: Option<[u8; 32]>,
+    /// Whether the seat's owner has shown up (acted or connected with the token).
+    pub joined: bool,
+}
+
+/// One stored action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ActionRow {
+    /// 1-based number in the game's log.
+    pub seq: i64,
+    /// The seat that acted (0 or 1).
+    pub seat: usize,
+    /// The action in the game's notation.
+    pub action: String,
+    /// When it was stored, in ms since 1970.
+    pub at: i64,
+    /// Whether the server played it (a clock ran out, or a bot).
+    pub auto: bool,
+    /// Both clocks after the action.
+    pub clocks: Clocks,
+}
+
+/// The game's own state.
+#[derive(Clone, Debug)]
+pub enum Core {
+    /// Go.
+    Go(Box<GoRoom>),
+    /// Wall Go.
+    Wall(Box<WallRoom>),
+}
+
+/// A game on the server.
+#[derive(Clone, Debug)]
+pub struct Room {
+    /// The game's id.
+    pub id: String,
+    /// Its settings.
+    pub settings: Settings,
+    /// Seat 0 (Black / A) and seat 1 (White / B).
+    pub seats: [Seat; 2],
+    /// The game itself.
+    pub core: Core,
+    /// The clocks as they stood after the last action.
+    pub clocks: Clocks,
+    /// The action log.
+    pub actions: Vec<ActionRow>,
+    /// When the game was created (ms since 1970).
+    pub created_at: i64,
+    /// When the side to move's turn started, as this process counts it (ms since 1970).
+    pub turn_start: i64,
+}
+
+/// Builds the game's core from its settings.
+pub fn core_of(settings: &Settings) -> Result<(Core, ClockKind), ActError> {
+    match settings {
+        Settings::Go { rules, handicap } => {
+            let r = Rules::parse(rules).map_err(|e| ActError::bad_request(e.to_string()))?;
+            let room = GoRoom::new(r, *handicap).map_err(ActError::bad_request)?;
+            Ok((Core::Go(Box::new(room)), ClockKind::Go(r.time)))
+        }
+        Settings::Wallgo { variant, turn_ms } => {
+            let v: Variant = variant
+                .parse()
+                .map_err(|e: baduk_wallgo::VariantError| ActError::bad_request(e.to_string()))?;
+            Ok((
+                Core::Wall(Box::new(WallRoom::new(v))),
+                ClockKind::Turn(*turn_ms),
+            ))
+        }
+    }
+}
+
+impl Room {
+    /// A new room from stored parts (no actions yet).
+    pub fn new(
+        id: String,
+        settings: Settings,
+        seats: [Seat; 2],
+        created_at: i64,
+    ) -> Result<Room, ActError> {
+        let (core, kind) = core_of(&settings)?;
+        Ok(Room {
+            id,
+            settings,
+            seats,
+            core,
+            clocks: Clocks::new(kind),
+            actions: Vec::new(),
+            created_at,
+            turn_start: created_at,
+        })
+    }
+
+    /// `go` or `wallgo`.
+    pub fn game_word(&self) -> &'static str {
+        match self.core {
+            Core::Go(_) => "go",
+            Core::Wall(_) => "wallgo",
+        }
+    }
+
+    /// The seat names of this game.
+    pub fn seat_names(&self) -> [&'static str; 2] {
+        match self.core {
+            Core::Go(_) => go_room::SEATS,
+            Core::Wall(_) => wall_room::SEATS,
+        }
+    }
+
+    /// The index of a seat name.
+    pub fn seat_index(&self, name: &str) -> Option<usize> {
+        self.seat_names()
+            .iter()
+            .position(|s| s.eq_ignore_ascii_case(name))
+    }
+
+    /// Number of stored actions.
+    pub fn version(&self) -> i64 {
+        self.actions.len() as i64
+    }
+
+    /// The seat to act now, if any.
+    pub fn to_move(&self) -> Option<usize> {
+        match &self.core {
+            Core::Go(g) => g.to_move(),
+            Core::Wall(w) => w.to_move(),
+        }
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        match &self.core {
+            Core::Go(g) => g.is_over(),
+            Core::Wall(w) => w.is_over(),
+        }
+    }
+
+    /// `open` (a human seat not yet joined), `live` or `finished`.
+    pub fn status(&self) -> &'static str {
+        if self.is_over() {
+            "finished"
+        } else if self.seats.iter().any(|s| !s.spec.is_bot() && !s.joined) {
+            "open"
+        } else {
+            "live"
+        }
+    }
+
+    fn move_count(&self) -> usize {
+        match &self.core {
+            Core::Go(g) => g.move_count(),
+            Core::Wall(w) => w.move_count(),
+        }
+    }
+
+    /// When the side to move runs out of time (ms since 1970), if a clock runs.
+    pub fn deadline(&self) -> Option<i64> {
+        if self.is_over() {
+            return None;
+        }
+        let side = self.to_move()?;
+        self.clocks
+            .flag_after(side)
+            .map(|ms| self.turn_start.saturating_add(ms))
+    }
+
+    /// The action the server stores when the side to move has run out of time at `now`.
+    pub fn timeout_action(&self, now: i64) -> Option<(usize, String)> {
+        let side = self.to_move()?;
+        if self.deadline()? > now {
+            return None;
+        }
+        match &self.core {
+            Core::Go(_) => Some((side, "timeout".to_string())),
+            Core::Wall(w) => {
+                // Seed 003: "시간이 지나면 가능한 행동이 자동 처리된다" — the easy bot's choice.
+                let seed = seed_of(&self.id) ^ self.version() as u64;
+                let pos = *w.game.position();
+                let a = baduk_search::wall::choose_action("easy", &pos, seed).ok()??;
+                Some((side, w.notation(a)))
+            }
+        }
+    }
+
+    /// Checks and applies one action of `seat` at `now`; returns the row to store. On an error
+    /// nothing has changed.
+    pub fn apply(
+        &mut self,
+        seat: usize,
+        action: &str,
+        now: i64,
+        auto: bool,
+    ) -> Result<ActionRow, ActError> {
+        self.apply_checked(seat, action, now, auto, true)
+    }
+
+    fn apply_checked(
+        &mut self,
+        seat: usize,
+        action: &str,
+        now: i64,
+        auto: bool,
+        check_deadline: bool,
+    ) -> Result<ActionRow, ActError> {
+        let before = self.to_move();
+        let moves_before = self.move_count();
+        let is_timeout = action == "timeout";
+        if check_deadline && !is_timeout && before == Some(seat) {
+            if let Some(d) = self.deadline() {
+                if now > d {
+                    return Err(ActError::conflict("your time has run out"));
+                }
+            }
+        }
+        let ing = self.clocks.ing_extensions();
+        match &mut self.core {
+            Core::Go(g) => {
+                let ing = if is_timeout {
+                    let mut c = self.clocks;
+                    c.flag(seat);
+                    c.ing_extensions()
+                } else {
+                    ing
+                };
+                g.act(seat, action, ing)?
+            }
+            Core::Wall(w) => {
+                if is_timeout {
+                    return Err(ActError::bad_request("timeout is the server's action"));
+                }
+                w.act(seat, action, auto)?
+            }
+        }
+        if is_timeout {
+            self.clocks.flag(seat);
+        } else if before == Some(seat)
+            && self.move_count() != moves_before
+            && self.clocks.charge(seat, now - self.turn_start) == Charge::Flagged
+        {
+            // Cannot happen after the deadline check above; keep the clock honest anyway.
+            self.clocks.flag(seat);
+        }
+        if self.to_move() != before || self.move_count() != moves_before {
+            self.turn_start = now;
+        }
+        let row = ActionRow {
+            seq: self.version() + 1,
+            seat,
+            action: action.trim().to_string(),
+            at: now,
+            auto,
+            clocks: self.clocks,
+        };
+        self.actions.push(row.clone());
+        Ok(row)
+    }
+
+    /// Replays a stored row (its clocks are taken as stored).
+    pub fn replay(&mut self, row: &ActionRow) -> Result<(), ActError> {
+        self.apply_checked(row.seat, &row.action, row.at, row.auto, false)
+            .map_err(|e| {
+                ActError::internal(format!("stored action {} does not replay: {e}", row.seq))
+            })?;
+        self.clocks = row.clocks;
+        if let Some(last) = self.actions.last_mut() {
+            *last = row.clone();
+        }
+        Ok(())
+    }
+
+    /// The state a player or spectator sees (never tokens); `upto` gives the position after
+    /// that many moves (a replay), `you` the seat of the asking token.
+    pub fn state(&self, now: i64, upto: Option<usize>, you: Option<usize>) -> Value {
+        let names = self.seat_names();
+        let to_move = self.to_move();
+        let running = self.clocks.is_running_kind() && !self.is_over();
+        let clocks = if self.clocks.is_running_kind() {
+            let mut m = serde_json::Map::new();
+            for (i, n) in names.iter().enumerate() {
+                let on = running && to_move == Some(i);
+                m.insert(
+                    n.to_string(),
+                    self.clocks
+                        .view(i, on, if on { now - self.turn_start } else { 0 }),
+                );
+            }
+            Value::Object(m)
+        } else {
+            Value::Null
+        };
+        let seats: serde_json::Map<String, Value> = names
+            .iter()
+            .zip(&self.seats)
+            .map(|(n, s)| {
+                (
+                    n.to_string(),
+                    json!({"kind": s.spec.kind, "bot": s.spec.bot, "options": s.spec.options, "joined": s.joined || s.spec.is_bot()}),
+                )
+            })
+            .collect();
+        let actions: Vec<Value> = self
+            .actions
+            .iter()
+            .map(|a| json!({"seq": a.seq, "seat": names[a.seat], "action": a.action, "at": a.at, "auto": a.auto}))
+            .collect();
+        let (mut game, legal, result) = match &self.core {
+            Core::Go(g) => (g.state(), g.legal(), g.result_json()),
+            Core::Wall(w) => (w.state(), w.legal(), w.result_json()),
+        };
+        let obj = game.as_object_mut().expect("a room's state is an object");
+        obj.insert("id".into(), json!(self.id));
+        obj.insert("game".into(), json!(self.game_word()));
+        obj.insert("status".into(), json!(self.status()));
+        obj.insert("version".into(), json!(self.version()));
+        obj.insert("to_move".into(), json!(to_move.map(|s| names[s])));
+        obj.insert("seats".into(), Value::Object(seats));
+        obj.insert("clocks".into(), clocks);
+        obj.insert("actions".into(), Value::Array(actions));
+        obj.insert("legal".into(), json!(legal));
+        obj.insert("result".into(), result);
+        obj.insert("created_at".into(), json!(self.created_at));
+        obj.insert("you".into(), json!(you.map(|s| names[s])));
+        obj.insert("now".into(), json!(now));
+        obj.insert("deadline".into(), json!(self.deadline()));
+        if let Some(n) = upto {
+            self.overlay_replay(obj, n);
+        }
+        game
+    }
+
+    /// Replaces the board part of a state with the position after `n` moves.
+    fn overlay_replay(&self, obj: &mut serde_json::Map<String, Value>, n: usize) {
+        match &self.core {
+            Core::Go(g) => {
+                let hist = g.game.history();
+                let n = n.min(hist.len());
+                let mut at = Game::from_position(
+                    *g.game.rules(),
+                    g.game.start_board().clone(),
+                    g.game.start_to_move(),
+                );
+                for r in &hist[..n] {
+                    if at.play_as(r.color, r.mv).is_err() {
+                        break;
+                    }
+                }
+                let mut view = (**g).clone();
+                view.game = at;
+                view.phase = go_room::Phase::Play;
+                view.marking = None;
+                let s = view.state();
+                for k in ["board", "captures", "last_move"] {
+                    obj.insert(k.into(), s[k].clone());
+                }
+                obj.insert("replay_move".into(), json!(n));
+                obj.insert("legal".into(), json!([]));
+            }
+            Core::Wall(w) => {
+                let acts = w.game.actions();
+                let n = n.min(acts.len());
+                let mut view = WallRoom::new(w.game.variant());
+                for (i, &a) in acts[..n].iter().enumerate() {
+                    let _ = view.game.play(a);
+                    view.auto.push(w.auto.get(i).copied().unwrap_or(false));
+                }
+                let s = view.state();
+                for k in ["pieces", "walls", "regions", "score", "last_move"] {
+                    obj.insert(k.into(), s[k].clone());
+                }
+                obj.insert("replay_move".into(), json!(n));
+                obj.insert("legal".into(), json!([]));
+            }
+        }
+    }
+
+    /// One line of the lobby.
+    pub fn summary(&self) -> Value {
+        let names = self.seat_names();
+        let seats: serde_json::Map<String, Value> = names
+            .iter()
+            .zip(&self.seats)
+            .map(|(n, s)| {
+                (
+                    n.to_string(),
+                    json!({"kind": s.spec.kind, "bot": s.spec.bot, "joined": s.joined || s.spec.is_bot()}),
+                )
+            })
+            .collect();
+        let (phase, extra, result) = match &self.core {
+            Core::Go(g) => {
+                let s = g.rules.size;
+                (
+                    g.state()["phase"].clone(),
+                    json!({"rules": g.rules.name(), "size": {"cols": s.cols(), "rows": s.rows()}, "komi": g.rules.komi.as_f64(), "handicap": g.handicap}),
+                    g.result_json(),
+                )
+            }
+            Core::Wall(w) => (
+                w.state()["phase"].clone(),
+                json!({"variant": w.game.variant().to_string()}),
+                w.result_json(),
+            ),
+        };
+        let mut v = json!({
+            "id": self.id,
+            "game": self.game_word(),
+            "status": self.status(),
+            "phase": phase,
+            "to_move": self.to_move().map(|s| names[s]),
+            "seats": seats,
+            "moves": self.move_count(),
+            "result": result.get("text").cloned().unwrap_or(Value::Null),
+            "created_at": self.created_at,
+            "updated_at": self.actions.last().map_or(self.created_at, |a| a.at),
+        });
+        if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+            for (k, x) in e {
+                o.insert(k.clone(), x.clone());
+            }
+        }
+        v
+    }
+
+    /// The game record: SGF for Go, the Wall Go record for Wall Go.
+    pub fn record(&self) -> String {
+        match &self.core {
+            Core::Go(g) => {
+                let sgf = baduk_go::sgf::write(&g.game);
+                let mut props = String::new();
+                let esc = |s: &str| s.replace('\\', "\\\\").replace(']', "\\]");
+                props.push_str(&format!("GN[baduk game {}]", esc(&self.id)));
+                props.push_str(&format!("AP[baduk:{}]", env!("CARGO_PKG_VERSION")));
+                for (prop, seat) in [("PB", &self.seats[0]), ("PW", &self.seats[1])] {
+                    let who = match &seat.spec.bot {
+                        Some(b) => format!("{b} (bot)"),
+                        None => "human".to_string(),
+                    };
+                    props.push_str(&format!("{prop}[{}]", esc(&who)));
+                }
+                match g.rules.time {
+                    baduk_go::TimeControl::None => {}
+                    tc => {
+                        let main = match tc {
+                            baduk_go::TimeControl::Absolute { main }
+                            | baduk_go::TimeControl::ByoYomi { main, .. }
+                            | baduk_go::TimeControl::Canadian { main, .. }
+                            | baduk_go::TimeControl::Fischer { main, .. }
+                            | baduk_go::TimeControl::Ing { main } => main,
+                            baduk_go::TimeControl::None => 0,
+                        };
+                        props.push_str(&format!("TM[{main}]"));
+                        let ot = match tc {
+                            baduk_go::TimeControl::ByoYomi {
+                                periods, period, ..
+                            } => format!("{periods}x{period} byo-yomi"),
+                            baduk_go::TimeControl::Canadian { stones, period, .. } => {
+                                format!("{stones}/{period} Canadian")
+                            }
+                            baduk_go::TimeControl::Fischer { increment, .. } => {
+                                format!("{increment} fischer")
+                            }
+                            baduk_go::TimeControl::Ing { .. } => {
+                                "Ing: 3x35 minutes, 2 points each".to_string()
+                            }
+                            _ => String::new(),
+                        };
+                        if !ot.is_empty() {
+                            props.push_str(&format!("OT[{}]", esc(&ot)));
+                        }
+                    }
+                }
+                if let Some(r) = &g.result {
+                    let re = if r.reason == "disputed" {
+                        "?".to_string()
+                    } else {
+                        r.text.clone()
+                    };
+                    props.push_str(&format!("RE[{}]", esc(&re)));
+                    props.push_str(&format!("GC[{}]", esc(&r.detail)));
+                }
+                match sgf.find("(;") {
+                    Some(i) => format!("{}{props}{}", &sgf[..i + 2], &sgf[i + 2..]),
+                    None => sgf,
+                }
+            }
+            Core::Wall(w) => w.record(),
+        }
+    }
+
+    /// The colour of a Go seat (for bots).
+    pub fn go_color(seat: usize) -> Color {
+        if seat == 0 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+}
+
+/// A stable 64-bit seed from a game id (FNV-1a).
+pub fn seed_of(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}

@@ -1,0 +1,423 @@
+//! Storage: one schema and one set of queries over SQLite (an embedded file, the default) or
+//! PostgreSQL (several server processes on one database). Games, seats with token hashes, and
+//! the append-only action log; a version column makes two processes unable to store two actions
+//! for the same turn.
+
+use crate::clock::Clocks;
+use crate::room::{ActionRow, SeatSpec, Settings};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, Executor, Row};
+use std::borrow::Cow;
+use std::str::FromStr;
+
+/// The schema's migrations, in order (the same SQL serves both databases).
+const MIGRATIONS: &[(i64, &str, &str)] = &[(
+    1,
+    "games seats actions",
+    include_str!("../migrations/0001_games.sql"),
+)];
+
+/// The database behind the server.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    postgres: bool,
+    url: String,
+}
+
+/// A stored game, as read back.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// Its settings.
+    pub settings: Settings,
+    /// When it was created.
+    pub created_at: i64,
+    /// Seat specs, token hashes and whether each was joined.
+    pub seats: Vec<(SeatSpec, Option<[u8; 32]>, bool)>,
+    /// The action log.
+    pub actions: Vec<ActionRow>,
+}
+
+/// What went wrong with storage.
+#[derive(Debug)]
+pub enum StoreError {
+    /// Another action was stored for this turn first (another process or request).
+    Conflict,
+    /// The database failed.
+    Db(String),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Conflict => f.write_str("another action was stored for this turn first"),
+            StoreError::Db(e) => write!(f, "database: {e}"),
+        }
+    }
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError::Db(e.to_string())
+    }
+}
+
+fn hex(h: &[u8; 32]) -> String {
+    h.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<[u8; 32]> {
+    if s.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// Normalises a database URL: `sqlite:PATH` opens (and creates) a file.
+fn normalise(url: &str) -> Result<String, String> {
+    if let Some(rest) = url.strip_prefix("sqlite:") {
+        let rest = rest.trim_start_matches("//");
+        if rest.is_empty() {
+            return Err("sqlite: URL names no file (use sqlite:./baduk.db)".into());
+        }
+        let sep = if rest.contains('?') { '&' } else { '?' };
+        Ok(if rest.contains("mode=") {
+            format!("sqlite://{rest}")
+        } else {
+            format!("sqlite://{rest}{sep}mode=rwc")
+        })
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(url.to_string())
+    } else {
+        Err("expected sqlite:PATH or postgres://USER@HOST/DB".into())
+    }
+}
+
+impl Store {
+    /// Opens the database at `url` and applies the migrations; the error names the URL and why.
+    pub async fn open(url: &str) -> Result<Store, String> {
+        sqlx::any::install_default_drivers();
+        let full = normalise(url).map_err(|e| format!("database {url}: {e}"))?;
+        let postgres = !full.starts_with("sqlite:");
+        let opts =
+            AnyConnectOptions::from_str(&full).map_err(|e| format!("database {url}: {e}"))?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(if postgres { 10 } else { 4 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if !postgres {
+                        // WAL with synchronous=NORMAL survives a killed process: a committed
+                        // transaction is in the WAL before the answer goes out.
+                        conn.execute("PRAGMA journal_mode=WAL").await?;
+                        conn.execute("PRAGMA synchronous=NORMAL").await?;
+                        conn.execute("PRAGMA busy_timeout=10000").await?;
+                        conn.execute("PRAGMA foreign_keys=ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(opts)
+            .await
+            .map_err(|e| format!("database {url}: cannot open: {e}"))?;
+        let migrator = Migrator {
+            migrations: Cow::Owned(
+                MIGRATIONS
+                    .iter()
+                    .map(|&(v, d, sql)| {
+                        Migration::new(
+                            v,
+                            Cow::Borrowed(d),
+                            MigrationType::Simple,
+                            Cow::Borrowed(sql),
+                            false,
+                        )
+                    })
+                    .collect(),
+            ),
+            ..Migrator::DEFAULT
+        };
+        migrator
+            .run(&pool)
+            .await
+            .map_err(|e| format!("database {url}: cannot migrate: {e}"))?;
+        Ok(Store {
+            pool,
+            postgres,
+            url: url.to_string(),
+        })
+    }
+
+    /// Whether this is PostgreSQL (events cross processes by LISTEN/NOTIFY).
+    pub fn is_postgres(&self) -> bool {
+        self.postgres
+    }
+
+    /// The URL it was opened with.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Stores a new game with its seats.
+    pub async fn create_game(
+        &self,
+        id: &str,
+        settings: &Settings,
+        seats: &[(SeatSpec, Option<[u8; 32]>); 2],
+        status: &str,
+        summary: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let settings_json = serde_json::to_string(settings).expect("settings serialise");
+        let game = match settings {
+            Settings::Go { .. } => "go",
+            Settings::Wallgo { .. } => "wallgo",
+        };
+        sqlx::query(
+            "INSERT INTO games (id, game, settings, status, version, summary, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $7)",
+        )
+        .bind(id)
+        .bind(game)
+        .bind(settings_json)
+        .bind(status)
+        .bind(summary)
+        .bind(now)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for (i, (spec, hash)) in seats.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, spec, token_hash, joined) VALUES ($1, $2, $3, $4, 0)",
+            )
+            .bind(id)
+            .bind(i as i64)
+            .bind(serde_json::to_string(spec).expect("seat spec serialises"))
+            .bind(hash.as_ref().map(hex))
+            .execute(&mut *tx)
+            .await?;
+        }
+        self.notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn notify(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        id: &str,
+    ) -> Result<(), StoreError> {
+        if self.postgres {
+            sqlx::query("SELECT pg_notify('baduk_games', $1)")
+                .bind(id)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Appends one action if the game is still at `row.seq - 1` stored actions; otherwise
+    /// [`StoreError::Conflict`] and nothing changes.
+    pub async fn append(
+        &self,
+        id: &str,
+        row: &ActionRow,
+        status: &str,
+        summary: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE games SET version = $1, status = $2, summary = $3, updated_at = $4 \
+             WHERE id = $5 AND version = $6",
+        )
+        .bind(row.seq)
+        .bind(status)
+        .bind(summary)
+        .bind(row.at)
+        .bind(id)
+        .bind(row.seq - 1)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict);
+        }
+        let inserted = sqlx::query(
+            "INSERT INTO actions (game_id, seq, seat, action, at, auto, clocks) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(id)
+        .bind(row.seq)
+        .bind(row.seat as i64)
+        .bind(&row.action)
+        .bind(row.at)
+        .bind(row.auto as i64)
+        .bind(serde_json::to_string(&row.clocks).expect("clocks serialise"))
+        .execute(&mut *tx)
+        .await;
+        match inserted {
+            Ok(_) => {}
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(StoreError::Conflict)
+            }
+            Err(e) => return Err(e.into()),
+        }
+        self.notify(&mut tx, id).await?;
+        tx.commit().await.map_err(|e| match &e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
+            _ => e.into(),
+        })?;
+        Ok(())
+    }
+
+    /// Marks a seat as joined (and refreshes the lobby line).
+    pub async fn join(
+        &self,
+        id: &str,
+        seat: usize,
+        status: &str,
+        summary: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE seats SET joined = 1 WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(seat as i64)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE games SET status = $1, summary = $2 WHERE id = $3")
+            .bind(status)
+            .bind(summary)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        self.notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Gives an open seat its token, once; false if it already had one.
+    pub async fn claim(&self, id: &str, seat: usize, hash: &[u8; 32]) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE seats SET token_hash = $1 WHERE game_id = $2 AND seat = $3 AND token_hash IS NULL",
+        )
+        .bind(hex(hash))
+        .bind(id)
+        .bind(seat as i64)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Reads a whole game, or None if there is no such game.
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let Some(g) = sqlx::query("SELECT settings, created_at FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let settings: String = g.try_get(0)?;
+        let settings: Settings = serde_json::from_str(&settings)
+            .map_err(|e| StoreError::Db(format!("game {id}: bad settings: {e}")))?;
+        let created_at: i64 = g.try_get(1)?;
+        let rows = sqlx::query(
+            "SELECT spec, token_hash, joined FROM seats WHERE game_id = $1 ORDER BY seat",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut seats = Vec::new();
+        for r in rows {
+            let spec: String = r.try_get(0)?;
+            let hash: Option<String> = r.try_get(1)?;
+            let joined: i64 = r.try_get(2)?;
+            let spec: SeatSpec = serde_json::from_str(&spec)
+                .map_err(|e| StoreError::Db(format!("game {id}: bad seat: {e}")))?;
+            seats.push((spec, hash.as_deref().and_then(unhex), joined != 0));
+        }
+        let actions = self.actions_since(id, 0).await?;
+        Ok(Some(StoredGame {
+            settings,
+            created_at,
+            seats,
+            actions,
+        }))
+    }
+
+    /// The actions after `seq`, in order.
+    pub async fn actions_since(&self, id: &str, seq: i64) -> Result<Vec<ActionRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, seat, action, at, auto, clocks FROM actions \
+             WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+        )
+        .bind(id)
+        .bind(seq)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|r| {
+                let clocks: String = r.try_get(5)?;
+                let clocks: Clocks = serde_json::from_str(&clocks)
+                    .map_err(|e| StoreError::Db(format!("game {id}: bad clocks: {e}")))?;
+                Ok(ActionRow {
+                    seq: r.try_get(0)?,
+                    seat: r.try_get::<i64, _>(1)? as usize,
+                    action: r.try_get(2)?,
+                    at: r.try_get(3)?,
+                    auto: r.try_get::<i64, _>(4)? != 0,
+                    clocks,
+                })
+            })
+            .collect()
+    }
+
+    /// The lobby: summaries of games with `status`, newest first, `limit` of them, older than
+    /// the cursor `before` (`created_at:id`).
+    pub async fn list(
+        &self,
+        status: &str,
+        limit: i64,
+        before: Option<(i64, String)>,
+    ) -> Result<Vec<(String, i64, String)>, StoreError> {
+        let (t, id) = before.unwrap_or((i64::MAX, String::new()));
+        let rows = sqlx::query(
+            "SELECT id, created_at, summary FROM games WHERE status = $1 \
+             AND (created_at < $2 OR (created_at = $3 AND id < $4)) \
+             ORDER BY created_at DESC, id DESC LIMIT $5",
+        )
+        .bind(status)
+        .bind(t)
+        .bind(t)
+        .bind(if id.is_empty() { "~".to_string() } else { id })
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .collect()
+    }
+
+    /// Ids of every game not yet finished (loaded at start so clocks and bots run on).
+    pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE status <> 'finished'")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+
+    /// Ids of finished games of `game` (`go` or `wallgo`), oldest first.
+    pub async fn finished(&self, game: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'finished' AND game = $1 ORDER BY created_at, id",
+        )
+        .bind(game)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+}

@@ -1,0 +1,92 @@
+//! The browser UI: the repository's `web/` folder, embedded in the binary at build time.
+
+use axum::extract::Path;
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use include_dir::{include_dir, Dir};
+
+static WEB: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../../web");
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next().unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "json" => "application/json",
+        "ico" => "image/x-icon",
+        "wav" => "audio/wav",
+        "mp3" => "audio/mpeg",
+        "ogg" => "audio/ogg",
+        "woff2" => "font/woff2",
+        _ => "application/octet-stream",
+    }
+}
+
+fn file(path: &str) -> Response {
+    match WEB.get_file(path) {
+        Some(f) => (
+            [
+                (header::CONTENT_TYPE, content_type(path)),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            f.contents(),
+        )
+            .into_response(),
+        None => not_found_page(path),
+    }
+}
+
+/// A page saying there is nothing at `path` (a 404 with a link back to the lobby).
+pub fn not_found_page(path: &str) -> Response {
+    let safe: String = path
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || "/-_.".contains(*c))
+        .take(100)
+        .collect();
+    (
+        StatusCode::NOT_FOUND,
+        Html(format!(
+            "<!doctype html><meta charset=utf-8><title>Not found · baduk</title>\
+             <body style=\"font-family:sans-serif;margin:3em\"><h1>Not found</h1>\
+             <p>There is nothing at <code>{safe}</code>.</p><p><a href=\"/\">Back to the lobby</a></p>"
+        )),
+    )
+        .into_response()
+}
+
+fn page(name: &str) -> Response {
+    if WEB.get_file(name).is_some() {
+        file(name)
+    } else {
+        Html(
+            "<!doctype html><meta charset=utf-8><title>baduk</title>\
+             <body style=\"font-family:sans-serif;margin:3em\"><h1>baduk</h1>\
+             <p>The server runs; the web UI is not in this build. The API is at <code>/api/games</code>.</p>",
+        )
+        .into_response()
+    }
+}
+
+/// Routes of the pages and their files.
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new()
+        .route("/", get(|| async { page("index.html") }))
+        .route(
+            "/g/{id}",
+            get(|Path(_id): Path<String>| async { page("game.html") }),
+        )
+        .route(
+            "/static/{*path}",
+            get(|Path(p): Path<String>| async move {
+                if p.contains("..") {
+                    return not_found_page(&p);
+                }
+                file(&p)
+            }),
+        )
+        .route("/favicon.ico", get(|| async { file("favicon.ico") }))
+}
