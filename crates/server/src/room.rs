@@ -324,7 +324,10 @@ impl Room {
         let before = self.to_move();
         let moves_before = self.move_count();
         let is_timeout = action == "timeout";
-        if check_deadline && !is_timeout && before == Some(seat) {
+        // Wall Go's expiry is an ordinary action the server plays for the player (seed 003);
+        // it comes after the deadline by design, so neither the deadline nor a flag applies.
+        let wall_expiry = auto && matches!(self.core, Core::Wall(_));
+        if check_deadline && !is_timeout && !wall_expiry && before == Some(seat) {
             if let Some(d) = self.deadline() {
                 if now > d {
                     return Err(ActError::conflict("your time has run out"));
@@ -354,7 +357,14 @@ impl Room {
             self.clocks.flag(seat);
         } else if before == Some(seat)
             && self.move_count() != moves_before
-            && self.clocks.charge(seat, now - self.turn_start) == Charge::Flagged
+            && self.clocks.charge(
+                seat,
+                if wall_expiry {
+                    0
+                } else {
+                    now - self.turn_start
+                },
+            ) == Charge::Flagged
         {
             // Cannot happen after the deadline check above; keep the clock honest anyway.
             self.clocks.flag(seat);
@@ -621,4 +631,44 @@ pub fn seed_of(id: &str) -> u64 {
     id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wall_room(turn_ms: i64) -> Room {
+        let human = Seat {
+            spec: SeatSpec {
+                kind: "human".into(),
+                bot: None,
+                options: None,
+            },
+            token_hash: None,
+            joined: true,
+        };
+        let settings = Settings::Wallgo {
+            variant: "placement=ABAB".into(),
+            turn_ms,
+        };
+        Room::new("t".into(), settings, [human.clone(), human], 0).unwrap()
+    }
+
+    #[test]
+    fn wall_go_expired_turn_is_played_by_the_server_and_the_next_turn_has_full_time() {
+        let mut r = wall_room(2_000);
+        assert_eq!(r.timeout_action(1_000), None);
+        let (seat, action) = r.timeout_action(2_500).expect("A's time ran out");
+        assert_eq!(seat, 0);
+        r.apply(seat, &action, 2_500, true)
+            .expect("the expiry action is stored");
+        assert!(r.actions[0].auto);
+        assert_eq!(r.to_move(), Some(1));
+        assert_eq!(r.deadline(), Some(4_500));
+        // A human's own late action is still refused.
+        assert_eq!(
+            r.apply(1, "place D4", 5_000, false).unwrap_err().status,
+            409
+        );
+    }
 }
