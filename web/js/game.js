@@ -341,8 +341,10 @@ function renderControls() {
     }
     const row = h('div', { class: 'row' });
     row.append(btn(t('btn.pass'), () => act('pass'), '', 'pass', !myTurn));
-    const undoSeat = mine.find((s) => (st.actions || []).some((a) => a.seat === s && !/^undo|^dead|^alive|^accept/.test(a.action))) || seat;
-    row.append(btn(t('btn.undo'), () => act('undo', undoSeat), '', 'undo', !!st.undo_request || !(st.moves || []).length));
+    // Only the player who moved last may ask to take the move back: the side not to move.
+    const lastMover = st.to_move === 'black' ? 'white' : st.to_move === 'white' ? 'black' : null;
+    const undoSeat = lastMover && (mine.includes(lastMover) || (hasUnknownToken() && !mine.length)) ? lastMover : null;
+    row.append(btn(t('btn.undo'), () => act('undo', undoSeat), '', 'undo', !!st.undo_request || !(st.moves || []).length || !undoSeat));
     row.append(resignButton());
     box.append(row);
     box.append(h('p', { class: 'hint' }, t('lastmove', st.last_move || '—')));
