@@ -119,7 +119,8 @@ function apply(next) {
   // Server-side automatic actions (the turn clock ran out).
   if (st) {
     for (const a of next.actions || []) {
-      if (a.seq > page.lastSeq && a.auto) showMessage(t('auto', a.action, seatName(next, a.seat)), 'info');
+      // `auto` marks what the server played: a bot seat's moves, and a human's expired turn.
+      if (a.seq > page.lastSeq && a.auto && next.seats?.[a.seat]?.kind !== 'bot') showMessage(t('auto', a.action, seatName(next, a.seat)), 'info');
     }
   }
   const seqs = (next.actions || []).map((a) => a.seq);
@@ -154,7 +155,7 @@ function render() {
   document.body.dataset.game = st.game;
   const mine = mySeats();
   document.body.dataset.role = mine.length || hasUnknownToken() ? 'player' : 'spectator';
-  const title = st.game === 'go' ? `${t('game.go')} ${st.size.cols}×${st.size.rows} · ${st.rules_name || st.rules}` : t('game.wallgo');
+  const title = st.game === 'go' ? `${t('game.go')} ${st.size.cols}×${st.size.rows} · ${(st.rules_name || st.rules || '').split(',')[0]}` : t('game.wallgo');
   $('#title').textContent = title;
   document.title = `${title} — baduk`;
   renderInfo();
@@ -165,6 +166,7 @@ function render() {
   renderResult();
   renderMoves();
   renderReplayBar();
+  renderInvites();
   tick();
 }
 
@@ -599,7 +601,8 @@ function renderInvites() {
   const inv = invites(id);
   const box = $('#invites');
   box.replaceChildren();
-  const seats = Object.keys(inv);
+  // Links for seats still waiting for their player (a joined seat needs no invitation).
+  const seats = Object.keys(inv).filter((s) => page.state?.seats?.[s] && !page.state.seats[s].joined);
   if (!seats.length || page.state?.status === 'finished') return;
   box.append(h('h3', {}, t('share')));
   for (const s of seats) {

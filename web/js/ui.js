@@ -50,7 +50,7 @@ export function kindLabel(info) {
 export function resultText(st) {
   const r = st.result;
   if (!r) return '';
-  if (!r.winner) return `${t('result.draw')} (${r.text})`;
+  if (!r.winner) return `${t('result.draw')} (${st.score && st.game === 'wallgo' ? t('score.wall', st.score.A, st.score.B, st.score.neutral) : r.text})`;
   const who = seatName(st, r.winner);
   const reason = r.reason ? t(`reason.${r.reason}`) : '';
   if (st.game === 'go') {
@@ -59,7 +59,9 @@ export function resultText(st) {
     if (lang() === 'ko') return `${who} ${reason}승 (${r.text})`;
     return `${t('result.win', who)} — ${reason} (${r.text})`;
   }
-  return `${t('result.win', who)} — ${reason} (${r.text})`;
+  const sc = st.score;
+  const detail = sc && r.reason !== 'resignation' ? t('score.wall', sc.A, sc.B, sc.neutral) : r.text;
+  return `${t('result.win', who)} — ${reason} (${detail})`;
 }
 
 // ---- sound (off unless switched on) ----------------------------------------------------------

@@ -222,18 +222,12 @@ export class WallBoard {
         const name = cellName(x, y);
         const kind = kindOf.get(name);
         const fill = kind === 'A' ? 'url(#rA)' : kind === 'B' ? 'url(#rB)' : kind === 'mixed' ? 'url(#rM)' : kind === 'neutral' ? '#c9c9c9' : null;
-        el('rect', { x: x + 0.02, y: y + 0.02, width: 0.96, height: 0.96, rx: 0.06, class: `cell${kind ? ` region-${kind}` : ''}`, 'data-cell': name, ...(fill ? { fill } : {}) }, cells);
-      }
-    }
-    if (this.opts.showRegions && st.regions) {
-      // A letter in each region (colour-blind readers): A, B, M (mixed) or N (neutral).
-      for (const r of st.regions) {
-        const c = [...r.cells].sort()[0];
-        if (!c) continue;
-        const { x, y } = cellXY(c);
-        const letter = { A: 'A', B: 'B', mixed: 'M', neutral: 'N' }[r.kind] || '?';
-        const tx = el('text', { x: x + 0.12, y: y + 0.24, class: 'region-letter' }, svg);
-        tx.textContent = `${letter}${r.cells.length}`;
+        el('rect', { x: x + 0.02, y: y + 0.02, width: 0.96, height: 0.96, rx: 0.06, class: `cell${kind ? ` region-${kind}` : ''}`, 'data-cell': name, ...(fill ? { style: `fill:${fill}` } : {}) }, cells);
+        if (kind) {
+          // The kind as a letter too (colour-blind readers): A, B, M (mixed), N (neutral).
+          const tx = el('text', { x: x + 0.1, y: y + 0.2, class: 'region-letter' }, cells);
+          tx.textContent = { A: 'A', B: 'B', mixed: 'M', neutral: 'N' }[kind] || '?';
+        }
       }
     }
     const labels = el('g', { class: 'coords', 'aria-hidden': 'true' }, svg);

@@ -90,7 +90,7 @@ describe('Go 9×9 through the UI', () => {
       await playPoint(W.page, 'F4');
       await playPoint(B.page, 'C7');
       await playPoint(W.page, 'E5');
-      await docShot(B.page, 'go-midgame');
+      await docShot(B.page, 'go-test-ko');
       await playPoint(B.page, 'F5'); // takes the ko
       await W.page.waitForSelector('circle[data-point=E5]', { state: 'detached' });
       // Retaking at once recreates a position: positional superko under the chinese rules.
@@ -167,9 +167,7 @@ describe('Go 9×9 through the UI', () => {
       const href = await B.page.getAttribute('[data-download=sgf]', 'href');
       const sgf = await fetch(BASE + href).then((r) => r.text());
       assert.match(sgf, /^\(;/);
-      await B.page.evaluate(() => window.scrollTo(0, 0));
-      await B.page.setViewportSize({ width: 1280, height: 1200 });
-      await docShot(B.page, 'go-score-table');
+      await docShot(B.page, 'go-test-finished', { fullPage: true });
       // Spectators see the result too; replay works with the arrow keys.
       await S.page.waitForSelector('#score-table');
       await S.page.keyboard.press('Home');

@@ -50,9 +50,9 @@ export async function shots(t, pages, fn) {
 }
 
 /** A screenshot kept for the README (only with DOCS_SHOTS=1). */
-export async function docShot(page, name) {
+export async function docShot(page, name, opts = {}) {
   const file = path.join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path: file });
+  await page.screenshot({ path: file, fullPage: !!opts.fullPage });
   if (DOCS_DIR) {
     fs.mkdirSync(DOCS_DIR, { recursive: true });
     fs.copyFileSync(file, path.join(DOCS_DIR, `${name}.png`));

@@ -3,7 +3,12 @@
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, shots, api, record } from './lib.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BASE, launch, person, shots, api, record, docShot } from './lib.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 describe('pages', () => {
   let browser;
@@ -12,6 +17,48 @@ describe('pages', () => {
   });
   after(async () => {
     await browser?.close();
+  });
+
+  test('the example game (examples/game-9x9.sgf) played over the API, seen mid-game and scored', async (t) => {
+    // Its moves, in GTP coordinates (SGF "ee" is E5 on 9×9; an empty move is a pass).
+    const sgf = fs.readFileSync(path.resolve(here, '..', '..', '..', 'examples', 'game-9x9.sgf'), 'utf8');
+    const moves = [...sgf.matchAll(/;([BW])\[([a-s]{0,2})\]/g)].map(([, , m]) =>
+      m ? `${'ABCDEFGHJ'[m.charCodeAt(0) - 97]}${9 - (m.charCodeAt(1) - 97)}` : 'pass',
+    );
+    const g = await api('POST', '/api/games', { game: 'go', size: 9, rules: 'chinese', komi: 7, clock: 'byo-yomi:600:5:30', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+    assert.equal(g.status, 201, JSON.stringify(g.data));
+    const tok = [g.data.seats.black.token, g.data.seats.white.token];
+    const play = async (from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = await api('POST', `/api/games/${g.data.id}/actions`, { action: moves[i] }, tok[i % 2]);
+        assert.equal(r.status, 200, `${moves[i]}: ${JSON.stringify(r.data)}`);
+      }
+    };
+    await play(0, 22);
+    const { page } = await person(browser, 'example');
+    await shots(t, [page], async () => {
+      await page.goto(`${BASE}${g.data.seats.black.url}`);
+      await page.waitForSelector('[data-action=pass]');
+      // The hover stone on a legal point, as a player sees it before clicking.
+      const box = await page.evaluate(() => {
+        const svg = document.querySelector('svg.goban');
+        const pt = svg.createSVGPoint();
+        pt.x = 6; // G7
+        pt.y = 2;
+        const p = pt.matrixTransform(svg.getScreenCTM());
+        return { x: p.x, y: p.y };
+      });
+      await page.mouse.move(box.x, box.y);
+      await page.waitForSelector('circle.ghost[visibility=visible]');
+      await docShot(page, 'go-midgame');
+      await play(22, moves.length);
+      await page.waitForSelector('body[data-phase=marking]');
+      for (const tk of tok) assert.equal((await api('POST', `/api/games/${g.data.id}/actions`, { action: 'accept' }, tk)).status, 200);
+      await page.waitForSelector('#score-table tbody tr');
+      const rows = await page.$$eval('#score-table tbody tr', (trs) => trs.length);
+      assert.ok(rows >= 9, `${rows} rows`);
+      await docShot(page, 'go-score-table', { fullPage: true });
+    });
   });
 
   test('a game id that does not exist shows a clear page', async (t) => {

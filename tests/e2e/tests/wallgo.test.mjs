@@ -50,16 +50,17 @@ describe('Wall Go against easy through the UI', () => {
           // Destinations light up (or the piece is stuck: then its own cell's walls, or a pass).
           await p.waitForSelector('[data-dest], .cand, [data-action=wallpass]');
           const dests = await p.$$('[data-dest]');
+          if (!shotTaken && turns >= 2 && dests.length >= 4) {
+            await docShot(p, 'wallgo-midturn');
+            shotTaken = true;
+          }
           if (dests.length) {
             const d = dests[Math.floor(Math.random() * dests.length)];
             const box = await d.boundingBox();
             await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
           }
           await p.waitForSelector('.cand, [data-action=wallpass]');
-          if (!shotTaken && turns >= 2 && (await p.$('.cand'))) {
-            await docShot(p, 'wallgo-midturn');
-            shotTaken = true;
-          }
+          if (turns === 3 && (await p.$('.cand'))) await docShot(p, 'wallgo-walls');
           const walls = await p.$$('.cand .cand-hit');
           const t0 = Date.now();
           if (walls.length) await walls[Math.floor(Math.random() * walls.length)].click();
