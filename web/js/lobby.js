@@ -188,7 +188,7 @@ function when(v) {
 
 function item(g) {
   const isGo = g.game === 'go';
-  const title = isGo ? `${t('game.go')} ${sizeText(g.size)} · ${g.rules ?? ''}` : `${t('game.wallgo')}`;
+  const title = isGo ? `${t('game.go')} ${sizeText(g.size)} · ${String(g.rules ?? '').split(',')[0]}` : `${t('game.wallgo')}`;
   const seats = Object.entries(g.seats || {})
     .map(([s, info]) => `${t(`seatname.${s}`)}: ${kindLabel(info)}`)
     .join(' · ');
