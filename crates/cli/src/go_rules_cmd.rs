@@ -1,7 +1,7 @@
 //! `baduk go replay`, `baduk go legal` and `baduk bench go`.
 
 use crate::CliError;
-use baduk_go::{Board, Color, Game, Move, Playouts, Rules, SgfGame, Size};
+use baduk_go::{Board, Color, Game, Move, Playouts, Rules, Size};
 use baduk_rng::Rng;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -15,6 +15,9 @@ pub struct ReplayArgs {
     /// Rules string `PRESET[,key=value…]`; default: the file's `RU` (and `KM`).
     #[arg(long)]
     pub rules: Option<String>,
+    /// Which game of a collection (1-based; default the first).
+    #[arg(long)]
+    pub game: Option<usize>,
 }
 
 /// Arguments of `go legal`.
@@ -28,6 +31,9 @@ pub struct LegalArgs {
     /// List the moves for the side to move after this many moves (default: the end).
     #[arg(long = "move")]
     pub move_number: Option<usize>,
+    /// Which game of a collection (1-based; default the first).
+    #[arg(long)]
+    pub game: Option<usize>,
 }
 
 /// Arguments of `bench go`.
@@ -55,11 +61,15 @@ fn parse_rules(s: Option<&str>) -> Result<Option<Rules>, CliError> {
         .transpose()
 }
 
-/// Reads and parses the SGF file, then replays `upto` moves under the chosen rules.
-fn load(file: &Path, rules: Option<&str>, upto: Option<usize>) -> Result<Game, CliError> {
-    let text = crate::error::read_file(file)?;
-    let sgf =
-        SgfGame::parse(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
+/// Reads and parses the SGF file, then replays `upto` moves under the chosen rules. An illegal
+/// move is reported with its line and property, as the reader reports unreadable ones.
+fn load(
+    file: &Path,
+    rules: Option<&str>,
+    upto: Option<usize>,
+    game: Option<usize>,
+) -> Result<Game, CliError> {
+    let sgf = crate::error::read_sgf(file, game)?;
     let given = parse_rules(rules)?;
     let rules = sgf
         .rules(given)
@@ -71,7 +81,23 @@ fn load(file: &Path, rules: Option<&str>, upto: Option<usize>) -> Result<Game, C
             sgf.moves.len()
         )));
     }
-    sgf.replay(rules, upto).map_err(CliError::illegal)
+    sgf.replay(rules, upto).map_err(|e| {
+        let at = sgf.moves.get(e.number.wrapping_sub(1));
+        let size = sgf.size;
+        let prop = |m: &baduk_go::SgfMove| match m.mv {
+            Move::Play(p) => format!("{}[{}]", m.color.letter(), p.to_sgf(size)),
+            Move::Pass => format!("{}[]", m.color.letter()),
+        };
+        match at {
+            Some(m) => CliError::illegal(format!(
+                "{}: SGF line {}, property {}: {e}",
+                file.display(),
+                m.line,
+                prop(m)
+            )),
+            None => CliError::illegal(format!("{}: {e}", file.display())),
+        }
+    })
 }
 
 fn side(c: Color) -> &'static str {
@@ -83,7 +109,7 @@ fn side(c: Color) -> &'static str {
 
 /// Runs `go replay`.
 pub fn replay(a: ReplayArgs) -> Result<(), CliError> {
-    let game = load(&a.file, a.rules.as_deref(), None)?;
+    let game = load(&a.file, a.rules.as_deref(), None, a.game)?;
     print!("{}", game.board());
     println!("rules: {}", game.rules());
     println!("moves: {}", game.move_count());
@@ -106,9 +132,16 @@ pub fn replay(a: ReplayArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Runs `go legal`.
+/// Runs `go legal`: the legal moves, or one line saying the game is over and why.
 pub fn legal(a: LegalArgs) -> Result<(), CliError> {
-    let game = load(&a.file, a.rules.as_deref(), a.move_number)?;
+    let game = load(&a.file, a.rules.as_deref(), a.move_number, a.game)?;
+    if let Some(end) = game.end() {
+        println!(
+            "no legal moves: the game is over ({end}) after {} moves",
+            game.move_count()
+        );
+        return Ok(());
+    }
     let words: Vec<String> = game
         .legal_moves()
         .into_iter()
