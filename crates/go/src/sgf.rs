@@ -709,6 +709,45 @@ mod tests {
     }
 
     #[test]
+    fn decode_follows_ca_and_falls_back_to_latin1() {
+        let (euc, _, _) = encoding_rs::EUC_KR.encode("(;CA[EUC-KR]PB[이세돌];B[aa])");
+        let g = SgfGame::parse(&decode(&euc).unwrap()).unwrap();
+        assert_eq!(g.players[0].as_deref(), Some("이세돌"));
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("(;CA[Shift_JIS]PW[本因坊秀策])");
+        let g = SgfGame::parse(&decode(&sjis).unwrap()).unwrap();
+        assert_eq!(g.players[1].as_deref(), Some("本因坊秀策"));
+        // No CA: UTF-8 if it is, else ISO-8859-1 (the FF[4] default).
+        assert_eq!(decode("(;PB[柯洁])".as_bytes()).unwrap(), "(;PB[柯洁])");
+        assert_eq!(decode(b"(;PB[M\xfcller])").unwrap(), "(;PB[Müller])");
+        // A CA inside a comment or after the root does not count.
+        assert_eq!(declared_charset(b"(;C[CA[EUC-KR]];CA[x])"), None);
+        let e = decode(b"(;CA[UTF-8]\nPB[\xc0\xcc])").unwrap_err();
+        assert_eq!((e.line, e.property.as_deref()), (2, Some("CA[UTF-8]")));
+        assert!(e.message.contains("not valid UTF-8"), "{e}");
+        let e = decode(b"(;CA[EBCDIC])").unwrap_err();
+        assert!(e.to_string().contains("unknown charset"), "{e}");
+    }
+
+    #[test]
+    fn collections_count_games_and_keep_each_games_lines() {
+        let text = "(;SZ[9];B[aa])\n(;SZ[9]\n;B[bb]\n;W[zz])";
+        let g = SgfGame::parse(text).unwrap();
+        assert_eq!(g.games, 2);
+        let e = SgfGame::parse_game(text, 1).unwrap_err();
+        assert_eq!(e.line, 4, "{e}");
+        assert!(SgfGame::parse_game(text, 2).is_err());
+    }
+
+    #[test]
+    fn marks_are_read_from_the_last_node_only() {
+        let g = SgfGame::parse("(;SZ[5]TB[aa];B[cc];W[]\n;B[]TB[ee]TW[aa]MA[cc])").unwrap();
+        assert_eq!(g.marks.territory[0].iter().count(), 1);
+        assert!(g.marks.dead.contains(Point::new(2, 2)));
+        let e = SgfGame::parse("(;SZ[5];B[cc]MA[zz])").unwrap_err();
+        assert!(e.to_string().contains("MA[zz]"), "{e}");
+    }
+
+    #[test]
     fn unknown_ru_lists_the_accepted_names() {
         let g = SgfGame::parse("(;RU[Martian])").unwrap();
         let e = g.rules(None).unwrap_err().to_string();
