@@ -171,7 +171,14 @@ pub fn bench(a: BenchArgs) -> Result<(), CliError> {
         total += playouts.run(&mut b, Color::Black, rules.ko, &mut rng).moves as u64;
     }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
-    println!("moves {total}");
-    println!("playouts/s {:.0}", a.playouts as f64 / secs);
+    // The shape of every bench: `signature: …`, then one rate line each.
+    println!(
+        "signature: size {} playouts {} seed {} moves {total}",
+        a.size, a.playouts, a.seed
+    );
+    println!(
+        "playouts per second: {:.0} ({secs:.3} s)",
+        a.playouts as f64 / secs
+    );
     Ok(())
 }

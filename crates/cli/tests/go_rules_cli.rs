@@ -167,9 +167,19 @@ fn bench_prints_a_deterministic_move_total_and_a_rate() {
     ]);
     assert_eq!(a.status.code(), Some(0));
     let first = |o: &Output| out(o).lines().next().unwrap_or("").to_string();
-    assert!(first(&a).starts_with("moves "), "{}", out(&a));
+    // The shape of every bench: the signature, then one rate line.
+    assert!(
+        first(&a).starts_with("signature: size 9 playouts 50 seed 3 moves "),
+        "{}",
+        out(&a)
+    );
     assert_eq!(first(&a), first(&b));
-    assert!(out(&a).contains("playouts/s "));
+    assert_eq!(out(&a).lines().count(), 2, "{}", out(&a));
+    assert!(out(&a)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("playouts per second: "));
     let o = baduk(&["bench", "go", "--size", "30"]);
     assert_eq!(o.status.code(), Some(2));
 }
