@@ -65,15 +65,26 @@ fn parse_rules(s: Option<&str>) -> Result<Option<Rules>, CliError> {
 /// move is reported with its line and property, as the reader reports unreadable ones.
 fn load(
     file: &Path,
-    rules: Option<&str>,
+    rules_str: Option<&str>,
     upto: Option<usize>,
     game: Option<usize>,
 ) -> Result<Game, CliError> {
     let sgf = crate::error::read_sgf(file, game)?;
-    let given = parse_rules(rules)?;
-    let rules = sgf
+    let given = parse_rules(rules_str)?;
+    let mut rules = sgf
         .rules(given)
         .map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
+    // As in `go score`: the game's komi stands unless the rules string sets its own.
+    if let (Some(k), Some(r)) = (sgf.komi, rules_str) {
+        if !r
+            .split(',')
+            .any(|item| item.trim_start().starts_with("komi="))
+        {
+            rules
+                .set("komi", &k.to_string())
+                .map_err(|e| CliError::input(format!("{}: KM: {e}", file.display())))?;
+        }
+    }
     if let Some(n) = upto.filter(|&n| n > sgf.moves.len()) {
         return Err(CliError::input(format!(
             "--move {n}: {} has only {} moves",

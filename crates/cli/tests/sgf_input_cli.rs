@@ -86,6 +86,29 @@ fn score_uses_the_komi_the_game_was_played_with() {
 }
 
 #[test]
+fn replay_keeps_the_games_komi_under_given_rules() {
+    let ex = example();
+    let o = baduk(&["go", "replay", &ex, "--rules", "japanese"]);
+    assert!(
+        out(&o).contains("rules: japanese,size=9,komi=7"),
+        "{}",
+        out(&o)
+    );
+    let o = baduk(&["go", "replay", &ex, "--rules", "japanese,komi=0.5"]);
+    assert!(
+        out(&o).contains("rules: japanese,size=9,komi=0.5"),
+        "{}",
+        out(&o)
+    );
+    let o = baduk(&["go", "replay", &ex]);
+    assert!(
+        out(&o).contains("rules: chinese,size=9,komi=7"),
+        "{}",
+        out(&o)
+    );
+}
+
+#[test]
 fn a_draw_prints_as_draw() {
     // Area 42 against 39 with komi 3: a tie, SGF RE[0].
     let o = score_example(&["--rules", "chinese", "--komi", "3"]);
