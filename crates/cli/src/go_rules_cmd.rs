@@ -12,7 +12,8 @@ use std::time::Instant;
 pub struct ReplayArgs {
     /// The SGF file to replay (its main line).
     pub file: PathBuf,
-    /// Rules string `PRESET[,key=value…]`; default: the file's `RU` (and `KM`).
+    /// Rules string `PRESET[,key=value…]`; default: the file's `RU`. The file's `KM` stands unless
+    /// the string sets `komi=`.
     #[arg(long)]
     pub rules: Option<String>,
     /// Which game of a collection (1-based; default the first).
@@ -25,7 +26,8 @@ pub struct ReplayArgs {
 pub struct LegalArgs {
     /// The SGF file (its main line).
     pub file: PathBuf,
-    /// Rules string `PRESET[,key=value…]`; default: the file's `RU` (and `KM`).
+    /// Rules string `PRESET[,key=value…]`; default: the file's `RU`. The file's `KM` stands unless
+    /// the string sets `komi=`.
     #[arg(long)]
     pub rules: Option<String>,
     /// List the moves for the side to move after this many moves (default: the end).
