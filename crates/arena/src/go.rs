@@ -527,14 +527,11 @@ impl fmt::Display for GoMatchReport {
         )?;
         writeln!(
             f,
-            "A's score {:.1}% (95% {:.1}–{:.1}%; as Black {:.1}%, as White {:.1}%), Elo {:+.0} ± {:.0}",
-            self.stats.a_score * 100.0,
-            self.stats.a_score_ci95[0] * 100.0,
-            self.stats.a_score_ci95[1] * 100.0,
+            "A's {} (as Black {:.1}%, as White {:.1}%), {}",
+            self.stats.score_text(),
             self.stats.a_score_by_side[0] * 100.0,
             self.stats.a_score_by_side[1] * 100.0,
-            self.stats.elo,
-            self.stats.elo_error
+            self.stats.elo_text()
         )?;
         writeln!(
             f,
@@ -654,6 +651,7 @@ mod tests {
             "a_score",
             "a_score_ci95",
             "elo",
+            "elo_ci95",
             "elo_error",
             "mean_margin",
             "margin_se",

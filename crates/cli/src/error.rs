@@ -39,3 +39,30 @@ impl fmt::Display for CliError {
 pub fn read_file(path: &std::path::Path) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
+
+/// Reads an SGF file: raw bytes decoded by its `CA` charset, then game `game` (1-based; the
+/// first by default) of its collection. When the file holds several games and none was chosen,
+/// a note on stderr says how many and which is used. Errors name the file, line and property.
+pub fn read_sgf(
+    path: &std::path::Path,
+    game: Option<usize>,
+) -> Result<baduk_go::SgfGame, CliError> {
+    let bytes =
+        std::fs::read(path).map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    let bad = |e: baduk_go::SgfError| CliError::input(format!("{}: {e}", path.display()));
+    let text = baduk_go::sgf::decode(&bytes).map_err(bad)?;
+    let index = match game {
+        Some(0) => return Err(CliError::input("--game: games are numbered from 1")),
+        Some(n) => n - 1,
+        None => 0,
+    };
+    let g = baduk_go::SgfGame::parse_game(&text, index).map_err(bad)?;
+    if game.is_none() && g.games > 1 {
+        eprintln!(
+            "{}: the file holds {} games; using game 1 (choose another with --game N)",
+            path.display(),
+            g.games
+        );
+    }
+    Ok(g)
+}

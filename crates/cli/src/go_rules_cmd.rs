@@ -1,7 +1,7 @@
 //! `baduk go replay`, `baduk go legal` and `baduk bench go`.
 
 use crate::CliError;
-use baduk_go::{Board, Color, Game, Move, Playouts, Rules, SgfGame, Size};
+use baduk_go::{Board, Color, Game, Move, Playouts, Rules, Size};
 use baduk_rng::Rng;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -12,9 +12,13 @@ use std::time::Instant;
 pub struct ReplayArgs {
     /// The SGF file to replay (its main line).
     pub file: PathBuf,
-    /// Rules string `PRESET[,key=value…]`; default: the file's `RU` (and `KM`).
+    /// Rules string `PRESET[,key=value…]`; default: the file's `RU`. The file's `KM` stands unless
+    /// the string sets `komi=`.
     #[arg(long)]
     pub rules: Option<String>,
+    /// Which game of a collection (1-based; default the first).
+    #[arg(long)]
+    pub game: Option<usize>,
 }
 
 /// Arguments of `go legal`.
@@ -22,12 +26,16 @@ pub struct ReplayArgs {
 pub struct LegalArgs {
     /// The SGF file (its main line).
     pub file: PathBuf,
-    /// Rules string `PRESET[,key=value…]`; default: the file's `RU` (and `KM`).
+    /// Rules string `PRESET[,key=value…]`; default: the file's `RU`. The file's `KM` stands unless
+    /// the string sets `komi=`.
     #[arg(long)]
     pub rules: Option<String>,
     /// List the moves for the side to move after this many moves (default: the end).
     #[arg(long = "move")]
     pub move_number: Option<usize>,
+    /// Which game of a collection (1-based; default the first).
+    #[arg(long)]
+    pub game: Option<usize>,
 }
 
 /// Arguments of `bench go`.
@@ -55,15 +63,30 @@ fn parse_rules(s: Option<&str>) -> Result<Option<Rules>, CliError> {
         .transpose()
 }
 
-/// Reads and parses the SGF file, then replays `upto` moves under the chosen rules.
-fn load(file: &Path, rules: Option<&str>, upto: Option<usize>) -> Result<Game, CliError> {
-    let text = crate::error::read_file(file)?;
-    let sgf =
-        SgfGame::parse(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
-    let given = parse_rules(rules)?;
-    let rules = sgf
+/// Reads and parses the SGF file, then replays `upto` moves under the chosen rules. An illegal
+/// move is reported with its line and property, as the reader reports unreadable ones.
+fn load(
+    file: &Path,
+    rules_str: Option<&str>,
+    upto: Option<usize>,
+    game: Option<usize>,
+) -> Result<Game, CliError> {
+    let sgf = crate::error::read_sgf(file, game)?;
+    let given = parse_rules(rules_str)?;
+    let mut rules = sgf
         .rules(given)
         .map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
+    // As in `go score`: the game's komi stands unless the rules string sets its own.
+    if let (Some(k), Some(r)) = (sgf.komi, rules_str) {
+        if !r
+            .split(',')
+            .any(|item| item.trim_start().starts_with("komi="))
+        {
+            rules
+                .set("komi", &k.to_string())
+                .map_err(|e| CliError::input(format!("{}: KM: {e}", file.display())))?;
+        }
+    }
     if let Some(n) = upto.filter(|&n| n > sgf.moves.len()) {
         return Err(CliError::input(format!(
             "--move {n}: {} has only {} moves",
@@ -71,7 +94,23 @@ fn load(file: &Path, rules: Option<&str>, upto: Option<usize>) -> Result<Game, C
             sgf.moves.len()
         )));
     }
-    sgf.replay(rules, upto).map_err(CliError::illegal)
+    sgf.replay(rules, upto).map_err(|e| {
+        let at = sgf.moves.get(e.number.wrapping_sub(1));
+        let size = sgf.size;
+        let prop = |m: &baduk_go::SgfMove| match m.mv {
+            Move::Play(p) => format!("{}[{}]", m.color.letter(), p.to_sgf(size)),
+            Move::Pass => format!("{}[]", m.color.letter()),
+        };
+        match at {
+            Some(m) => CliError::illegal(format!(
+                "{}: SGF line {}, property {}: {e}",
+                file.display(),
+                m.line,
+                prop(m)
+            )),
+            None => CliError::illegal(format!("{}: {e}", file.display())),
+        }
+    })
 }
 
 fn side(c: Color) -> &'static str {
@@ -83,7 +122,7 @@ fn side(c: Color) -> &'static str {
 
 /// Runs `go replay`.
 pub fn replay(a: ReplayArgs) -> Result<(), CliError> {
-    let game = load(&a.file, a.rules.as_deref(), None)?;
+    let game = load(&a.file, a.rules.as_deref(), None, a.game)?;
     print!("{}", game.board());
     println!("rules: {}", game.rules());
     println!("moves: {}", game.move_count());
@@ -106,9 +145,16 @@ pub fn replay(a: ReplayArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Runs `go legal`.
+/// Runs `go legal`: the legal moves, or one line saying the game is over and why.
 pub fn legal(a: LegalArgs) -> Result<(), CliError> {
-    let game = load(&a.file, a.rules.as_deref(), a.move_number)?;
+    let game = load(&a.file, a.rules.as_deref(), a.move_number, a.game)?;
+    if let Some(end) = game.end() {
+        println!(
+            "no legal moves: the game is over ({end}) after {} moves",
+            game.move_count()
+        );
+        return Ok(());
+    }
     let words: Vec<String> = game
         .legal_moves()
         .into_iter()
@@ -138,7 +184,14 @@ pub fn bench(a: BenchArgs) -> Result<(), CliError> {
         total += playouts.run(&mut b, Color::Black, rules.ko, &mut rng).moves as u64;
     }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
-    println!("moves {total}");
-    println!("playouts/s {:.0}", a.playouts as f64 / secs);
+    // The shape of every bench: `signature: …`, then one rate line each.
+    println!(
+        "signature: size {} playouts {} seed {} moves {total}",
+        a.size, a.playouts, a.seed
+    );
+    println!(
+        "playouts per second: {:.0} ({secs:.3} s)",
+        a.playouts as f64 / secs
+    );
     Ok(())
 }

@@ -7,7 +7,7 @@ use baduk_go::life::{
 };
 use baduk_go::scoring::record::Record;
 use baduk_go::scoring::{self, PointSet, Score, Settled};
-use baduk_go::{End, Point, Preset, Rules, SgfGame};
+use baduk_go::{Color, End, HandicapBonus, Komi, Point, Preset, Rules, SgfGame};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -36,6 +36,62 @@ pub struct ScoreArgs {
     /// Ing time extensions used by Black and White, `B,W` (2 points each, a fourth loses).
     #[arg(long, value_name = "B,W")]
     pub ing_extensions: Option<String>,
+    /// Komi of every row: `game` (the komi the game was played with: the file's `KM`, else each
+    /// rule set's own), `preset` (each rule set's own komi, as the book's tables compare), or a
+    /// number such as 6.5. A `komi=` in `--rules` wins over all three.
+    #[arg(long, default_value = "game", value_name = "game|preset|N")]
+    pub komi: String,
+    /// Which game of a collection (1-based; default the first).
+    #[arg(long)]
+    pub game: Option<usize>,
+}
+
+/// Where the rows' komi comes from (`--komi`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KomiChoice {
+    /// The file's `KM`, else the preset's.
+    Game,
+    /// Each preset's own.
+    Preset,
+    /// This one for every row.
+    Fixed(Komi),
+}
+
+fn parse_komi_choice(s: &str) -> Result<KomiChoice, CliError> {
+    match s.trim() {
+        "game" => Ok(KomiChoice::Game),
+        "preset" => Ok(KomiChoice::Preset),
+        n => Komi::parse(n)
+            .map(KomiChoice::Fixed)
+            .map_err(|e| CliError::input(format!("--komi: `game`, `preset` or a number: {e}"))),
+    }
+}
+
+/// The komi a row uses and the header line that says where it came from. `explicit` marks a
+/// rules string that sets `komi=` itself (kept as given).
+fn apply_komi(rows: &mut [(Rules, bool)], choice: KomiChoice, km: Option<Komi>) -> String {
+    for (r, explicit) in rows.iter_mut() {
+        if *explicit {
+            continue;
+        }
+        match (choice, km) {
+            (KomiChoice::Fixed(k), _) | (KomiChoice::Game, Some(k)) => {
+                r.set("komi", &k.to_string())
+                    .expect("a parsed komi is a valid komi");
+            }
+            _ => {}
+        }
+    }
+    match (choice, km) {
+        (KomiChoice::Game, Some(k)) => format!(
+            "komi {k} from the record (KM[{k}]); --komi preset scores with each rule set's own"
+        ),
+        (KomiChoice::Game, None) => {
+            "komi: the record has no KM, so each rule set's own komi".to_string()
+        }
+        (KomiChoice::Preset, _) => "komi: each rule set's own (--komi preset)".to_string(),
+        (KomiChoice::Fixed(k), _) => format!("komi {k} for every rule set (--komi {k})"),
+    }
 }
 
 /// Parses `B,W` extension counts.
@@ -49,9 +105,10 @@ fn parse_extensions(s: &str) -> Result<[u32; 2], CliError> {
 }
 
 /// Parses `all|PRESET[,key=value…][,PRESET…]`: each `key=value` item modifies the preceding
-/// preset, or every preset of a preceding `all`.
-pub fn parse_rules_list(s: &str) -> Result<Vec<Rules>, CliError> {
-    let mut out: Vec<Rules> = Vec::new();
+/// preset, or every preset of a preceding `all`. Each rule set comes with whether the string
+/// set its komi.
+pub fn parse_rules_list(s: &str) -> Result<Vec<(Rules, bool)>, CliError> {
+    let mut out: Vec<(Rules, bool)> = Vec::new();
     let mut group_start = 0;
     for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
         if let Some((k, v)) = item.split_once('=') {
@@ -60,18 +117,19 @@ pub fn parse_rules_list(s: &str) -> Result<Vec<Rules>, CliError> {
                     "--rules: `{item}` must follow a preset it modifies (e.g. chinese,{item})"
                 )));
             }
-            for r in &mut out[group_start..] {
+            for (r, komi_set) in &mut out[group_start..] {
                 r.set(k.trim(), v.trim())
                     .map_err(|e| CliError::input(format!("--rules: {e}")))?;
+                *komi_set |= k.trim() == "komi";
             }
         } else if item.eq_ignore_ascii_case("all") {
             group_start = out.len();
-            out.extend(Rules::presets());
+            out.extend(Rules::presets().map(|r| (r, false)));
         } else {
             let p = Preset::parse(&item.to_ascii_lowercase())
                 .map_err(|e| CliError::input(format!("--rules: {e} (or `all`)")))?;
             group_start = out.len();
-            out.push(Rules::preset(p));
+            out.push((Rules::preset(p), false));
         }
     }
     if out.is_empty() {
@@ -80,16 +138,24 @@ pub fn parse_rules_list(s: &str) -> Result<Vec<Rules>, CliError> {
     Ok(out)
 }
 
-fn read_record(path: &std::path::Path, upto: Option<usize>) -> Result<Record, CliError> {
-    let text = crate::error::read_file(path)?;
-    Record::from_sgf(&text, upto).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+/// The game (read by the one SGF reader) and the scorer's view of it after `upto` moves. A
+/// move onto a stone is an illegal move (exit 1), as `go replay` reports it.
+fn read_record(
+    path: &std::path::Path,
+    upto: Option<usize>,
+    game: Option<usize>,
+) -> Result<(SgfGame, Record), CliError> {
+    let g = crate::error::read_sgf(path, game)?;
+    let rec = Record::from_game(&g, upto)
+        .map_err(|e| CliError::illegal(format!("{}: {e}", path.display())))?;
+    Ok((g, rec))
 }
 
-/// The rules string without the board size (the header gives it).
+/// The rules string without the board size (the header gives it) and komi (its own column).
 fn rules_name(r: &Rules) -> String {
     r.to_string()
         .split(',')
-        .filter(|part| !part.starts_with("size="))
+        .filter(|part| !part.starts_with("size=") && !part.starts_with("komi="))
         .collect::<Vec<_>>()
         .join(",")
 }
@@ -112,11 +178,11 @@ struct Row {
 
 /// How the game ended under `rules`, replayed from the file (only asked where the rules end
 /// games by JK sequences; `None` if it has not ended or a move is illegal under them).
-fn jk_end(game: Option<&SgfGame>, rules: &Rules) -> Option<baduk_go::GameEnd> {
+fn jk_end(game: &SgfGame, rules: &Rules) -> Option<baduk_go::GameEnd> {
     if rules.end != End::Jk {
         return None;
     }
-    game?.replay(*rules, None).ok()?.end()
+    game.replay(*rules, None).ok()?.end()
 }
 
 /// Chains the estimator could not settle: verified under `life=verify` (Kang rules 6–7,
@@ -215,19 +281,19 @@ fn settle(
 
 /// Runs `go score`.
 pub fn score(a: ScoreArgs) -> Result<(), CliError> {
-    let mut rec = read_record(&a.file, None)?;
+    let choice = parse_komi_choice(&a.komi)?;
+    let mut list = parse_rules_list(&a.rules)?;
+    let (game, mut rec) = read_record(&a.file, None, a.game)?;
     if let Some(e) = &a.ing_extensions {
         rec.facts.time_extensions = parse_extensions(e)?;
     }
-    let list = parse_rules_list(&a.rules)?;
     let size = rec.board.size();
-    let text = crate::error::read_file(&a.file)?;
-    let game = SgfGame::parse(&text).ok();
+    let komi_line = apply_komi(&mut list, choice, rec.komi);
     let list: Vec<(Rules, Option<baduk_go::GameEnd>)> = list
         .into_iter()
-        .map(|r| {
+        .map(|(r, _)| {
             let rules = r.with_size(size);
-            let end = jk_end(game.as_ref(), &rules);
+            let end = jk_end(&game, &rules);
             (rules, end)
         })
         .collect();
@@ -269,6 +335,12 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
                 notes.push("not finished under these rules: scored as if it ended now".into());
             }
             let s = scoring::score(&rec.board, &rec.facts, &settled, &rules);
+            if rec.facts.handicap >= 2 && rules.handicap_bonus == HandicapBonus::Zero {
+                notes.push(format!(
+                    "handicap {}: no compensation to W under these rules",
+                    rec.facts.handicap
+                ));
+            }
             Row {
                 rules,
                 score: s,
@@ -287,6 +359,7 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
                 json!({
                     "rules": row.rules.to_string(),
                     "komi": row.rules.komi.as_f64(),
+                    "komi_from": komi_from(&row.rules, choice, rec.komi),
                     "black": s.black.to_json(),
                     "white": s.white.to_json(),
                     "margin": s.margin().to_json(),
@@ -318,14 +391,38 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
         } else {
             ", NOT finished: scored as if it ended now (--now)"
         },
-        rec.rules_name
-            .as_ref()
-            .map_or(String::new(), |r| format!(", RU[{r}]")),
+        rec.rules_name.as_ref().map_or(String::new(), |r| {
+            if Rules::from_sgf(r, size).is_ok() {
+                format!(", RU[{r}]")
+            } else {
+                format!(", RU[{r}] (not a rule set this program knows; scored under --rules)")
+            }
+        }),
         rec.komi.map_or(String::new(), |k| format!(", KM[{k}]")),
         rec.result
             .as_ref()
             .map_or(String::new(), |r| format!(", RE[{r}]")),
     );
+    if game.players.iter().any(Option::is_some) {
+        let name = |c: Color| {
+            game.players[c.index()]
+                .clone()
+                .unwrap_or_else(|| "?".into())
+        };
+        println!(
+            "Black {} – White {}",
+            name(Color::Black),
+            name(Color::White)
+        );
+    }
+    if rec.facts.handicap >= 2 {
+        println!(
+            "handicap {} (HA): the set-up stones stay as recorded; each rule set's handicap \
+             compensation is in the notes",
+            rec.facts.handicap
+        );
+    }
+    println!("{komi_line}");
     println!(
         "captures: B {} W {}; passes: B {} W {}; last move by {}",
         rec.facts.captures[0],
@@ -386,7 +483,7 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
                 row.rules.komi.to_string(),
                 s.black.to_string(),
                 s.white.to_string(),
-                s.outcome.to_string(),
+                s.outcome.text(),
                 notes.join("; "),
             ]
         })
@@ -424,6 +521,17 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Where a row's komi came from, for the JSON (`record`, `preset`, `option`, `rules`).
+fn komi_from(rules: &Rules, choice: KomiChoice, km: Option<Komi>) -> &'static str {
+    let preset = Rules::preset(rules.preset).komi;
+    match (choice, km) {
+        (KomiChoice::Fixed(k), _) if k == rules.komi => "option",
+        (KomiChoice::Game, Some(k)) if k == rules.komi => "record",
+        _ if rules.komi == preset => "preset",
+        _ => "rules",
+    }
+}
+
 /// Arguments of `go life`.
 #[derive(Args, Debug)]
 pub struct LifeArgs {
@@ -432,12 +540,34 @@ pub struct LifeArgs {
     /// Use the position after this many moves (default: the end of the main line).
     #[arg(long = "move")]
     pub move_number: Option<usize>,
+    /// Print only `<point> <status>` per point, top row first (GNU Go's words), for scripts.
+    #[arg(long)]
+    pub points: bool,
+    /// Which game of a collection (1-based; default the first).
+    #[arg(long)]
+    pub game: Option<usize>,
 }
 
-/// Runs `go life`: `<point> <status>` for every point, top row first, in GNU Go's words
-/// (GNU Go's unconditional status: Benson's life plus unconditionally dead stones).
+/// The diagram letter of a point's unconditional status.
+fn life_mark(u: life::Unconditional, stone: Option<Color>) -> char {
+    use life::Unconditional as U;
+    match (u, stone) {
+        (U::Alive, Some(Color::Black)) => 'X',
+        (U::Alive, Some(Color::White)) => 'O',
+        (U::Dead, Some(Color::Black)) => 'x',
+        (U::Dead, Some(Color::White)) => 'o',
+        (_, Some(Color::Black)) => 'B',
+        (_, Some(Color::White)) => 'W',
+        (U::BlackTerritory, None) => '+',
+        (U::WhiteTerritory, None) => '-',
+        (_, None) => '.',
+    }
+}
+
+/// Runs `go life`: the board marked by GNU Go's unconditional status (Benson's life plus
+/// unconditionally dead stones) and a one-line summary; `--points` prints the per-point lines.
 pub fn life(a: LifeArgs) -> Result<(), CliError> {
-    let rec = read_record(&a.file, a.move_number)?;
+    let (_, rec) = read_record(&a.file, a.move_number, a.game)?;
     if let Some(n) = a.move_number {
         if n > rec.total_moves {
             return Err(CliError::input(format!(
@@ -449,14 +579,60 @@ pub fn life(a: LifeArgs) -> Result<(), CliError> {
     let b = &rec.board;
     let verdict = life::unconditional(b);
     let size = b.size();
-    let mut out = String::with_capacity(size.area() * 16);
+    if a.points {
+        let mut out = String::with_capacity(size.area() * 16);
+        for y in (0..size.rows()).rev() {
+            for x in 0..size.cols() {
+                let p = Point::new(x, y);
+                out.push_str(&format!("{p} {}\n", verdict.status(b, p)));
+            }
+        }
+        print!("{out}");
+        return Ok(());
+    }
+    use life::Unconditional as U;
+    let mut alive = [0usize; 2];
+    let mut dead = [0usize; 2];
+    let mut territory = [0usize; 2];
+    let mut undecided = 0;
+    let cols: Vec<char> = (0..size.cols())
+        .map(|x| {
+            Point::new(x, 0)
+                .to_gtp()
+                .chars()
+                .next()
+                .expect("a GTP vertex starts with its column")
+        })
+        .collect();
+    let head: String = cols.iter().map(|c| format!(" {c}")).collect();
+    let mut out = format!("   {}\n", head.trim_start());
     for y in (0..size.rows()).rev() {
+        out.push_str(&format!("{:>2}", y + 1));
         for x in 0..size.cols() {
             let p = Point::new(x, y);
-            out.push_str(&format!("{p} {}\n", verdict.status(b, p)));
+            let stone = b.get(p);
+            let u = verdict.status(b, p);
+            match (u, stone) {
+                (U::Alive, Some(c)) => alive[c.index()] += 1,
+                (U::Dead, Some(c)) => dead[c.index()] += 1,
+                (U::BlackTerritory, None) => territory[0] += 1,
+                (U::WhiteTerritory, None) => territory[1] += 1,
+                _ => undecided += 1,
+            }
+            out.push(' ');
+            out.push(life_mark(u, stone));
         }
+        out.push('\n');
     }
     print!("{out}");
+    println!(
+        "X O alive, x o dead, B W undecided stones, + black territory, - white territory, \
+         . undecided"
+    );
+    println!(
+        "alive B: {} stones, W: {}; dead B: {}, W: {}; territory B: {}, W: {}; undecided {} points",
+        alive[0], alive[1], dead[0], dead[1], territory[0], territory[1], undecided
+    );
     Ok(())
 }
 
@@ -468,15 +644,42 @@ mod tests {
     fn rules_list_items_with_equals_modify_the_preceding_preset() {
         let l = parse_rules_list("chinese,komi=6.5,japanese").unwrap();
         assert_eq!(l.len(), 2);
-        assert_eq!(l[0].to_string(), "chinese,komi=6.5");
-        assert_eq!(l[1].to_string(), "japanese");
+        assert_eq!(l[0].0.to_string(), "chinese,komi=6.5");
+        assert_eq!(l[1].0.to_string(), "japanese");
+        assert_eq!((l[0].1, l[1].1), (true, false));
         let all = parse_rules_list("all,komi=0").unwrap();
         assert_eq!(all.len(), 9);
-        assert!(all.iter().all(|r| r.komi.halves() == 0));
+        assert!(all.iter().all(|(r, set)| r.komi.halves() == 0 && *set));
         assert!(parse_rules_list("komi=6.5").is_err());
         assert!(parse_rules_list("chinese,colour=red").is_err());
         assert!(parse_rules_list("martian").is_err());
         assert_eq!(parse_extensions("1, 0").unwrap(), [1, 0]);
         assert!(parse_extensions("1").is_err());
+    }
+
+    #[test]
+    fn komi_follows_the_record_unless_told_otherwise() {
+        let km = Some(Komi::parse("7").unwrap());
+        let mut l = parse_rules_list("chinese,japanese,aga,komi=0.5").unwrap();
+        let line = apply_komi(&mut l, KomiChoice::Game, km);
+        assert_eq!(
+            line.split(';').next(),
+            Some("komi 7 from the record (KM[7])")
+        );
+        let k: Vec<String> = l.iter().map(|(r, _)| r.komi.to_string()).collect();
+        // A komi= in the rules string wins.
+        assert_eq!(k, ["7", "7", "0.5"]);
+        let mut l = parse_rules_list("chinese,japanese").unwrap();
+        apply_komi(&mut l, KomiChoice::Preset, km);
+        let k: Vec<String> = l.iter().map(|(r, _)| r.komi.to_string()).collect();
+        assert_eq!(k, ["7.5", "6.5"]);
+        let mut l = parse_rules_list("chinese").unwrap();
+        apply_komi(&mut l, KomiChoice::Game, None);
+        assert_eq!(l[0].0.komi.to_string(), "7.5");
+        assert_eq!(
+            parse_komi_choice("6.5").unwrap(),
+            KomiChoice::Fixed(Komi::parse("6.5").unwrap())
+        );
+        assert!(parse_komi_choice("lots").is_err());
     }
 }

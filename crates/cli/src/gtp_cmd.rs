@@ -150,9 +150,11 @@ pub fn bench_search(size: u32, playouts: u64, seed: u64) -> Result<(), CliError>
         return Err(CliError::input(format!("--size {size}: must be 2..=25")));
     }
     let r = baduk_search::go::bench_search(size as usize, playouts.max(1), seed);
-    println!("size {}x{}", r.size, r.size);
-    println!("playouts {}", r.playouts);
-    println!("signature {}", r.signature);
-    println!("tree-search playouts/s {:.0}", r.rate());
+    // The shape of every bench: `signature: …`, then one rate line each.
+    println!(
+        "signature: size {}x{} playouts {} search {}",
+        r.size, r.size, r.playouts, r.signature
+    );
+    println!("tree-search playouts per second: {:.0}", r.rate());
     Ok(())
 }

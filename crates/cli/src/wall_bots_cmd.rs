@@ -181,8 +181,7 @@ fn text_summary(s: &Summary) -> String {
     format!(
         "{} vs {} ({}), {} games, seed {}\n\
          {} wins {}, draws {}, {} wins {}\n\
-         {} score {:.1}% (95% {:.1}%..{:.1}%; as A {:.1}%, as B {:.1}%)\n\
-         Elo difference {:+.0} ± {:.0}\n\
+         {} {} (as A {:.1}%, as B {:.1}%), {}\n\
          mean margin {:+.2} cells (± {:.2}), mean length {:.1} turns, {:.2} ms per action\n",
         s.a,
         s.b,
@@ -195,13 +194,10 @@ fn text_summary(s: &Summary) -> String {
         s.b,
         s.stats.b_wins,
         s.a,
-        100.0 * s.stats.a_score,
-        100.0 * s.stats.a_score_ci95[0],
-        100.0 * s.stats.a_score_ci95[1],
+        s.stats.score_text(),
         100.0 * s.stats.a_score_by_side[0],
         100.0 * s.stats.a_score_by_side[1],
-        s.stats.elo,
-        s.stats.elo_error,
+        s.stats.elo_text(),
         s.stats.mean_margin,
         s.stats.margin_se,
         s.stats.mean_length,

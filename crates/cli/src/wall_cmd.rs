@@ -116,6 +116,68 @@ fn seat(name: &str) -> Result<Seat, CliError> {
     }
 }
 
+/// Writes the record of `game` (finished or not) to `path`, if one was asked for.
+fn save(game: &Game, path: Option<&std::path::Path>) -> Result<(), CliError> {
+    match path {
+        Some(path) => std::fs::write(path, game.to_record())
+            .map_err(|e| CliError::input(format!("{}: {e}", path.display()))),
+        None => Ok(()),
+    }
+}
+
+/// `tokens` after `first`, wrapped before `width` columns without breaking a token; continuation
+/// lines start with `indent`.
+fn wrap(first: &str, tokens: &[String], indent: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut fresh = true;
+    for t in tokens {
+        let extra = if fresh { t.len() } else { t.len() + 1 };
+        if !fresh && line.chars().count() + extra > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.to_string();
+            fresh = true;
+        }
+        if !fresh {
+            line.push(' ');
+        }
+        line.push_str(t);
+        fresh = false;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
+/// What `?` prints: the legal actions, placements in one list, turns grouped by the piece
+/// that moves, wrapped between actions.
+fn legal_text(pos: &Position) -> String {
+    let mut l = ActionList::new();
+    pos.legal_actions(&mut l);
+    let n = l.len();
+    if pos.phase() == Phase::Placement {
+        let cells: Vec<String> = l.iter().map(|a| a.to_string()).collect();
+        return wrap(&format!("{n} legal: "), &cells, "    ", 78);
+    }
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for a in l.iter() {
+        let piece = match *a {
+            Action::Turn { from, .. } | Action::Pass(from) => from.to_string(),
+            Action::Place(c) => c.to_string(),
+        };
+        match groups.iter_mut().find(|(p, _)| *p == piece) {
+            Some((_, v)) => v.push(a.to_string()),
+            None => groups.push((piece, vec![a.to_string()])),
+        }
+    }
+    let mut out = format!("{n} legal, by piece:\n");
+    for (piece, acts) in &groups {
+        out.push_str(&wrap(&format!("  {piece}: "), acts, "      ", 78));
+    }
+    out
+}
+
 /// Reads a human's action: record notation, optionally with its `place A` / `turn B` prefix.
 fn parse_human(line: &str, to_move: Player) -> Result<Action, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -129,7 +191,16 @@ fn parse_human(line: &str, to_move: Player) -> Result<Action, String> {
         }
         _ => line.to_string(),
     };
-    body.parse::<Action>().map_err(|e| e.to_string())
+    let body = body.trim();
+    body.parse::<Action>().map_err(|e| {
+        // `B2-C3` without its wall: say how a turn ends.
+        let b = body.as_bytes();
+        if b.len() == 5 && b[2] == b'-' && !body.contains('/') {
+            format!("a turn ends with a wall: {body}/N, /E, /S or /W")
+        } else {
+            e.to_string()
+        }
+    })
 }
 
 /// Runs `wall play`: a terminal game between humans and bots, reading stdin line by line.
@@ -151,7 +222,8 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
         &mut out,
         &format!(
             "Wall Go, {variant}. A: {}, B: {}.\nActions in record notation: D4 (place), \
-             B2-C3/E (move, wall side of the destination), B2 pass; '?' lists the legal ones.\n",
+             B2-C3/E (move, wall side of the destination), B2 pass; '?' lists the legal ones.\n\
+             To stop: quit, q or Ctrl-D (the record so far is saved with --save).\n",
             a.a, a.b
         ),
     )?;
@@ -164,34 +236,37 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
         let action = match &seats[who.index()] {
             Seat::Bot(name) => bot_action(name, &pos, &mut rng)?,
             Seat::Human => loop {
-                w(&mut out, &format!("{}> ", status(&pos)))?;
+                w(
+                    &mut out,
+                    &format!("{} (? actions, q quits)> ", status(&pos)),
+                )?;
                 let line = match input.next() {
                     Some(Ok(l)) => l,
                     Some(Err(e)) => return Err(CliError::input(format!("stdin: {e}"))),
-                    None => {
-                        return Err(CliError::input(
-                            "stdin ended before the game did (no result)",
-                        ))
-                    }
+                    None => String::from("quit"),
                 };
                 let line = line.trim();
                 match line {
                     "" => continue,
                     "?" | "legal" => {
-                        let mut l = ActionList::new();
-                        pos.legal_actions(&mut l);
-                        let list: Vec<String> = l.iter().map(|a| a.to_string()).collect();
-                        w(
-                            &mut out,
-                            &format!("{} legal: {}\n", list.len(), list.join("  ")),
-                        )?;
+                        w(&mut out, &legal_text(&pos))?;
                         continue;
                     }
                     "board" => {
                         w(&mut out, &pos.diagram(false))?;
                         continue;
                     }
-                    "quit" | "exit" => return Err(CliError::input("game abandoned")),
+                    "quit" | "q" | "exit" => {
+                        w(&mut out, "\n")?;
+                        save(&game, a.save.as_deref())?;
+                        let saved = a.save.as_ref().map_or(String::new(), |p| {
+                            format!("; record so far saved to {}", p.display())
+                        });
+                        return Err(CliError::input(format!(
+                            "game stopped before its end at {} (no result){saved}",
+                            status(&pos)
+                        )));
+                    }
                     _ => {}
                 }
                 match parse_human(line, who) {
@@ -212,11 +287,7 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
     let p = game.position();
     w(&mut out, &p.diagram(true))?;
     w(&mut out, &format!("{}\n{}\n", status(p), p.score()))?;
-    if let Some(path) = &a.save {
-        std::fs::write(path, game.to_record())
-            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-    }
-    Ok(())
+    save(&game, a.save.as_deref())
 }
 
 /// Arguments of `wall replay`.
@@ -245,10 +316,14 @@ pub struct LegalArgs {
     pub file: PathBuf,
 }
 
-/// Runs `wall legal`: the number of legal actions after the last line, then one a line.
+/// Runs `wall legal`: the number of legal actions after the last line, then one a line; on a
+/// finished game, one line saying it is over, why, and the result.
 pub fn legal(a: LegalArgs) -> Result<(), CliError> {
     let g = load(&a.file)?;
     let p = g.position();
+    if p.is_over() {
+        return emit(&format!("no legal actions: {}\n", status(p)));
+    }
     let mut l = ActionList::new();
     p.legal_actions(&mut l);
     let mut s = format!("{}\n", l.len());
@@ -361,11 +436,9 @@ pub fn bench(a: BenchArgs) -> Result<(), CliError> {
     let t_gen = start.elapsed().as_secs_f64();
     emit(&format!(
         "signature: games {} turns {turns} actions {game_actions} perft3 {generated}\n\
-         random games: {}\n\
          random games per second: {:.0} ({:.3} s)\n\
          actions generated per second: {:.1} million (perft 3 over {} positions, {generated} \
          actions, {:.3} s)\n",
-        a.games,
         a.games,
         a.games as f64 / t_games.max(1e-9),
         t_games,
@@ -388,6 +461,39 @@ mod tests {
         assert_eq!(parse_human("D4", Player::A), Ok("D4".parse().unwrap()));
         assert!(parse_human("turn A F2-F4/W", Player::B).is_err());
         assert!(parse_human("hello", Player::B).is_err());
+        assert_eq!(
+            parse_human("B2-C3", Player::A),
+            Err("a turn ends with a wall: B2-C3/N, /E, /S or /W".to_string())
+        );
+    }
+
+    #[test]
+    fn legal_actions_are_grouped_by_piece_and_never_broken() {
+        let mut g = Game::new(Variant::default());
+        for c in ["D4", "C3", "E5", "D2"] {
+            g.play(c.parse().unwrap()).unwrap();
+        }
+        let t = legal_text(g.position());
+        let mut l = ActionList::new();
+        g.position().legal_actions(&mut l);
+        let mut seen = 0;
+        for line in t.lines().skip(1) {
+            assert!(line.chars().count() <= 78, "{line}");
+            for tok in line.split_whitespace().filter(|w| !w.ends_with(':')) {
+                assert!(
+                    tok.parse::<Action>().is_ok() || tok == "pass",
+                    "{tok} in {line}"
+                );
+                seen += usize::from(tok != "pass");
+            }
+        }
+        assert_eq!(seen, l.len(), "{t}");
+        // Each piece's actions start its own line: `  D2: D2-C1/E …`.
+        let groups = t
+            .lines()
+            .filter(|l| l.as_bytes().get(4) == Some(&b':'))
+            .count();
+        assert_eq!(groups, 4, "one group per piece of the side to move: {t}");
     }
 
     #[test]

@@ -42,7 +42,18 @@ fn replay_names_the_first_illegal_move_and_exits_1() {
     let f = sgf("occupied.sgf", "(;SZ[5];B[cc];W[cc])");
     let o = baduk(&["go", "replay", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(err(&o).trim(), "move 2 W C3: point is occupied");
+    let e = err(&o);
+    assert!(
+        e.trim()
+            .ends_with("SGF line 1, property W[cc]: move 2 W C3: point is occupied"),
+        "{e}"
+    );
+    // One reader: the scorer and `go life` give the same verdict and the same words.
+    for cmd in ["score", "life"] {
+        let o = baduk(&["go", cmd, f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "go {cmd}");
+        assert_eq!(err(&o), e, "go {cmd}");
+    }
     // Send two, return one: Black's return is positional superko under Chinese rules.
     let f = sgf(
         "psk.sgf",
@@ -50,9 +61,12 @@ fn replay_names_the_first_illegal_move_and_exits_1() {
     );
     let o = baduk(&["go", "replay", f.to_str().unwrap(), "--rules", "chinese"]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(
-        err(&o).trim(),
-        "move 3 B B1: positional superko (recreates the starting position)"
+    assert!(
+        err(&o)
+            .trim()
+            .ends_with("move 3 B B1: positional superko (recreates the starting position)"),
+        "{}",
+        err(&o)
     );
     let o = baduk(&["go", "replay", f.to_str().unwrap(), "--rules", "aga"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
@@ -153,9 +167,19 @@ fn bench_prints_a_deterministic_move_total_and_a_rate() {
     ]);
     assert_eq!(a.status.code(), Some(0));
     let first = |o: &Output| out(o).lines().next().unwrap_or("").to_string();
-    assert!(first(&a).starts_with("moves "), "{}", out(&a));
+    // The shape of every bench: the signature, then one rate line.
+    assert!(
+        first(&a).starts_with("signature: size 9 playouts 50 seed 3 moves "),
+        "{}",
+        out(&a)
+    );
     assert_eq!(first(&a), first(&b));
-    assert!(out(&a).contains("playouts/s "));
+    assert_eq!(out(&a).lines().count(), 2, "{}", out(&a));
+    assert!(out(&a)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("playouts per second: "));
     let o = baduk(&["bench", "go", "--size", "30"]);
     assert_eq!(o.status.code(), Some(2));
 }

@@ -148,6 +148,57 @@ fn wall_play_human_reprompts_on_bad_input_and_lists_legal_options() {
 }
 
 #[test]
+fn wall_play_says_how_to_quit_and_saves_when_stopped() {
+    let rec = std::env::temp_dir().join(format!("baduk-wall-quit-{}.wallgo", std::process::id()));
+    let r = rec.to_str().expect("utf-8 path");
+    for stop in ["q\n", "quit\n", ""] {
+        let input = format!("D4\nC3\nD4-D5\n{stop}");
+        let args = [
+            "wall", "play", "--a", "human", "--b", "random", "--seed", "2", "--save", r,
+        ];
+        let out = baduk(&args, &input);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "quitting is not a finished game"
+        );
+        let s = text(&out.stdout);
+        assert!(s.contains("To stop: quit, q or Ctrl-D"), "{s}");
+        assert!(s.contains("(? actions, q quits)> "), "{s}");
+        assert!(
+            s.contains("a turn ends with a wall: D4-D5/N, /E, /S or /W"),
+            "{s}"
+        );
+        assert!(
+            text(&out.stderr).contains("record so far saved"),
+            "{}",
+            text(&out.stderr)
+        );
+        // The saved record replays: the four placements and B's first turn.
+        let replay = baduk(&["wall", "replay", r], "");
+        assert!(replay.status.success(), "{}", text(&replay.stderr));
+        assert!(
+            text(&replay.stdout).contains("turn 2: A to move"),
+            "{}",
+            text(&replay.stdout)
+        );
+    }
+    std::fs::remove_file(&rec).ok();
+}
+
+#[test]
+fn wall_legal_on_the_finished_example_says_the_game_is_over() {
+    let ex = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/game.wallgo");
+    let out = baduk(&["wall", "legal", ex], "");
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    assert_eq!(s.lines().count(), 1, "{s}");
+    assert!(s.starts_with("no legal actions: game over ("), "{s}");
+    let replay = baduk(&["wall", "replay", ex], "");
+    assert!(replay.status.success(), "{}", text(&replay.stderr));
+}
+
+#[test]
 fn bench_wall_prints_a_deterministic_signature() {
     let a = baduk(&["bench", "wall", "--games", "50", "--seed", "4"], "");
     let b = baduk(&["bench", "wall", "--games", "50", "--seed", "4"], "");
@@ -155,6 +206,9 @@ fn bench_wall_prints_a_deterministic_signature() {
     let sig = |o: &Output| text(&o.stdout).lines().next().unwrap_or("").to_string();
     assert!(sig(&a).starts_with("signature: games 50 "));
     assert_eq!(sig(&a), sig(&b));
-    assert!(text(&a.stdout).contains("random games per second"));
-    assert!(text(&a.stdout).contains("actions generated per second"));
+    // The shape of every bench: the signature, then one rate line each.
+    let lines: Vec<String> = text(&a.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[1].starts_with("random games per second: "));
+    assert!(lines[2].starts_with("actions generated per second: "));
 }

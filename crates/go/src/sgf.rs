@@ -1,6 +1,12 @@
 //! The SGF adapter (FF\[4\], through the `sgf-parse` crate): read a game's main line with its
-//! set-up (`AB`/`AW`/`AE`, `PL`), size (`SZ[19]`, `SZ[m:n]`), `HA`, `KM` and `RU`, replay it
-//! under a [`Rules`], and write a [`Game`] back.
+//! set-up (`AB`/`AW`/`AE`, `PL`), size (`SZ[19]`, `SZ[m:n]`), `HA`, `KM`, `RU`, players and the
+//! referee's marks (`TB`/`TW`/`MA`), replay it under a [`Rules`], and write a [`Game`] back.
+//!
+//! This is the one SGF reader of the project: every command (replay, legal moves, scoring, life
+//! and death) reads files through [`SgfGame::parse`] (the scorer through
+//! [`crate::scoring::record::Record::from_game`]), so a file gets the same verdict and the same
+//! error everywhere. Raw bytes go through [`decode`] first, which honours the file's `CA`
+//! charset.
 //!
 //! Errors name the line of the node and the property at fault. Only set-up before the first
 //! move is supported (set-up in the middle of a game is reported as an error).
@@ -9,6 +15,7 @@ use crate::board::Board;
 use crate::game::{Game, IllegalMove};
 use crate::point::{Color, Move, Point, Size};
 use crate::rules::{Komi, Life, Rules, RulesError};
+use crate::scoring::record::Marks;
 use sgf_parse::go::{self as sgo, Prop};
 use sgf_parse::SgfNode;
 use std::collections::HashSet;
@@ -71,6 +78,135 @@ pub struct SgfGame {
     pub result: Option<String>,
     /// The moves of the main line.
     pub moves: Vec<SgfMove>,
+    /// `PB` and `PW`, as written (decoded from the file's charset).
+    pub players: [Option<String>; 2],
+    /// The referee's marks (`TB`/`TW` territory, `MA` dead stones) in the last node of the main
+    /// line, where a finished game records them.
+    pub marks: Marks,
+    /// How many games the file's collection holds (this is one of them).
+    pub games: usize,
+}
+
+/// The text of an SGF file given as raw bytes, decoded by its `CA` charset (`UTF-8`, `EUC-KR`,
+/// `Shift_JIS`, `GB2312`, `Big5`, `ISO-8859-1`, … — the WHATWG labels of `encoding_rs`). Without
+/// `CA`, UTF-8 when the bytes are valid UTF-8, else ISO-8859-1, the FF\[4\] default. A leading
+/// UTF-8 byte-order mark is dropped. A file that is not valid in its declared charset is an
+/// error naming the charset and the line of the first bad byte.
+pub fn decode(bytes: &[u8]) -> Result<String, SgfError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let Some((label, ca_line)) = declared_charset(bytes) else {
+        return Ok(match std::str::from_utf8(bytes) {
+            Ok(t) => t.to_string(),
+            // The FF[4] default charset; every byte decodes.
+            Err(_) => encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(bytes)
+                .0
+                .into_owned(),
+        });
+    };
+    let property = Some(format!("CA[{label}]"));
+    let enc =
+        encoding_rs::Encoding::for_label(label.trim().as_bytes()).ok_or_else(|| SgfError {
+            line: ca_line,
+            property: property.clone(),
+            message: "unknown charset (e.g. UTF-8, EUC-KR, Shift_JIS, GB2312, Big5, ISO-8859-1)"
+                .into(),
+        })?;
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    let cap = decoder
+        .max_utf8_buffer_length_without_replacement(bytes.len())
+        .unwrap_or(bytes.len().saturating_mul(3));
+    let mut out = String::with_capacity(cap);
+    let (res, read) = decoder.decode_to_string_without_replacement(bytes, &mut out, true);
+    match res {
+        encoding_rs::DecoderResult::InputEmpty => Ok(out),
+        encoding_rs::DecoderResult::Malformed(_, extra) => {
+            let at = read.saturating_sub(extra as usize);
+            let line = 1 + bytes[..at.min(bytes.len())]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            Err(SgfError {
+                line,
+                property,
+                message: format!(
+                    "the file is not valid {} text, the charset its CA declares (byte {at})",
+                    enc.name()
+                ),
+            })
+        }
+        // Cannot happen: the buffer holds the worst case.
+        encoding_rs::DecoderResult::OutputFull => Err(SgfError {
+            line: 0,
+            property,
+            message: format!("could not decode the file as {}", enc.name()),
+        }),
+    }
+}
+
+/// The `CA` value of the first game's root and its line, read from the raw bytes (the value
+/// and the property syntax are ASCII in every charset SGF files use).
+fn declared_charset(bytes: &[u8]) -> Option<(String, usize)> {
+    let mut line = 1;
+    let mut ident = Vec::new();
+    let mut nodes = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'[' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < bytes.len() && bytes[j] != b']' {
+                    if bytes[j] == b'\\' {
+                        j += 1;
+                    }
+                    j += 1;
+                }
+                let end = j.min(bytes.len());
+                if ident == b"CA" {
+                    return Some((
+                        String::from_utf8_lossy(&bytes[start..end]).into_owned(),
+                        line,
+                    ));
+                }
+                line += bytes[i..end].iter().filter(|&&c| c == b'\n').count();
+                i = end + 1;
+                continue;
+            }
+            b'A'..=b'Z' => {
+                // A property identifier; a value list `AB[..][..]` keeps it.
+                if i > 0 && !bytes[i - 1].is_ascii_uppercase() {
+                    ident.clear();
+                }
+                ident.push(b);
+            }
+            b';' => {
+                // CA belongs to the root: stop at the second node.
+                nodes += 1;
+                if nodes > 1 {
+                    return None;
+                }
+                ident.clear();
+            }
+            b'\n' => line += 1,
+            b if b.is_ascii_whitespace() => {}
+            _ => ident.clear(),
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Number of nodes of the tree under `root`, itself included.
+fn count_nodes(root: &SgfNode<Prop>) -> usize {
+    let mut n = 0;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        n += 1;
+        stack.extend(node.children());
+    }
+    n
 }
 
 /// Scans the raw text: the 1-based line of every node (`;`) in text order, or the first
@@ -154,6 +290,11 @@ fn prop_text(p: &Prop) -> String {
     }
 }
 
+/// `9x9`, `7x5`: the board as error messages name it.
+fn board_name(size: Size) -> String {
+    format!("{}x{}", size.cols(), size.rows())
+}
+
 fn to_point(p: sgo::Point, size: Size) -> Option<Point> {
     let (x, y) = (p.x as u32, p.y as u32);
     size.contains_xy(x, y)
@@ -161,8 +302,13 @@ fn to_point(p: sgo::Point, size: Size) -> Option<Point> {
 }
 
 impl SgfGame {
-    /// Reads the first game of an SGF collection.
+    /// Reads the first game of an SGF collection ([`SgfGame::games`] says how many it holds).
     pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
+        SgfGame::parse_game(text, 0)
+    }
+
+    /// Reads game `index` (0-based) of an SGF collection.
+    pub fn parse_game(text: &str, index: usize) -> Result<SgfGame, SgfError> {
         let node_lines = scan(text).map_err(|(line, message)| SgfError {
             line,
             property: None,
@@ -173,15 +319,20 @@ impl SgfGame {
             property: None,
             message: format!("not a readable FF[4] Go game: {e}"),
         })?;
-        let root = trees.first().ok_or_else(|| SgfError {
+        let root = trees.get(index).ok_or_else(|| SgfError {
             line: 0,
             property: None,
-            message: "no game in the file".into(),
+            message: match trees.len() {
+                0 => "no game in the file".into(),
+                1 => format!("game {} asked for: the file holds 1 game", index + 1),
+                n => format!("game {} asked for: the file holds {n} games", index + 1),
+            },
         })?;
-        // Pre-order index of each main-line node = its index in text order.
+        // Pre-order index of each main-line node = its index in text order (after the nodes
+        // of the collection's earlier games).
         let mut main_idx = Vec::new();
         {
-            let mut idx = 0usize;
+            let mut idx: usize = trees[..index].iter().map(count_nodes).sum();
             let mut node = root;
             loop {
                 main_idx.push(idx);
@@ -225,16 +376,38 @@ impl SgfGame {
             handicap: 0,
             result: None,
             moves: Vec::new(),
+            players: [None, None],
+            marks: Marks::default(),
+            games: trees.len(),
         };
         let mut pl = None;
+        let last = nodes.len().saturating_sub(1);
         for (k, node) in nodes.iter().enumerate() {
             for p in node.properties() {
                 match p {
                     Prop::RU(t) => g.rules_name = Some(t.text.clone()),
+                    Prop::PB(t) => g.players[0] = Some(t.text.clone()),
+                    Prop::PW(t) => g.players[1] = Some(t.text.clone()),
                     Prop::KM(v) => {
-                        let komi = Komi::parse(&v.to_string())
-                            .map_err(|_| err(k, p, "komi must be a multiple of 0.5".into()))?;
+                        let komi =
+                            Komi::parse(&v.to_string()).map_err(|e| err(k, p, e.to_string()))?;
                         g.komi = Some(komi);
+                    }
+                    Prop::TB(s) | Prop::TW(s) | Prop::MA(s) if k == last => {
+                        for &pt in s {
+                            let q = to_point(pt, size).ok_or_else(|| {
+                                err(
+                                    k,
+                                    p,
+                                    format!("a marked point is off the {} board", board_name(size)),
+                                )
+                            })?;
+                            match p {
+                                Prop::TB(_) => g.marks.territory[0].insert(q),
+                                Prop::TW(_) => g.marks.territory[1].insert(q),
+                                _ => g.marks.dead.insert(q),
+                            }
+                        }
                     }
                     Prop::HA(n) => {
                         g.handicap =
@@ -279,7 +452,14 @@ impl SgfGame {
                                     Move::Pass
                                 } else {
                                     Move::Play(to_point(pt, size).ok_or_else(|| {
-                                        err(k, p, format!("the move is off the {size} board"))
+                                        err(
+                                            k,
+                                            p,
+                                            format!(
+                                                "the move is off the {} board",
+                                                board_name(size)
+                                            ),
+                                        )
                                     })?)
                                 }
                             }
@@ -301,12 +481,14 @@ impl SgfGame {
                             "KM" => "not a number",
                             "HA" => "not a handicap of 2 or more",
                             "SZ" => "SZ is `N` or `cols:rows`",
+                            "TB" | "TW" | "MA" => "not a list of points",
                             _ => "invalid value",
                         };
                         if matches!(
                             id.as_str(),
                             "B" | "W" | "AB" | "AW" | "AE" | "KM" | "HA" | "SZ" | "PL"
-                        ) {
+                        ) || (k == last && matches!(id.as_str(), "TB" | "TW" | "MA"))
+                        {
                             return Err(err(k, p, what.into()));
                         }
                     }
@@ -335,8 +517,9 @@ impl SgfGame {
         let mut sorted: Vec<_> = pts.iter().copied().collect();
         sorted.sort_by_key(|p| (p.x, p.y));
         for pt in sorted {
-            let p = to_point(pt, self.size)
-                .ok_or_else(|| format!("a set-up point is off the {} board", self.size))?;
+            let p = to_point(pt, self.size).ok_or_else(|| {
+                format!("a set-up point is off the {} board", board_name(self.size))
+            })?;
             self.setup.set(p, stone).map_err(|e| e.to_string())?;
         }
         Ok(())
@@ -523,6 +706,45 @@ mod tests {
         assert!(e.to_string().contains("KM"), "{e}");
         assert!(SgfGame::parse("").is_err());
         assert!(SgfGame::parse("hello").is_err());
+    }
+
+    #[test]
+    fn decode_follows_ca_and_falls_back_to_latin1() {
+        let (euc, _, _) = encoding_rs::EUC_KR.encode("(;CA[EUC-KR]PB[이세돌];B[aa])");
+        let g = SgfGame::parse(&decode(&euc).unwrap()).unwrap();
+        assert_eq!(g.players[0].as_deref(), Some("이세돌"));
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("(;CA[Shift_JIS]PW[本因坊秀策])");
+        let g = SgfGame::parse(&decode(&sjis).unwrap()).unwrap();
+        assert_eq!(g.players[1].as_deref(), Some("本因坊秀策"));
+        // No CA: UTF-8 if it is, else ISO-8859-1 (the FF[4] default).
+        assert_eq!(decode("(;PB[柯洁])".as_bytes()).unwrap(), "(;PB[柯洁])");
+        assert_eq!(decode(b"(;PB[M\xfcller])").unwrap(), "(;PB[Müller])");
+        // A CA inside a comment or after the root does not count.
+        assert_eq!(declared_charset(b"(;C[CA[EUC-KR]];CA[x])"), None);
+        let e = decode(b"(;CA[UTF-8]\nPB[\xc0\xcc])").unwrap_err();
+        assert_eq!((e.line, e.property.as_deref()), (2, Some("CA[UTF-8]")));
+        assert!(e.message.contains("not valid UTF-8"), "{e}");
+        let e = decode(b"(;CA[EBCDIC])").unwrap_err();
+        assert!(e.to_string().contains("unknown charset"), "{e}");
+    }
+
+    #[test]
+    fn collections_count_games_and_keep_each_games_lines() {
+        let text = "(;SZ[9];B[aa])\n(;SZ[9]\n;B[bb]\n;W[zz])";
+        let g = SgfGame::parse(text).unwrap();
+        assert_eq!(g.games, 2);
+        let e = SgfGame::parse_game(text, 1).unwrap_err();
+        assert_eq!(e.line, 4, "{e}");
+        assert!(SgfGame::parse_game(text, 2).is_err());
+    }
+
+    #[test]
+    fn marks_are_read_from_the_last_node_only() {
+        let g = SgfGame::parse("(;SZ[5]TB[aa];B[cc];W[]\n;B[]TB[ee]TW[aa]MA[cc])").unwrap();
+        assert_eq!(g.marks.territory[0].iter().count(), 1);
+        assert!(g.marks.dead.contains(Point::new(2, 2)));
+        let e = SgfGame::parse("(;SZ[5];B[cc]MA[zz])").unwrap_err();
+        assert!(e.to_string().contains("MA[zz]"), "{e}");
     }
 
     #[test]

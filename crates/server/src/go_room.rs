@@ -468,7 +468,17 @@ impl GoRoom {
             match v.status {
                 Status::Dead => board.chain_stones(t).for_each(|s| dead.insert(s)),
                 Status::Alive | Status::Seki => board.chain_stones(t).for_each(|s| dead.remove(s)),
-                Status::Undecided(r) | Status::Disputed(r) => disputed.push(format!("{t}: {r}")),
+                Status::Undecided(r) | Status::Disputed(r) => {
+                    // Undecided within the bound: the estimator's verdict stands for the chain.
+                    for s in board.chain_stones(t) {
+                        if m.proposed.contains(s) {
+                            dead.insert(s);
+                        } else {
+                            dead.remove(s);
+                        }
+                    }
+                    disputed.push(format!("{t}: {r}"));
+                }
             }
         }
         if let Some(mm) = self.marking.as_mut() {
@@ -576,7 +586,7 @@ impl GoRoom {
         );
         if let Some(u) = undecided.filter(|u| !u.is_empty()) {
             detail.push_str(&format!(
-                "; verification undecided, marks kept: {}",
+                "; verification undecided, the estimate counted: {}",
                 u.join("; ")
             ));
         }
@@ -597,11 +607,7 @@ impl GoRoom {
     /// Ends the game as the library's ending says.
     fn finish(&mut self, ing: [u32; 2]) {
         let end = self.game.end();
-        let marks = self
-            .marking
-            .as_ref()
-            .map(|m| m.dead)
-            .unwrap_or_default();
+        let marks = self.marking.as_ref().map(|m| m.dead).unwrap_or_default();
         let (text, winner, reason, detail) = match end {
             Some(GameEnd::Resignation { loser }) => (
                 format!("{}+R", loser.opponent().letter()),

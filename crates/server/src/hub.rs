@@ -42,6 +42,17 @@ pub fn new_id() -> String {
         .collect()
 }
 
+/// Who an action comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// A seat's token holder.
+    Player,
+    /// A bot in its seat.
+    Bot,
+    /// The server's clock (a timeout, or Wall Go's automatic turn).
+    Clock,
+}
+
 /// One loaded game: its room behind a lock and the channel its watchers listen on.
 pub struct Handle {
     /// The game.
@@ -347,9 +358,11 @@ impl Hub {
         let now = now_ms();
         // A clock that ran out while nobody looked is settled first.
         if let Some((s, a)) = room.timeout_action(now) {
-            self.commit(&h, &mut room, s, &a, now, true).await?;
+            self.commit(&h, &mut room, s, &a, now, Origin::Clock)
+                .await?;
         }
-        self.commit(&h, &mut room, seat, action, now, false).await?;
+        self.commit(&h, &mut room, seat, action, now, Origin::Player)
+            .await?;
         Ok(room.state(now, None, Some(seat)))
     }
 
@@ -361,7 +374,7 @@ impl Hub {
         seat: usize,
         action: &str,
         now: i64,
-        auto: bool,
+        origin: Origin,
     ) -> Result<ActionRow, ActError> {
         if action.len() > 64 {
             return Err(ActError::bad_request("action: too long (64 bytes at most)"));
@@ -369,7 +382,12 @@ impl Hub {
         // The library checks the action; a panic in there (a bug) must not leave the room
         // changed but unstored, so the room is rebuilt from the database when one happens.
         let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            room.apply(seat, action, now, auto).map(|row| {
+            match origin {
+                Origin::Player => room.apply(seat, action, now, false),
+                Origin::Bot => room.apply(seat, action, now, true),
+                Origin::Clock => room.apply_timeout(seat, action, now),
+            }
+            .map(|row| {
                 (
                     row,
                     room.status(),
@@ -447,7 +465,10 @@ impl Hub {
                 return; // the game moved on while the bot thought
             }
             let now = now_ms();
-            if let Err(e) = hub.commit(&h, &mut room, seat, &action, now, true).await {
+            if let Err(e) = hub
+                .commit(&h, &mut room, seat, &action, now, Origin::Bot)
+                .await
+            {
                 tracing::warn!("game {}: bot action `{action}` refused: {e}", room.id);
             }
         });
@@ -468,7 +489,10 @@ impl Hub {
                 continue; // busy: the next sweep looks again
             };
             if let Some((seat, action)) = room.timeout_action(now) {
-                if let Err(e) = self.commit(&h, &mut room, seat, &action, now, true).await {
+                if let Err(e) = self
+                    .commit(&h, &mut room, seat, &action, now, Origin::Clock)
+                    .await
+                {
                     tracing::debug!("game {}: timeout not stored here: {e}", room.id);
                 }
             }

@@ -313,6 +313,16 @@ impl Room {
         self.apply_checked(seat, action, now, auto, true)
     }
 
+    /// Applies the action [`Room::timeout_action`] gave, after the deadline it settles.
+    pub fn apply_timeout(
+        &mut self,
+        seat: usize,
+        action: &str,
+        now: i64,
+    ) -> Result<ActionRow, ActError> {
+        self.apply_checked(seat, action, now, true, false)
+    }
+
     fn apply_checked(
         &mut self,
         seat: usize,

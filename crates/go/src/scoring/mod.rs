@@ -338,6 +338,16 @@ impl Outcome {
     }
 }
 
+impl Outcome {
+    /// The result as a reader expects it in a table: `Draw` for a draw, else the `RE` form.
+    pub fn text(&self) -> String {
+        match self {
+            Outcome::Draw => "Draw".to_string(),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Outcome {
     /// The SGF `RE` form: `B+3.5`, `W+1 5/6`, `0`, `Void`, `B+T`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,0 +1,209 @@
+//! Helpers of the server's integration tests: a server on a loopback port over a fresh
+//! database (SQLite always; PostgreSQL too when `BADUK_TEST_POSTGRES` names one), and small
+//! HTTP and WebSocket clients.
+#![allow(dead_code)]
+
+use baduk_server::{start, Config};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A running test server.
+pub struct Server {
+    pub base: String,
+    pub ws: String,
+    pub http: reqwest::Client,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// The databases every test runs on: a temporary SQLite file, and PostgreSQL when the test
+/// script started one (`BADUK_TEST_POSTGRES=postgres://…`).
+pub fn databases() -> Vec<String> {
+    let mut v = vec!["sqlite".to_string()];
+    if let Ok(url) = std::env::var("BADUK_TEST_POSTGRES") {
+        if !url.is_empty() {
+            v.push(url);
+        }
+    }
+    v
+}
+
+impl Server {
+    /// A server on `db` (`sqlite` for a fresh temporary file) with `rate_limit` a second.
+    pub async fn start_with(db: &str, rate_limit: f64, test_bots: bool) -> Server {
+        let (url, dir) = if db == "sqlite" {
+            let dir = tempfile::tempdir().expect("a temporary folder");
+            let url = format!("sqlite:{}", dir.path().join("test.db").display());
+            (url, Some(dir))
+        } else {
+            (db.to_string(), None)
+        };
+        let running = start(Config {
+            addr: "127.0.0.1:0".into(),
+            database: url,
+            rate_limit,
+            test_bots,
+        })
+        .await
+        .expect("the server starts");
+        let addr = running.addr;
+        Server {
+            base: format!("http://{addr}"),
+            ws: format!("ws://{addr}"),
+            http: reqwest::Client::new(),
+            _dir: dir,
+        }
+    }
+
+    /// A server on `db` without a rate limit.
+    pub async fn start(db: &str) -> Server {
+        Server::start_with(db, 0.0, true).await
+    }
+
+    /// POST JSON; returns (status, body).
+    pub async fn post(&self, path: &str, token: Option<&str>, body: &str) -> (u16, Value) {
+        let mut r = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(t) = token {
+            r = r.bearer_auth(t);
+        }
+        let resp = r.send().await.expect("the request is answered");
+        let status = resp.status().as_u16();
+        let text = resp.text().await.unwrap_or_default();
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    /// GET; returns (status, body as JSON or a string).
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let resp = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("the request is answered");
+        let status = resp.status().as_u16();
+        let text = resp.text().await.unwrap_or_default();
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    /// Creates a game from a JSON body; returns (id, tokens by seat name).
+    pub async fn create(&self, body: Value) -> (String, Value) {
+        let (s, v) = self.post("/api/games", None, &body.to_string()).await;
+        assert_eq!(s, 201, "create {body}: {v}");
+        (v["id"].as_str().unwrap().to_string(), v["seats"].clone())
+    }
+
+    /// One action; returns (status, body).
+    pub async fn act(&self, id: &str, token: &str, action: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/games/{id}/actions"),
+            Some(token),
+            &json!({ "action": action }).to_string(),
+        )
+        .await
+    }
+
+    /// One action that must succeed; returns the new state.
+    pub async fn ok(&self, id: &str, token: &str, action: &str) -> Value {
+        let (s, v) = self.act(id, token, action).await;
+        assert_eq!(s, 200, "{action}: {v}");
+        v
+    }
+
+    /// The state of a game.
+    pub async fn state(&self, id: &str) -> Value {
+        let (s, v) = self.get(&format!("/api/games/{id}")).await;
+        assert_eq!(s, 200, "{v}");
+        v
+    }
+
+    /// Polls the state until `pred` holds (at most `secs` seconds).
+    pub async fn wait_for(&self, id: &str, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
+        let end = std::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            let st = self.state(id).await;
+            if pred(&st) {
+                return st;
+            }
+            assert!(
+                std::time::Instant::now() < end,
+                "condition not reached in {secs} s; last state: {st}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// A WebSocket watching game `id`.
+    pub async fn watch(&self, id: &str) -> Watcher {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("{}/ws/games/{id}", self.ws))
+            .await
+            .expect("the socket opens");
+        Watcher { ws }
+    }
+}
+
+/// A WebSocket client.
+pub struct Watcher {
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+}
+
+impl Watcher {
+    /// The next JSON message (fails the test after 10 s).
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
+                .await
+                .expect("a message within 10 s")
+                .expect("the socket stays open")
+                .expect("a readable message");
+            if let Message::Text(t) = m {
+                return serde_json::from_str(&t).expect("JSON from the server");
+            }
+        }
+    }
+
+    /// The next message whose `type` is `kind` (others are skipped).
+    pub async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let v = self.next().await;
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+
+    /// The next state message whose state satisfies `pred` (returns the state).
+    pub async fn state_where(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let v = self.next_of("state").await;
+            if pred(&v["state"]) {
+                return v["state"].clone();
+            }
+        }
+    }
+
+    /// Sends a JSON message.
+    pub async fn send(&mut self, v: Value) {
+        self.ws
+            .send(Message::Text(v.to_string().into()))
+            .await
+            .expect("the socket takes the message");
+    }
+}
+
+/// The token of a seat from a create answer.
+pub fn token(seats: &Value, seat: &str) -> String {
+    seats[seat]["token"].as_str().expect("a token").to_string()
+}

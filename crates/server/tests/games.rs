@@ -1,0 +1,408 @@
+//! Both games end to end over real HTTP and WebSocket on loopback, on every database the test
+//! run has: Go to the count through the dead-stone phase (and each rule set's ending), Wall Go to
+//! separation, bots in seats, clocks that run out with no client connected.
+
+mod common;
+
+use common::{databases, token, Server};
+use serde_json::{json, Value};
+
+fn go(rules: &str, size: u32) -> Value {
+    json!({"game": "go", "size": size, "rules": rules})
+}
+
+/// Plays `moves` alternately from Black.
+async fn play(s: &Server, id: &str, b: &str, w: &str, moves: &[&str]) -> Value {
+    let mut last = Value::Null;
+    for (i, m) in moves.iter().enumerate() {
+        last = s.ok(id, if i % 2 == 0 { b } else { w }, m).await;
+    }
+    last
+}
+
+/// A 7×7 game where Black walls off the left (column C) and White the right (column E), Black
+/// fills the dame D4 and White invades at B4 (dead); Black to move.
+const WALLS: &[&str] = &[
+    "C1", "E1", "C2", "E2", "C3", "E3", "C4", "E4", "C5", "E5", "C6", "E6", "C7", "E7", "D4", "B4",
+];
+
+#[tokio::test]
+async fn go_game_ends_through_the_dead_stone_phase_with_every_rule_set_side_by_side() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s.create(go("japanese", 7)).await;
+        let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+        assert_eq!(s.state(&id).await["status"], "open");
+        play(&s, &id, &b, &w, WALLS).await;
+        s.ok(&id, &b, "pass").await;
+        let st = s.ok(&id, &w, "pass").await;
+        assert_eq!(st["phase"], "marking", "{st}");
+        assert_eq!(st["marking"]["dispute"], "disputed");
+        assert_eq!(st["marking"]["proposed"], json!(["B4"]), "{st}");
+        // Toggling resets both acceptances; the marks end as proposed.
+        s.ok(&id, &w, "accept").await;
+        let st = s.ok(&id, &w, "alive B4").await;
+        assert_eq!(st["marking"]["dead"], json!([]));
+        assert_eq!(st["marking"]["accepted"]["white"], false);
+        let st = s.ok(&id, &b, "dead B4").await;
+        assert_eq!(st["marking"]["dead"], json!(["B4"]));
+        assert!(st["marking"]["territory"]["black"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("B4")));
+        s.ok(&id, &w, "accept").await;
+        let st = s.ok(&id, &b, "accept").await;
+        assert_eq!(st["phase"], "finished");
+        let r = &st["result"];
+        assert_eq!(r["reason"], "score");
+        // Japanese counting: Black 14 territory + 1 dead stone = 15; White 14 + 6.5.
+        assert_eq!(r["text"], "W+5.5");
+        let rows = r["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 9, "{r}");
+        let japanese = rows
+            .iter()
+            .find(|x| x["rules"].as_str().unwrap().starts_with("japanese"))
+            .unwrap();
+        assert_eq!(japanese["result"], r["text"]);
+        assert_eq!(japanese["dead"], json!(["B4"]));
+        assert_eq!(st["status"], "finished");
+        // The record carries rules, komi, the moves and the result.
+        let (code, sgf) = s.get(&format!("/api/games/{id}/record")).await;
+        assert_eq!(code, 200);
+        let sgf = sgf.as_str().unwrap().to_string();
+        assert!(
+            sgf.contains(&format!("RE[{}]", r["text"].as_str().unwrap())),
+            "{sgf}"
+        );
+        let g = baduk_go::SgfGame::parse(&sgf).expect("our SGF reads back");
+        assert_eq!(g.moves.len(), WALLS.len() + 2);
+        // Nothing acts once it is over.
+        assert_eq!(s.act(&id, &b, "C3").await.0, 409);
+    }
+}
+
+#[tokio::test]
+async fn area_rules_dispute_resumes_play() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s.create(go("chinese", 5)).await;
+        let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+        play(&s, &id, &b, &w, &["C3", "pass", "pass"]).await;
+        assert_eq!(s.state(&id).await["phase"], "marking");
+        let st = s.ok(&id, &w, "dispute").await;
+        assert_eq!(st["phase"], "play");
+        assert_eq!(st["to_move"], "white");
+        s.ok(&id, &w, "D4").await;
+    }
+}
+
+#[tokio::test]
+async fn korean_dispute_runs_verification_play_and_counts_its_verdict() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s.create(go("korean", 7)).await;
+        let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+        play(&s, &id, &b, &w, WALLS).await;
+        s.ok(&id, &b, "pass").await;
+        s.ok(&id, &w, "pass").await;
+        // White claims Black's living wall is dead; verification play (or, where it cannot
+        // decide within its bound, the estimate) keeps it alive.
+        s.ok(&id, &w, "dead C3").await;
+        let st = s.ok(&id, &b, "dispute").await;
+        assert_eq!(st["phase"], "finished", "{st}");
+        let lines = st["verification"].as_array().unwrap();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.as_str().unwrap().starts_with("verification play C")),
+            "{lines:?}"
+        );
+        assert!(!st["marking"]["dead"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("C3")));
+    }
+}
+
+#[tokio::test]
+async fn japanese_dispute_ends_as_disputed_with_the_reason() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s.create(go("japanese", 5)).await;
+        let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+        play(&s, &id, &b, &w, &["C3", "pass", "pass"]).await;
+        let st = s.ok(&id, &b, "dispute").await;
+        assert_eq!(st["result"]["text"], "disputed");
+        assert_eq!(st["result"]["reason"], "disputed");
+        assert!(st["result"]["detail"].as_str().unwrap().contains("art."));
+        let (_, sgf) = s.get(&format!("/api/games/{id}/record")).await;
+        assert!(sgf.as_str().unwrap().contains("RE[?]"));
+    }
+}
+
+#[tokio::test]
+async fn jk_and_tromp_taylor_games_have_no_dead_stone_phase() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        for rules in ["jk", "tromp-taylor"] {
+            let (id, seats) = s.create(go(rules, 5)).await;
+            let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+            let st = play(&s, &id, &b, &w, &["C3", "pass", "pass"]).await;
+            assert_eq!(st["phase"], "finished", "{rules}: {st}");
+            assert!(st["marking"].is_null(), "{rules}");
+            assert_eq!(st["dead_stone_phase"], false);
+            assert_eq!(st["result"]["reason"], "score");
+        }
+    }
+}
+
+#[tokio::test]
+async fn illegal_moves_name_the_rule_and_change_nothing() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s.create(go("chinese", 5)).await;
+        let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+        // A ko: Black takes, White may not retake at once.
+        play(
+            &s,
+            &id,
+            &b,
+            &w,
+            &["B3", "C3", "A2", "D2", "B1", "C1", "C2", "B2"],
+        )
+        .await;
+        let (code, v) = s.act(&id, &b, "C2").await;
+        assert_eq!(code, 422, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("ko"), "{v}");
+        let (code, v) = s.act(&id, &b, "B3").await;
+        assert_eq!(code, 422);
+        assert!(v["error"].as_str().unwrap().contains("occupied"), "{v}");
+        let (code, v) = s.act(&id, &w, "E5").await;
+        assert_eq!((code, v["error"].clone()), (409, json!("not your turn")));
+        let (code, v) = s.act(&id, &b, "Z9").await;
+        assert_eq!(code, 400, "{v}");
+        assert_eq!(s.state(&id).await["version"], 8);
+    }
+}
+
+#[tokio::test]
+async fn undo_request_accepted_takes_back_the_move() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s.create(go("chinese", 9)).await;
+        let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+        s.ok(&id, &b, "E5").await;
+        let st = s.ok(&id, &b, "undo").await;
+        assert_eq!(st["undo_request"], "black");
+        let st = s.ok(&id, &w, "undo-accept").await;
+        assert_eq!(st["moves"], json!([]));
+        assert_eq!(st["to_move"], "black");
+        s.ok(&id, &b, "D4").await;
+        s.ok(&id, &b, "undo").await;
+        let st = s.ok(&id, &w, "undo-decline").await;
+        assert_eq!(st["moves"], json!(["D4"]));
+    }
+}
+
+#[tokio::test]
+async fn wall_go_against_easy_is_played_to_separation_and_the_record_replays() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s
+            .create(json!({"game": "wallgo", "turn_seconds": 0,
+                "seats": {"A": {"kind": "human"}, "B": {"kind": "bot", "bot": "easy"}}}))
+            .await;
+        let a = token(&seats, "A");
+        assert!(seats.get("B").is_none(), "bots get no token");
+        let mut st = s.state(&id).await;
+        for _ in 0..200 {
+            if st["phase"] == "finished" {
+                break;
+            }
+            if st["to_move"] == "A" {
+                let mv = st["legal"][0].as_str().unwrap().to_string();
+                st = s.ok(&id, &a, &mv).await;
+            } else {
+                let v = st["version"].as_i64().unwrap();
+                st = s
+                    .wait_for(&id, 20, |x| x["version"].as_i64().unwrap() > v)
+                    .await;
+            }
+        }
+        assert_eq!(st["phase"], "finished", "{st}");
+        assert!(["separation", "passes"].contains(&st["result"]["reason"].as_str().unwrap()));
+        let (_, rec) = s.get(&format!("/api/games/{id}/record")).await;
+        let g = baduk_wallgo::Game::from_record(rec.as_str().unwrap()).expect("record replays");
+        assert!(g.position().is_over());
+    }
+}
+
+#[tokio::test]
+async fn a_go_bot_seat_answers_by_itself() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s
+            .create(json!({"game": "go", "size": 9, "rules": "chinese",
+                "seats": {"white": {"kind": "bot", "bot": "baduk", "options": "playouts=200"}}}))
+            .await;
+        let b = token(&seats, "black");
+        s.ok(&id, &b, "E5").await;
+        let st = s
+            .wait_for(&id, 30, |x| x["moves"].as_array().unwrap().len() == 2)
+            .await;
+        assert_eq!(st["to_move"], "black");
+        assert!(st["actions"][1]["auto"].as_bool().unwrap());
+    }
+}
+
+#[tokio::test]
+async fn go_clock_runs_out_with_no_client_connected() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s
+            .create(json!({"game": "go", "size": 9, "rules": "chinese", "clock": "absolute:1"}))
+            .await;
+        let b = token(&seats, "black");
+        s.ok(&id, &b, "E5").await;
+        // White never moves and nobody is connected: the server's clock ends it.
+        let st = s.wait_for(&id, 10, |x| x["phase"] == "finished").await;
+        assert_eq!(st["result"]["text"], "B+T");
+        assert_eq!(st["result"]["reason"], "time");
+        let last = st["actions"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(
+            (last["action"].clone(), last["auto"].clone()),
+            (json!("timeout"), json!(true))
+        );
+        assert_eq!(
+            st["actions"].as_array().unwrap().len(),
+            2,
+            "one timeout, once"
+        );
+    }
+}
+
+#[tokio::test]
+async fn wall_go_turn_clock_plays_a_legal_action_and_the_record_marks_it() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, _) = s.create(json!({"game": "wallgo", "turn_seconds": 1})).await;
+        let st = s
+            .wait_for(&id, 10, |x| x["version"].as_i64().unwrap() >= 1)
+            .await;
+        assert!(st["actions"][0]["auto"].as_bool().unwrap());
+        assert!(st["actions"][0]["action"]
+            .as_str()
+            .unwrap()
+            .starts_with("place "));
+        let (_, rec) = s.get(&format!("/api/games/{id}/record")).await;
+        assert!(rec.as_str().unwrap().contains("# timeout"), "{rec}");
+    }
+}
+
+#[tokio::test]
+async fn websocket_watchers_see_every_action_and_seats_may_act_over_the_socket() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s.create(go("chinese", 9)).await;
+        let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+        let mut spectator = s.watch(&id).await;
+        let snap = spectator.next_of("state").await;
+        assert_eq!(snap["state"]["version"], 0);
+        assert!(!snap.to_string().contains(&b), "no tokens in any state");
+        s.ok(&id, &b, "E5").await;
+        let ev = spectator.state_where(|st| st["version"] == 1).await;
+        assert_eq!(ev["moves"], json!(["E5"]));
+        // White acts over its own socket.
+        let mut white = s.watch(&id).await;
+        white.send(json!({"type": "hello", "token": w})).await;
+        assert_eq!(white.next_of("hello").await["seat"], "white");
+        white
+            .send(json!({"id": 7, "token": w, "action": "D4"}))
+            .await;
+        let ack = white.next_of("ack").await;
+        assert_eq!(
+            (ack["id"].clone(), ack["version"].clone()),
+            (json!(7), json!(2))
+        );
+        let ev = spectator.state_where(|st| st["version"] == 2).await;
+        assert_eq!(ev["moves"], json!(["E5", "D4"]));
+        // A spectator's socket cannot act.
+        spectator.send(json!({"id": 1, "action": "C3"})).await;
+        assert_eq!(spectator.next_of("error").await["status"], 401);
+        spectator
+            .send(json!({"id": 2, "token": w, "action": "C3"}))
+            .await;
+        assert_eq!(spectator.next_of("error").await["status"], 409);
+    }
+}
+
+#[tokio::test]
+async fn lobby_lists_open_live_and_finished_games_in_pages() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (open, _) = s.create(go("chinese", 9)).await;
+        let (live, seats) = s.create(go("chinese", 9)).await;
+        s.ok(&live, &token(&seats, "black"), "E5").await;
+        s.ok(&live, &token(&seats, "white"), "D5").await;
+        let (done, seats) = s.create(go("chinese", 9)).await;
+        s.ok(&done, &token(&seats, "black"), "resign").await;
+        let has =
+            |v: &Value, id: &str| v["games"].as_array().unwrap().iter().any(|g| g["id"] == id);
+        let (_, v) = s.get("/api/games?status=open&limit=200").await;
+        assert!(has(&v, &open) && !has(&v, &live));
+        let (_, v) = s.get("/api/games?status=live&limit=200").await;
+        assert!(has(&v, &live) && !has(&v, &open));
+        let (_, v) = s.get("/api/games?status=finished&limit=200").await;
+        assert!(has(&v, &done));
+        // Pages of one: the cursor walks back through them.
+        let (_, p1) = s.get("/api/games?status=open&limit=1").await;
+        let next = p1["next"].as_str().unwrap().to_string();
+        let (code, p2) = s
+            .get(&format!("/api/games?status=open&limit=1&before={next}"))
+            .await;
+        assert_eq!(code, 200);
+        assert_ne!(p1["games"][0]["id"], p2["games"][0]["id"]);
+        assert_eq!(s.get("/api/games?status=nope").await.0, 400);
+    }
+}
+
+#[tokio::test]
+async fn replay_gives_the_position_after_n_moves() {
+    let s = Server::start("sqlite").await;
+    let (id, seats) = s.create(go("chinese", 9)).await;
+    let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+    play(&s, &id, &b, &w, &["E5", "D4", "C3"]).await;
+    let (_, v) = s.get(&format!("/api/games/{id}?move=1")).await;
+    assert_eq!(v["replay_move"], 1);
+    assert_eq!(v["last_move"], "E5");
+    assert_eq!(v["board"][4], "....B....");
+    assert_eq!(v["board"][5], ".........");
+}
+
+#[tokio::test]
+async fn an_open_seat_is_claimed_once() {
+    let s = Server::start("sqlite").await;
+    let (id, seats) = s
+        .create(json!({"game": "go", "size": 9, "seats": {"white": {"kind": "open"}}}))
+        .await;
+    assert!(seats.get("white").is_none());
+    let (code, v) = s
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            r#"{"seat":"white"}"#,
+        )
+        .await;
+    assert_eq!(code, 200, "{v}");
+    let w = v["token"].as_str().unwrap().to_string();
+    let (code, _) = s
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            r#"{"seat":"white"}"#,
+        )
+        .await;
+    assert_eq!(code, 409);
+    s.ok(&id, &token(&seats, "black"), "E5").await;
+    s.ok(&id, &w, "D4").await;
+}
