@@ -335,7 +335,8 @@ impl Room {
         let moves_before = self.move_count();
         let is_timeout = action == "timeout";
         // Wall Go's expiry is an ordinary action the server plays for the player (seed 003);
-        // it comes after the deadline by design, so neither the deadline nor a flag applies.
+        // it comes after the deadline by design, so neither the deadline nor a flag applies
+        // (a flag would leave the side's turn clock at 0 during its next turn).
         let wall_expiry = auto && matches!(self.core, Core::Wall(_));
         if check_deadline && !is_timeout && !wall_expiry && before == Some(seat) {
             if let Some(d) = self.deadline() {
@@ -670,11 +671,13 @@ mod tests {
         assert_eq!(r.timeout_action(1_000), None);
         let (seat, action) = r.timeout_action(2_500).expect("A's time ran out");
         assert_eq!(seat, 0);
-        r.apply(seat, &action, 2_500, true)
+        r.apply_timeout(seat, &action, 2_500)
             .expect("the expiry action is stored");
         assert!(r.actions[0].auto);
         assert_eq!(r.to_move(), Some(1));
         assert_eq!(r.deadline(), Some(4_500));
+        // A's clock is not flagged: its next turn shows the full 2 s again, not 0:00.
+        assert_eq!(r.clocks.sides[0].main_ms, 2_000);
         // A human's own late action is still refused.
         assert_eq!(
             r.apply(1, "place D4", 5_000, false).unwrap_err().status,
