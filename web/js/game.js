@@ -14,15 +14,20 @@ const $ = (sel) => document.querySelector(sel);
 
 // Seat tokens from the link (#token=…&seat=…) go to local storage, so a reload without the
 // fragment, or a new tab from the lobby, finds the seat again.
-{
+function takeToken() {
   const frag = new URLSearchParams(location.hash.slice(1));
   const token = frag.get('token');
-  if (token) {
-    const seat = frag.get('seat');
-    const held = heldSeats(id);
-    if (!Object.values(held).includes(token)) holdSeat(id, seat || '?', token);
-  }
+  if (!token) return false;
+  const held = heldSeats(id);
+  if (Object.values(held).includes(token)) return false;
+  holdSeat(id, frag.get('seat') || '?', token);
+  return true;
 }
+takeToken();
+// Another seat's link opened in this tab changes only the fragment: start again with it.
+window.addEventListener('hashchange', () => {
+  if (takeToken()) location.reload();
+});
 
 const page = {
   state: null,

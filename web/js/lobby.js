@@ -103,8 +103,11 @@ function spec() {
   }
   if (game === 'go') {
     const size = form.size.value === 'custom' ? [parseInt(form.cols.value, 10), parseInt(form.rows.value, 10)] : parseInt(form.size.value, 10);
-    const over = form.overrides.value.trim().replace(/^,|\s+/g, '');
-    const s = { game: 'go', size, rules: over ? `${form.preset.value},${over}` : form.preset.value, handicap: parseInt(form.handicap.value, 10), clock: clockString(), seats };
+    // Overrides (`ko=situational,…`) follow the preset; a whole rules string (`korean,komi=0`)
+    // typed there is taken as it is.
+    const over = form.overrides.value.trim().replace(/\s+/g, '').replace(/^,/, '');
+    const whole = over && !over.split(',')[0].includes('=');
+    const s = { game: 'go', size, rules: whole ? over : over ? `${form.preset.value},${over}` : form.preset.value, handicap: parseInt(form.handicap.value, 10), clock: clockString(), seats };
     if (form.komi.value.trim() !== '') s.komi = parseFloat(form.komi.value);
     return { spec: s, kinds };
   }

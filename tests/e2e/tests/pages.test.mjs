@@ -142,6 +142,15 @@ describe('pages', () => {
       // The board fits the screen's width.
       const w = await page.evaluate(() => document.querySelector('svg.goban').getBoundingClientRect().width);
       assert.ok(w <= 390 && w > 300, `board ${w}px`);
+      // The keyboard: the board takes the focus, arrows move its cursor, Enter plays. This
+      // browser now holds White's link too (one device, both seats): it plays for the side to move.
+      await page.goto(`${BASE}${g.data.seats.white.url}`);
+      await page.waitForSelector('.player.seat-white.to-move .kind >> text=나');
+      await page.focus('svg.goban');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('circle.stone.white[data-point=E7]');
       await page.click('#lang');
       assert.match(await page.textContent('[data-action=pass]'), /Pass/);
       await page.click('#lang');
