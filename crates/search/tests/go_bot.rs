@@ -309,3 +309,65 @@ fn bot_does_not_pass_first_while_losing_passing_is_not_resigning() {
         assert_ne!(mv, Some(Move::Pass), "{rules}: White plays on");
     }
 }
+
+/// Root visits after a search: the playouts the tree at this root has seen.
+fn root_visits(b: &mut Bot, m: &baduk_search::go::state::GameState) -> u32 {
+    let stats = b.search(
+        m,
+        &SearchRequest {
+            playouts: Some(100),
+            ..req()
+        },
+    );
+    stats.iter().map(|s| s.visits).sum()
+}
+
+#[test]
+fn a_tree_is_reused_only_for_the_same_position_and_colour_to_move() {
+    use baduk_search::go::board::Colour;
+    // Issue 14: a GUI asks for White's analysis, then Black's, at the same position; Black's
+    // search must not go on in White's tree (nor the other way round, nor after set-up).
+    let setup = Game::from_position(
+        Rules::parse("chinese,size=9").unwrap(),
+        Board::from_rows(&[
+            ".........",
+            ".........",
+            "..X......",
+            ".........",
+            ".........",
+            ".........",
+            "......O..",
+            ".........",
+            ".........",
+        ])
+        .unwrap(),
+        Color::Black,
+    );
+    let mut played = Game::new(Rules::parse("chinese,size=9").unwrap());
+    play(&mut played, "E5");
+    for g in [
+        Game::new(Rules::parse("chinese,size=9").unwrap()),
+        played,
+        setup,
+    ] {
+        for first in [Colour::Black, Colour::White] {
+            let mut b = bot(100, 1);
+            let mut m = baduk_search::go::lib_game::mirror(&g);
+            m.set_to_move(first);
+            let n1 = root_visits(&mut b, &m);
+            // The same colour again: the tree goes on.
+            assert!(
+                root_visits(&mut b, &m) > n1,
+                "same colour: the tree is kept"
+            );
+            m.set_to_move(first.opp());
+            let n2 = root_visits(&mut b, &m);
+            assert!(
+                n2 <= 100,
+                "{first:?} then the other colour: a fresh tree ({n2} visits)"
+            );
+            m.set_to_move(first);
+            assert!(root_visits(&mut b, &m) <= 100, "and back: fresh again");
+        }
+    }
+}

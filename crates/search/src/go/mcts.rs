@@ -72,6 +72,8 @@ pub struct MoveStat {
     pub prior: f32,
     /// Principal variation starting with this move.
     pub pv: Vec<Idx>,
+    /// Visits of each move of the principal variation.
+    pub pv_visits: Vec<u32>,
 }
 
 /// A search tree rooted at one position, with its own random stream.
@@ -447,6 +449,7 @@ impl Tree {
             .map(|c| {
                 let ch = &self.nodes[c as usize];
                 let real = (ch.visits - ch.prior_visits).max(0.0);
+                let (pv, pv_visits) = self.pv_from(c);
                 let winrate = if real > 0.0 {
                     (ch.wins - ch.prior_wins) / real
                 } else {
@@ -461,7 +464,8 @@ impl Tree {
                     } else {
                         0.0
                     },
-                    pv: self.pv_from(c),
+                    pv,
+                    pv_visits,
                 }
             })
             .collect();
@@ -469,8 +473,15 @@ impl Tree {
         out
     }
 
-    fn pv_from(&self, start: u32) -> Vec<Idx> {
+    /// The principal variation from `start` (most visited child at each step, 12 moves at
+    /// most) and the visits of each of its moves.
+    fn pv_from(&self, start: u32) -> (Vec<Idx>, Vec<u32>) {
+        let real = |c: u32| {
+            let n = &self.nodes[c as usize];
+            (n.visits - n.prior_visits).max(0.0)
+        };
         let mut pv = vec![self.nodes[start as usize].mv];
+        let mut visits = vec![real(start).round() as u32];
         let mut node = start;
         while pv.len() < 12 {
             let n = self.nodes[node as usize];
@@ -480,22 +491,22 @@ impl Tree {
             let mut best: Option<u32> = None;
             let mut bv = 0.0f32;
             for c in n.first..n.first + n.count as u32 {
-                let ch = &self.nodes[c as usize];
-                let real = ch.visits - ch.prior_visits;
-                if real > bv {
-                    bv = real;
+                let r = real(c);
+                if r > bv {
+                    bv = r;
                     best = Some(c);
                 }
             }
             match best {
                 Some(c) if bv >= 1.0 => {
                     pv.push(self.nodes[c as usize].mv);
+                    visits.push(bv.round() as u32);
                     node = c;
                 }
                 _ => break,
             }
         }
-        pv
+        (pv, visits)
     }
 
     /// Black's expected ownership of point `i` (−1..1) over this search's playouts.

@@ -115,6 +115,10 @@ pub struct SearchRequest {
     pub time: Option<Duration>,
     /// `kgs-genmove_cleanup`: do not pass while opponent stones look dead.
     pub cleanup: bool,
+    /// Go on with the trees of the previous search when they are at this very position (same
+    /// moves, colour to move and root moves), even with tree reuse off: analysis and
+    /// `lz-genmove_analyze` search in short slices.
+    pub resume: bool,
 }
 
 /// The outcome of a search.
@@ -137,6 +141,8 @@ pub struct Bot {
     trees: Vec<Tree>,
     tree_moves: Vec<(Colour, Idx)>,
     tree_setup: Vec<(Colour, Idx)>,
+    tree_to_move: Colour,
+    tree_filter: Option<Vec<Idx>>,
     low_streak: u32,
 }
 
@@ -148,6 +154,8 @@ impl Bot {
             trees: Vec::new(),
             tree_moves: Vec::new(),
             tree_setup: Vec::new(),
+            tree_to_move: Colour::Black,
+            tree_filter: None,
             low_streak: 0,
         }
     }
@@ -160,8 +168,22 @@ impl Bot {
         self.low_streak = 0;
     }
 
-    fn prepare(&mut self, game: &GameState, root_moves: Option<Vec<Idx>>) {
+    /// Makes the trees' root the position of `game` with its side to move, keeping what was
+    /// searched when the trees already hold it: the same position, colour and root moves (as
+    /// is), or a position reached by moves the trees hold (that subtree). A tree is never
+    /// reused for the other colour to move: GUIs ask for either side at any time.
+    fn prepare(&mut self, game: &GameState, root_moves: Option<Vec<Idx>>, resume: bool) {
         let moves = game.moves();
+        let at_this_root = !self.trees.is_empty()
+            && self.tree_setup == game.setup_stones()
+            && moves == self.tree_moves
+            && self.tree_to_move == game.to_move()
+            && root_moves == self.tree_filter
+            && self.trees[0].root_board().width() == game.board().width()
+            && self.trees.len() == self.config.threads.max(1);
+        if at_this_root && (resume || self.config.reuse_tree) {
+            return;
+        }
         let reusable = self.config.reuse_tree
             && !self.trees.is_empty()
             && self.tree_setup == game.setup_stones()
@@ -171,15 +193,18 @@ impl Bot {
             && self.trees.len() == self.config.threads.max(1);
         if reusable {
             let extra: Vec<Idx> = moves[self.tree_moves.len()..].iter().map(|m| m.1).collect();
-            // Colours must alternate as in the tree for the subtree to be meaningful.
+            // Colours must alternate as in the tree for the subtree to be meaningful, and the
+            // side to move must be the one the kept root is searched for.
             let mut ok = true;
-            let mut c = self.trees[0].root_board().to_move();
+            let mut c = self.tree_to_move;
             for m in &moves[self.tree_moves.len()..] {
                 if m.0 != c {
                     ok = false;
                 }
                 c = c.opp();
             }
+            // (The same position with other root moves starts afresh.)
+            ok &= c == game.to_move() && !extra.is_empty();
             if ok {
                 for t in self.trees.iter_mut() {
                     if !t.advance(
@@ -194,6 +219,8 @@ impl Bot {
             }
             if ok {
                 self.tree_moves = moves.to_vec();
+                self.tree_to_move = game.to_move();
+                self.tree_filter = root_moves;
                 return;
             }
         }
@@ -215,11 +242,13 @@ impl Bot {
             .collect();
         self.tree_moves = moves.to_vec();
         self.tree_setup = game.setup_stones().to_vec();
+        self.tree_to_move = game.to_move();
+        self.tree_filter = root_moves;
     }
 
     /// Searches the position of `game` for its side to move.
     pub fn search(&mut self, game: &GameState, req: &SearchRequest) -> Vec<MoveStat> {
-        self.prepare(game, req.root_moves.clone());
+        self.prepare(game, req.root_moves.clone(), req.resume);
         let playouts = req.playouts.or(self.config.playouts);
         let time = req.time.or(if playouts.is_none() {
             self.config.move_time
@@ -278,6 +307,7 @@ impl Bot {
                         }
                         if s.visits > m.visits {
                             m.pv = s.pv.clone();
+                            m.pv_visits = s.pv_visits.clone();
                         }
                         m.visits = tot;
                         m.prior = (m.prior + s.prior) * 0.5;
