@@ -253,7 +253,8 @@ pub fn lcb(wr: f32, n: u32) -> f32 {
 }
 
 /// One analysis line: every shown move as `info move … pv …`, joined by spaces, in the
-/// dialect's number formats; `vertex` names a move index; `ownership` (the mover's ownership of
+/// dialect's number formats (KataGo's with `scoreMean` and `scoreLead`: the mean final margin of
+/// the playouts through the move, for the analysed colour); `vertex` names a move index; `ownership` (the mover's ownership of
 /// every point, row by row from the top left) is appended when asked for.
 pub fn info_line(
     stats: &[MoveStat],
@@ -285,11 +286,13 @@ pub fn info_line(
             ),
             Dialect::Kata => {
                 let mut l = format!(
-                    "info move {} visits {} utility {:.6} winrate {:.6} prior {:.6} lcb {:.6} utilityLcb {:.6} order {} pv {}",
+                    "info move {} visits {} utility {:.6} winrate {:.6} scoreMean {:.6} scoreLead {:.6} prior {:.6} lcb {:.6} utilityLcb {:.6} order {} pv {}",
                     vertex(st.mv),
                     st.visits,
                     2.0 * wr - 1.0,
                     wr,
+                    st.score_mean,
+                    st.score_mean,
                     st.prior,
                     low,
                     2.0 * low - 1.0,
@@ -373,6 +376,7 @@ mod tests {
             visits,
             winrate,
             prior: 0.1,
+            score_mean: 0.0,
             pv: vec![mv],
             pv_visits: vec![visits],
         }

@@ -254,11 +254,30 @@ fn issue14_2_maxmoves_minmoves_and_kata_lines() {
             "KataGo win rates are fractions"
         );
         assert!(l.contains(" pvVisits "), "{l}");
+        for key in ["utility", "scoreMean", "scoreLead", "prior", "lcb", "order"] {
+            assert!(v[0].keys.iter().any(|k| k == key), "{key} missing in {l}");
+        }
         let own = l.split(" ownership ").nth(1).expect("ownership");
         let vals: Vec<f64> = own.split_whitespace().map(|x| x.parse().unwrap()).collect();
         assert_eq!(vals.len(), 81);
         assert!(vals.iter().all(|o| (-1.0..=1.0).contains(o)));
     }
+}
+
+#[test]
+fn issue14_2_kata_score_lead_is_for_the_colour_analysed() {
+    let text = session(
+        "playouts=300,seed=8",
+        "boardsize 9\nkomi 50\n1 kata-analyze b 10\n2 kata-analyze w 10\n",
+    );
+    let lead = |id| {
+        let l = info_lines(&text, id).pop().unwrap();
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let k = words.iter().position(|w| *w == "scoreLead").unwrap();
+        words[k + 1].parse::<f64>().unwrap()
+    };
+    let (b, w) = (lead(1), lead(2));
+    assert!(b < -10.0 && w > 10.0, "komi 50: Black {b}, White {w}");
 }
 
 #[test]

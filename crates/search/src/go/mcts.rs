@@ -40,6 +40,8 @@ struct Node {
     prior_wins: f32,
     rave_visits: f32,
     rave_wins: f32,
+    /// Sum over real playouts of Black's final margin (komi included).
+    score: f32,
 }
 
 impl Node {
@@ -55,6 +57,7 @@ impl Node {
             prior_wins: 0.0,
             rave_visits: 0.0,
             rave_wins: 0.0,
+            score: 0.0,
         }
     }
 }
@@ -70,6 +73,8 @@ pub struct MoveStat {
     pub winrate: f32,
     /// Normalised prior from the heuristics, 0..1.
     pub prior: f32,
+    /// Mean final margin for the player making the move (komi included), over its playouts.
+    pub score_mean: f32,
     /// Principal variation starting with this move.
     pub pv: Vec<Idx>,
     /// Visits of each move of the principal variation.
@@ -367,7 +372,7 @@ impl Tree {
                 break;
             }
         }
-        let black = if terminal && self.rules.two_passes_score_as_is {
+        let (black, margin) = if terminal && self.rules.two_passes_score_as_is {
             let (bs, ws) = b.area_counts();
             self.score_result(&b, bs as f32 - ws as f32)
         } else {
@@ -396,6 +401,7 @@ impl Tree {
                 let n = &mut self.nodes[id];
                 n.visits += 1.0;
                 n.wins += r;
+                n.score += margin;
                 mover = mover.opp();
             } else {
                 self.nodes[id].visits += 1.0;
@@ -421,7 +427,8 @@ impl Tree {
         }
     }
 
-    fn score_result(&self, b: &FastBoard, area_diff: f32) -> f32 {
+    /// Black's result (1 win, 0 loss, ½ draw) and Black's margin after komi.
+    fn score_result(&self, b: &FastBoard, area_diff: f32) -> (f32, f32) {
         let raw = match self.rules.scoring {
             ScoringKind::Area => area_diff,
             ScoringKind::Territory => {
@@ -431,7 +438,7 @@ impl Tree {
                     + (b.captures(Colour::Black) as f32 - b.captures(Colour::White) as f32)
             }
         };
-        self.rules.black_result(raw)
+        (self.rules.black_result(raw), raw - self.rules.komi)
     }
 
     /// Statistics of every root move, most visited first.
@@ -450,6 +457,17 @@ impl Tree {
                 let ch = &self.nodes[c as usize];
                 let real = (ch.visits - ch.prior_visits).max(0.0);
                 let (pv, pv_visits) = self.pv_from(c);
+                // The mover into a root child is the root's side to move.
+                let sign = if self.root_to_move == Colour::Black {
+                    1.0
+                } else {
+                    -1.0
+                };
+                let score_mean = if real > 0.0 {
+                    sign * ch.score / real
+                } else {
+                    0.0
+                };
                 let winrate = if real > 0.0 {
                     (ch.wins - ch.prior_wins) / real
                 } else {
@@ -459,6 +477,7 @@ impl Tree {
                     mv: ch.mv,
                     visits: real.round() as u32,
                     winrate: winrate.clamp(0.0, 1.0),
+                    score_mean,
                     prior: if total_prior > 0.0 {
                         ch.prior_wins / total_prior
                     } else {

@@ -302,8 +302,10 @@ impl Bot {
                     Some(m) => {
                         let tot = m.visits + s.visits;
                         if tot > 0 {
-                            m.winrate = (m.winrate * m.visits as f32 + s.winrate * s.visits as f32)
-                                / tot as f32;
+                            let (mv, sv) = (m.visits as f32, s.visits as f32);
+                            let mean = |a: f32, b: f32| (a * mv + b * sv) / tot as f32;
+                            m.winrate = mean(m.winrate, s.winrate);
+                            m.score_mean = mean(m.score_mean, s.score_mean);
                         }
                         if s.visits > m.visits {
                             m.pv = s.pv.clone();
