@@ -193,6 +193,16 @@ pub fn parse_analyze_args(
                 r.pv_visits = boolean(key, a.get(k + 1))?;
                 k += 2;
             }
+            // KataGo keys this engine has nothing for: `false` is what it does anyway.
+            "ownershipStdev" | "movesOwnership" | "movesOwnershipStdev" | "pvEdgeVisits"
+            | "rootInfo"
+                if dialect == Dialect::Kata =>
+            {
+                if boolean(key, a.get(k + 1))? {
+                    return syntax(format!("{key} true is not supported (only false)"));
+                }
+                k += 2;
+            }
             _ => {
                 return syntax(format!(
                     "unknown analysis argument `{key}` (accepted: [colour] [interval] interval N minmoves N maxmoves N avoid|allow COLOUR VERTICES UNTIL{})",
@@ -366,8 +376,19 @@ mod tests {
             let e = args(bad).unwrap_err();
             assert!(e.starts_with("syntax error"), "{bad}: {e}");
         }
-        let v: Vec<String> = ["ownership", "true"].map(String::from).to_vec();
-        assert!(parse_analyze_args(&v, 19, Dialect::Kata).unwrap().ownership);
+        let kata = |s: &str| {
+            let v: Vec<String> = s.split_whitespace().map(str::to_string).collect();
+            parse_analyze_args(&v, 19, Dialect::Kata)
+        };
+        assert!(kata("ownership true").unwrap().ownership);
+        assert!(kata("b 10 ownership true ownershipStdev false rootInfo false").is_ok());
+        assert!(kata("ownershipStdev true")
+            .unwrap_err()
+            .contains("not supported"));
+        assert!(
+            args("rootInfo false").is_err(),
+            "a KataGo key is not Leela Zero's"
+        );
     }
 
     fn stat(mv: u16, visits: u32, winrate: f32) -> MoveStat {
