@@ -10,6 +10,7 @@ use crate::vertex::{
 };
 use baduk_go::{Board, Color, Game, Komi, Move, Point, Rules, Size};
 use baduk_search::go::board::{Colour, Idx, PASS};
+use baduk_search::go::mcts::MoveRestriction;
 use baduk_search::go::rules::BotRules;
 use baduk_search::go::state::GameState;
 use baduk_search::go::time::{budget, Clock, TimeLeft};
@@ -316,7 +317,8 @@ impl Engine {
                 // Outside `run` (no input to wait for) the answer is one snapshot.
                 let c = self.analysis_colour(&args);
                 let root = self.analysis_root(c, &args.restrictions);
-                self.analysis_search(c, root, Duration::from_millis(100));
+                let limits = self.move_restrictions(&args.restrictions);
+                self.analysis_search(c, root, limits, Duration::from_millis(100));
                 Ok(self.analysis_line(c, &args, dialect))
             }
             "lz-genmove_analyze" | "kata-genmove_analyze" => {
@@ -741,14 +743,39 @@ impl Engine {
         root
     }
 
+    /// The search's form of `avoid`/`allow`: points, and the plies (from the root) they hold for.
+    fn move_restrictions(&self, restrictions: &[Restriction]) -> Vec<MoveRestriction> {
+        restrictions
+            .iter()
+            .map(|r| MoveRestriction {
+                colour: r.colour,
+                allow: r.allow,
+                points: r
+                    .vertices
+                    .iter()
+                    .filter(|v| **v != Vertex::Pass)
+                    .map(|&v| self.idx(v))
+                    .collect(),
+                until_depth: r.until,
+            })
+            .collect()
+    }
+
     /// Searches `slice` more for `c` at the current position (going on with the same tree).
-    fn analysis_search(&mut self, c: Colour, root: Vec<Idx>, slice: Duration) {
+    fn analysis_search(
+        &mut self,
+        c: Colour,
+        root: Vec<Idx>,
+        restrictions: Vec<MoveRestriction>,
+        slice: Duration,
+    ) {
         let mut g = self.game.clone();
         g.set_to_move(c);
         let req = SearchRequest {
             root_moves: Some(root),
             time: Some(slice),
             resume: true,
+            restrictions,
             ..SearchRequest::default()
         };
         self.bot.search(&g, &req);
@@ -781,6 +808,7 @@ impl Engine {
         self.reopen_if_over();
         self.game.set_to_move(c);
         let root = self.analysis_root(c, &args.restrictions);
+        let limits = self.move_restrictions(&args.restrictions);
         let time = self
             .think_time(c)
             .or(if self.bot.config.playouts.is_none() {
@@ -811,6 +839,7 @@ impl Engine {
                 time: Some(slice),
                 playouts: chunk,
                 resume: true,
+                restrictions: limits.clone(),
                 ..SearchRequest::default()
             };
             let before = self.bot.playouts();
@@ -829,6 +858,7 @@ impl Engine {
             root_moves: Some(root),
             playouts: Some(0),
             resume: true,
+            restrictions: limits,
             ..SearchRequest::default()
         };
         let r = self.bot.genmove(&self.game, &req);
@@ -857,10 +887,11 @@ impl Engine {
         output.flush()?;
         let c = self.analysis_colour(&args);
         let root = self.analysis_root(c, &args.restrictions);
+        let limits = self.move_restrictions(&args.restrictions);
         let mut last = Instant::now();
         let mut printed = false;
         let next = loop {
-            self.analysis_search(c, root.clone(), SLICE);
+            self.analysis_search(c, root.clone(), limits.clone(), SLICE);
             if last.elapsed() >= args.interval {
                 writeln!(output, "{}", self.analysis_line(c, &args, dialect))?;
                 output.flush()?;

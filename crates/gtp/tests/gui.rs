@@ -460,3 +460,30 @@ fn list_commands_names_the_kata_commands() {
         .any(|l| l.trim_start_matches("= ") == "kata-analyze"));
     assert_eq!(a[1], "= true");
 }
+
+#[test]
+fn issue14_3_avoid_holds_for_the_plies_it_is_given_for() {
+    let (out, _) = drive(
+        "seed=9",
+        &[
+            (0, "boardsize 9"),
+            (
+                0,
+                "1 lz-analyze b interval 10 avoid w E5,D5,E4,F5,E6 2 allow b C3,G7 1",
+            ),
+            (500, "name"),
+        ],
+    );
+    let text: String = out.iter().map(|(_, l)| format!("{l}\n")).collect();
+    let mut replies = 0;
+    for l in info_lines(&text, 1) {
+        for v in sabaki_parse(&l) {
+            assert!(["C3", "G7", "pass"].contains(&v.mv.as_str()), "{l}");
+            if let Some(r) = v.pv.get(1) {
+                replies += 1;
+                assert!(!["E5", "D5", "E4", "F5", "E6"].contains(&r.as_str()), "{l}");
+            }
+        }
+    }
+    assert!(replies > 0, "{text}");
+}

@@ -81,6 +81,38 @@ pub struct MoveStat {
     pub pv_visits: Vec<u32>,
 }
 
+/// A restriction on one colour's moves in the first plies of the search (GTP analysis's
+/// `avoid` and `allow`, as KataGo reads them: for the plies at depth < `until_depth`, depth 0
+/// being the root).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRestriction {
+    /// Whose moves.
+    pub colour: Colour,
+    /// Only these points (`allow`) rather than not these (`avoid`).
+    pub allow: bool,
+    /// The points (passing is never restricted).
+    pub points: Vec<Idx>,
+    /// The restriction holds at depths below this.
+    pub until_depth: u32,
+}
+
+/// Whether `i` may be searched for `c` at `depth` under `restrictions`: in one of the `allow`
+/// lists when there are any, and in no `avoid` list.
+pub fn restriction_allows(restrictions: &[MoveRestriction], c: Colour, depth: u32, i: Idx) -> bool {
+    let mut allowed = None;
+    for r in restrictions
+        .iter()
+        .filter(|r| r.colour == c && depth < r.until_depth)
+    {
+        if r.allow {
+            allowed = Some(allowed.unwrap_or(false) || r.points.contains(&i));
+        } else if r.points.contains(&i) {
+            return false;
+        }
+    }
+    allowed.unwrap_or(true)
+}
+
 /// A search tree rooted at one position, with its own random stream.
 pub struct Tree {
     nodes: Vec<Node>,
@@ -90,6 +122,7 @@ pub struct Tree {
     params: TreeParams,
     forbidden: HashSet<u64>,
     root_filter: Option<Vec<Idx>>,
+    restrictions: Vec<MoveRestriction>,
     rng: Rng,
     amaf: Vec<u8>,
     buf: Vec<Idx>,
@@ -119,6 +152,7 @@ impl Tree {
             params,
             forbidden,
             root_filter,
+            restrictions: Vec::new(),
             rng: Rng::new(seed),
             amaf: vec![0; MAX_CELLS],
             buf: Vec::with_capacity(64),
@@ -129,6 +163,18 @@ impl Tree {
         };
         t.expand(0);
         t
+    }
+
+    /// This tree with `avoid`/`allow` restrictions on the first plies (the root re-expanded
+    /// under them).
+    pub fn with_restrictions(mut self, restrictions: Vec<MoveRestriction>) -> Tree {
+        if !restrictions.is_empty() {
+            self.restrictions = restrictions;
+            self.nodes.truncate(1);
+            self.nodes[0] = Node::new(PASS);
+            self.expand(0);
+        }
+        self
     }
 
     /// The root position.
@@ -227,7 +273,7 @@ impl Tree {
         }
     }
 
-    fn expand_with(&mut self, node: u32, b: &FastBoard) {
+    fn expand_with(&mut self, node: u32, b: &FastBoard, depth: u32) {
         let c = b.to_move();
         let first = self.nodes.len() as u32;
         let is_root = node == 0;
@@ -244,6 +290,10 @@ impl Tree {
                         continue;
                     }
                 }
+            }
+            if !self.restrictions.is_empty() && !restriction_allows(&self.restrictions, c, depth, i)
+            {
+                continue;
             }
             if !self.legal_in_tree(b, i, c) {
                 continue;
@@ -299,7 +349,7 @@ impl Tree {
     fn expand(&mut self, node: u32) {
         let b = self.root_board.clone();
         self.path_hashes.clear();
-        self.expand_with(node, &b);
+        self.expand_with(node, &b, 0);
     }
 
     fn select(&self, node: u32) -> u32 {
@@ -344,7 +394,8 @@ impl Tree {
             let n = self.nodes[node as usize];
             if !n.expanded {
                 if n.visits - n.prior_visits >= self.params.expand_at {
-                    self.expand_with(node, &b);
+                    // The path holds the root and every node down to this one.
+                    self.expand_with(node, &b, self.path.len() as u32 - 1);
                 } else {
                     break;
                 }

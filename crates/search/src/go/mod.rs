@@ -16,7 +16,7 @@ pub mod state;
 pub mod time;
 
 use board::{Colour, Idx, PASS};
-use mcts::{MoveStat, Tree, TreeParams};
+use mcts::{MoveRestriction, MoveStat, Tree, TreeParams};
 use state::GameState;
 use std::time::{Duration, Instant};
 
@@ -119,6 +119,9 @@ pub struct SearchRequest {
     /// moves, colour to move and root moves), even with tree reuse off: analysis and
     /// `lz-genmove_analyze` search in short slices.
     pub resume: bool,
+    /// `avoid`/`allow` restrictions on the first plies (analysis); a tree is kept only for the
+    /// same ones.
+    pub restrictions: Vec<MoveRestriction>,
 }
 
 /// The outcome of a search.
@@ -143,6 +146,7 @@ pub struct Bot {
     tree_setup: Vec<(Colour, Idx)>,
     tree_to_move: Colour,
     tree_filter: Option<Vec<Idx>>,
+    tree_restrictions: Vec<MoveRestriction>,
     low_streak: u32,
 }
 
@@ -156,6 +160,7 @@ impl Bot {
             tree_setup: Vec::new(),
             tree_to_move: Colour::Black,
             tree_filter: None,
+            tree_restrictions: Vec::new(),
             low_streak: 0,
         }
     }
@@ -172,9 +177,17 @@ impl Bot {
     /// searched when the trees already hold it: the same position, colour and root moves (as
     /// is), or a position reached by moves the trees hold (that subtree). A tree is never
     /// reused for the other colour to move: GUIs ask for either side at any time.
-    fn prepare(&mut self, game: &GameState, root_moves: Option<Vec<Idx>>, resume: bool) {
+    fn prepare(
+        &mut self,
+        game: &GameState,
+        root_moves: Option<Vec<Idx>>,
+        resume: bool,
+        restrictions: &[MoveRestriction],
+    ) {
         let moves = game.moves();
-        let at_this_root = !self.trees.is_empty()
+        let same_restrictions = self.tree_restrictions == restrictions;
+        let at_this_root = same_restrictions
+            && !self.trees.is_empty()
             && self.tree_setup == game.setup_stones()
             && moves == self.tree_moves
             && self.tree_to_move == game.to_move()
@@ -184,7 +197,10 @@ impl Bot {
         if at_this_root && (resume || self.config.reuse_tree) {
             return;
         }
+        // Restrictions count plies from the root they were given at: no reuse down the tree.
         let reusable = self.config.reuse_tree
+            && same_restrictions
+            && restrictions.is_empty()
             && !self.trees.is_empty()
             && self.tree_setup == game.setup_stones()
             && moves.len() >= self.tree_moves.len()
@@ -238,17 +254,19 @@ impl Bot {
                     root_moves.clone(),
                     seed,
                 )
+                .with_restrictions(restrictions.to_vec())
             })
             .collect();
         self.tree_moves = moves.to_vec();
         self.tree_setup = game.setup_stones().to_vec();
         self.tree_to_move = game.to_move();
         self.tree_filter = root_moves;
+        self.tree_restrictions = restrictions.to_vec();
     }
 
     /// Searches the position of `game` for its side to move.
     pub fn search(&mut self, game: &GameState, req: &SearchRequest) -> Vec<MoveStat> {
-        self.prepare(game, req.root_moves.clone(), req.resume);
+        self.prepare(game, req.root_moves.clone(), req.resume, &req.restrictions);
         let playouts = req.playouts.or(self.config.playouts);
         let time = req.time.or(if playouts.is_none() {
             self.config.move_time
