@@ -472,7 +472,7 @@ mod tests {
         assert_eq!(l[1].to_string(), "japanese");
         let all = parse_rules_list("all,komi=0").unwrap();
         assert_eq!(all.len(), 9);
-        assert!(all.iter().all(|r| r.komi.halves() == Some(0)));
+        assert!(all.iter().all(|r| r.komi.halves() == 0));
         assert!(parse_rules_list("komi=6.5").is_err());
         assert!(parse_rules_list("chinese,colour=red").is_err());
         assert!(parse_rules_list("martian").is_err());

@@ -259,13 +259,15 @@ impl Komi {
         (self.num, self.den)
     }
 
-    /// The number of half points, when the komi is a multiple of 0.5.
-    pub const fn halves(self) -> Option<i32> {
-        match self.den {
-            1 => Some((self.num * 2) as i32),
-            2 => Some(self.num as i32),
-            _ => None,
-        }
+    /// The number of half points (`13` for 6.5), rounded toward zero when the komi is not a
+    /// multiple of 0.5 (3.75 gives 7); [`Komi::fraction`] is exact.
+    pub const fn halves(self) -> i32 {
+        (self.num * 2 / self.den) as i32
+    }
+
+    /// Whether the komi is a whole number of half points (6.5, 7; not 3.75).
+    pub const fn is_half_points(self) -> bool {
+        self.den <= 2
     }
 
     /// Parses a decimal number: `6.5`, `7`, `-0.5`, `3.75`, `6.3`, `1e1`; exactly as written
@@ -1289,7 +1291,10 @@ mod tests {
         assert_eq!(Komi::from_f64(6.3), Komi::parse("6.3").ok());
         assert_eq!(Komi::from_f64(f64::NAN), None);
         assert!(Komi::parse("3.75").unwrap() < Komi::parse("3.8").unwrap());
-        assert_eq!(Komi::parse("6.3").unwrap().halves(), None);
-        assert_eq!(Komi::parse("6.5").unwrap().halves(), Some(13));
+        assert!(!Komi::parse("6.3").unwrap().is_half_points());
+        assert_eq!(Komi::parse("3.75").unwrap().halves(), 7);
+        assert_eq!(Komi::parse("-3.75").unwrap().halves(), -7);
+        assert_eq!(Komi::parse("6.5").unwrap().halves(), 13);
+        assert!(Komi::parse("-7").unwrap().is_half_points());
     }
 }

@@ -110,7 +110,8 @@ impl Record {
                 }
                 Prop::KM(k) => {
                     komi = Some(
-                        Komi::parse(&k.to_string()).map_err(|e| err(format!("KM[{k}]: {e}")))?,
+                        Komi::parse(&k.to_string())
+                            .map_err(|_| err(format!("KM[{k}] is not a multiple of 0.5")))?,
                     )
                 }
                 Prop::RU(t) => rules_name = Some(t.text.clone()),
