@@ -169,6 +169,30 @@ struct Seat {
     player: Box<dyn Player>,
     is_gnugo: bool,
     ours: bool,
+    /// A short name for records (`baduk 0.1.0`, `GNU Go 3.8 level 10`).
+    label: String,
+}
+
+/// A GTP engine's short name for records: its `name` and `version`, and GNU Go's `--level`.
+fn short_name(name: &str, version: &str, command: &str) -> String {
+    let mut s = name.trim().to_string();
+    if s.is_empty() {
+        s = command
+            .split_whitespace()
+            .next()
+            .unwrap_or("gtp")
+            .to_string();
+    }
+    if !version.trim().is_empty() {
+        s = format!("{s} {}", version.trim());
+    }
+    let words: Vec<&str> = command.split_whitespace().collect();
+    if let Some(k) = words.iter().position(|w| *w == "--level") {
+        if let Some(l) = words.get(k + 1) {
+            s = format!("{s} level {l}");
+        }
+    }
+    s
 }
 
 fn open(spec: &EngineSpec, m: &GoMatch, game: usize) -> Result<Seat, String> {
@@ -189,13 +213,16 @@ fn open(spec: &EngineSpec, m: &GoMatch, game: usize) -> Result<Seat, String> {
                 player: Box::new(InProcess(e)),
                 is_gnugo: false,
                 ours: true,
+                label: format!("baduk {}", env!("CARGO_PKG_VERSION")),
             })
         }
         EngineSpec::Gtp(cmd) => {
             let mut c = GtpClient::spawn(cmd).map_err(|e| e.to_string())?;
             let name = c.send("name").unwrap_or_default();
+            let version = c.send("version").unwrap_or_default();
             Ok(Seat {
                 is_gnugo: name.to_ascii_lowercase().contains("gnu go"),
+                label: short_name(&name, &version, cmd),
                 player: Box::new(c),
                 ours: false,
             })
@@ -296,10 +323,8 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
             "b".into()
         }
     };
-    // The record: the referee's root (size, rules, komi) and every move, cleanup included.
-    let root = ask(&mut referee, "printsgf")?;
-    let mut record = root.trim().trim_end_matches(')').to_string();
-    let mut cleanup: Vec<String> = Vec::new();
+    // The record is the referee's game: every move, the cleanup after two passes included.
+    let mut cleanup_from: Option<usize> = None;
     let (mut genmove_ms, mut genmoves) = (0.0f64, 0u64);
     let mut moves = 0usize;
     let mut passes = 0usize;
@@ -363,18 +388,8 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
             break;
         }
         moves += 1;
-        let c = if to_move_black { 'B' } else { 'W' };
-        if phase_cmd == "genmove" {
-            let at = match v {
-                Vertex::Pass => String::new(),
-                Vertex::At(x, y) => {
-                    format!("{}{}", (b'a' + x as u8) as char, (b'a' + y as u8) as char)
-                }
-            };
-            record.push_str(&format!(";{c}[{at}]"));
-        } else {
-            // SGF's main line ends with the two passes; the cleanup is told in a comment.
-            cleanup.push(format!("{c} {word}"));
+        if phase_cmd != "genmove" && cleanup_from.is_none() {
+            cleanup_from = Some(moves);
         }
         let other = 1 - si;
         if let Err(e) = seats[other].player.send(&format!("play {col} {word}")) {
@@ -414,7 +429,8 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
             for seat in seats.iter_mut() {
                 if seat.is_gnugo {
                     if let Ok(g) = seat.player.send("final_score") {
-                        disagreement = parse_score(&g) != Some(s);
+                        // GNU Go prints one decimal (B+9.2 for 9.25 with a komi of 3.75).
+                        disagreement = parse_score(&g).is_none_or(|v| (v - s).abs() > 0.06);
                         second = Some(g.trim().to_string());
                     }
                 }
@@ -429,25 +445,24 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
             (w, ours.trim().to_string(), Ending::Score, Some(s))
         };
     if let Some(dir) = &m.records {
-        if !cleanup.is_empty() {
-            record.push_str(&format!(
-                "C[cleanup after two passes (dead stones captured by playing on): {}]",
-                cleanup.join(", ")
+        let (pb, pw) = if a_black { (&m.a, &m.b) } else { (&m.b, &m.a) };
+        let mut comment = format!("Black: {pb}\nWhite: {pw}");
+        if let Some(n) = cleanup_from {
+            comment.push_str(&format!(
+                "\nMoves {n}–{moves}: cleanup after two passes (dead stones captured by playing on)"
             ));
         }
-        record.push(')');
-        let sgf = record;
-        let (pb, pw) = if a_black { (&m.a, &m.b) } else { (&m.b, &m.a) };
-        let sgf = sgf.replacen(
-            "(;",
-            &format!(
-                "(;PB[{}]PW[{}]RE[{}]",
-                sgf_text(&pb.to_string()),
-                sgf_text(&pw.to_string()),
-                result
-            ),
-            1,
-        );
+        if let Some((_, why)) = &forfeit {
+            comment.push_str(&format!("\nForfeit: {why}"));
+        }
+        let info = baduk_go::SgfInfo {
+            black: Some(seats[0].label.clone()),
+            white: Some(seats[1].label.clone()),
+            result: Some(result.clone()),
+            date: Some(baduk_go::sgf::today()),
+            comment: Some(comment),
+        };
+        let sgf = baduk_go::sgf::write_with(referee.lib_game(), &info);
         let path = dir.join(format!("game-{:03}.sgf", k + 1));
         std::fs::write(&path, sgf).map_err(|e| format!("{}: {e}", path.display()))?;
     }
@@ -471,10 +486,6 @@ fn play_game(m: &GoMatch, k: usize) -> Result<GoGameResult, String> {
         genmove_ms,
         genmoves,
     })
-}
-
-fn sgf_text(s: &str) -> String {
-    s.replace('\\', "\\\\").replace(']', "\\]")
 }
 
 fn report(m: &GoMatch, results: Vec<GoGameResult>) -> GoMatchReport {
@@ -562,6 +573,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn records_name_engines_briefly() {
+        assert_eq!(
+            short_name("GNU Go", "3.8", "/usr/games/gnugo --mode gtp --level 10"),
+            "GNU Go 3.8 level 10"
+        );
+        assert_eq!(short_name("", "", "/opt/x/engine --y"), "/opt/x/engine");
+    }
+
+    #[test]
     fn engine_specs_parse_ours_and_gtp_programs() {
         assert_eq!("baduk".parse(), Ok(EngineSpec::Baduk(String::new())));
         assert_eq!(
@@ -643,6 +663,19 @@ mod tests {
             let rules = sgf.rules(None).unwrap();
             sgf.replay(rules, None)
                 .unwrap_or_else(|e| panic!("{f} replays under the rules library: {e}\n{text}"));
+            assert!(
+                text.contains("SZ[9]") && !text.contains("SZ[9:9]"),
+                "{text}"
+            );
+            assert!(
+                text.contains("PB[") && text.contains("GNU Go 3.8 level 0"),
+                "{text}"
+            );
+            assert!(text.contains(&format!("baduk {}", env!("CARGO_PKG_VERSION"))));
+            assert!(
+                text.contains("C[Black\\: "),
+                "the full commands in a comment: {text}"
+            );
         }
         let json = serde_json::to_value(&r).unwrap();
         for k in [

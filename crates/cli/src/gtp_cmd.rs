@@ -7,11 +7,15 @@ use std::path::PathBuf;
 /// Arguments of `go gtp`.
 #[derive(Args, Debug)]
 pub struct GtpArgs {
-    /// Bot options, e.g. `threads=2,playouts=5000,resign=0.1` (see `BotConfig`).
-    #[arg(long, default_value = "")]
+    /// Bot options as comma-separated key=value: threads=N (search threads), seed=S,
+    /// playouts=N (per move), time=SECONDS (per move without a GTP clock), resign=P (win rate,
+    /// 0 = never), resign-moves=N, reuse=true|false (keep the tree between moves), rave=N,
+    /// explore=C, expand=N. Example: threads=2,playouts=5000,resign=0.1
+    #[arg(long, default_value = "", value_name = "OPTIONS")]
     pub bot: String,
-    /// Rules string to start with (any preset or override string).
-    #[arg(long)]
+    /// Rules to start with: a preset (korean japanese chinese aga ing nz tromp-taylor jk kang),
+    /// optionally followed by overrides, e.g. chinese,komi=6.5,ko=situational
+    #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
 }
 

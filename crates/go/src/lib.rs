@@ -34,4 +34,4 @@ pub use rules::{
     Cycles, End, HandicapBonus, Ko, Komi, Life, MoveLimit, Passes, Placement, Preset, Rules,
     RulesError, Scoring, Seki, Suicide, Ties, TimeControl,
 };
-pub use sgf::{SgfError, SgfGame, SgfMove};
+pub use sgf::{SgfError, SgfGame, SgfInfo, SgfMove};

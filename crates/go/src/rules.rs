@@ -212,52 +212,174 @@ keyword_enum!(
     }
 );
 
-/// Komi in exact half points (`13` is 6.5); any multiple of 0.5, negative allowed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Komi(pub i32);
+/// Komi, exact: any finite decimal number up to ±1000 (`6.5`, `7`, `3.75`, `6.3`, `-0.5`), kept
+/// as a fraction in lowest terms (its denominator divides a power of ten), so that scores stay
+/// exact whatever komi a GUI sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Komi {
+    num: i64,
+    den: i64,
+}
+
+/// The most decimal places a komi keeps (more are refused rather than rounded).
+const KOMI_DECIMALS: u32 = 9;
+
+/// The largest komi either way.
+const KOMI_MAX: i64 = 1000;
+
+/// The greatest common divisor of `a` and `b` (1 when both are 0): for fractions in lowest
+/// terms.
+pub(crate) fn gcd(mut a: i64, mut b: i64) -> i64 {
+    a = a.abs();
+    b = b.abs();
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
 
 impl Komi {
-    /// Komi of `halves` half points.
+    /// Komi of `halves` half points (`13` is 6.5).
     pub const fn from_halves(halves: i32) -> Komi {
-        Komi(halves)
+        if halves % 2 == 0 {
+            Komi {
+                num: (halves / 2) as i64,
+                den: 1,
+            }
+        } else {
+            Komi {
+                num: halves as i64,
+                den: 2,
+            }
+        }
     }
 
-    /// The number of half points.
+    /// The komi as the fraction `num / den` in lowest terms (`den` positive).
+    pub const fn fraction(self) -> (i64, i64) {
+        (self.num, self.den)
+    }
+
+    /// The number of half points (`13` for 6.5), rounded toward zero when the komi is not a
+    /// multiple of 0.5 (3.75 gives 7); [`Komi::fraction`] is exact.
     pub const fn halves(self) -> i32 {
-        self.0
+        (self.num * 2 / self.den) as i32
     }
 
-    /// Parses `6.5`, `7`, `-0.5`: any multiple of 0.5 up to ±1000.
+    /// Whether the komi is a whole number of half points (6.5, 7; not 3.75).
+    pub const fn is_half_points(self) -> bool {
+        self.den <= 2
+    }
+
+    /// Parses a decimal number: `6.5`, `7`, `-0.5`, `3.75`, `6.3`, `1e1`; exactly as written
+    /// (no binary rounding), at most ±1000 and nine decimal places. `nan`, `inf` and `1e999`
+    /// are refused.
     pub fn parse(s: &str) -> Result<Komi, RulesError> {
-        let bad = || RulesError::BadValue {
+        let bad = || {
+            RulesError::BadValue {
             key: "komi".into(),
             value: s.to_string(),
-            accepted: "a multiple of 0.5, e.g. 6.5, 7 or -0.5".into(),
+            accepted: format!(
+                "a finite number from -{KOMI_MAX} to {KOMI_MAX} with at most {KOMI_DECIMALS} decimals, e.g. 6.5, 7, 3.75 or -0.5"
+            ),
+        }
         };
-        let v: f64 = s.trim().parse().map_err(|_| bad())?;
-        Komi::from_f64(v).ok_or_else(bad)
+        Komi::parse_decimal(s.trim()).ok_or_else(bad)
     }
 
-    fn from_f64(v: f64) -> Option<Komi> {
-        let h = v * 2.0;
-        (h.is_finite() && h.fract() == 0.0 && h.abs() <= 2000.0).then_some(Komi(h as i32))
+    fn parse_decimal(t: &str) -> Option<Komi> {
+        let (neg, body) = match t.as_bytes().first()? {
+            b'-' => (true, &t[1..]),
+            b'+' => (false, &t[1..]),
+            _ => (false, t),
+        };
+        let (mantissa, exp) = match body.find(['e', 'E']) {
+            Some(k) => (&body[..k], body[k + 1..].parse::<i32>().ok()?),
+            None => (body, 0),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        if int.is_empty() && frac.is_empty()
+            || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        // The value is D × 10^scale, D being the digits without leading or trailing zeros.
+        let all = format!("{int}{frac}");
+        let no_tail = all.trim_end_matches('0');
+        let digits = no_tail.trim_start_matches('0');
+        if digits.is_empty() {
+            return Some(Komi { num: 0, den: 1 });
+        }
+        let scale = exp as i64 - frac.len() as i64 + (all.len() - no_tail.len()) as i64;
+        if digits.len() > 18 || !(-(KOMI_DECIMALS as i64)..=4).contains(&scale) {
+            return None;
+        }
+        let d: i64 = digits.parse().ok()?;
+        let (mut num, mut den) = if scale >= 0 {
+            (d.checked_mul(10i64.pow(scale as u32))?, 1)
+        } else {
+            (d, 10i64.pow((-scale) as u32))
+        };
+        if num / den > KOMI_MAX || num / den == KOMI_MAX && num % den != 0 {
+            return None;
+        }
+        let g = gcd(num, den);
+        num /= g;
+        den /= g;
+        Some(Komi {
+            num: if neg { -num } else { num },
+            den,
+        })
     }
 
-    /// The komi as a float (exact: a multiple of 0.5).
+    /// The komi from a float, as its shortest decimal form reads (JSON numbers: `6.5`, `3.75`);
+    /// `None` when it is not finite or beyond ±1000.
+    pub fn from_f64(v: f64) -> Option<Komi> {
+        if !v.is_finite() {
+            return None;
+        }
+        Komi::parse_decimal(&format!("{v}"))
+    }
+
+    /// The komi as a float (for the bot and for display; exact when it is a multiple of 0.5).
     pub fn as_f64(self) -> f64 {
-        self.0 as f64 / 2.0
+        self.num as f64 / self.den as f64
+    }
+}
+
+impl PartialOrd for Komi {
+    fn partial_cmp(&self, o: &Komi) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Komi {
+    fn cmp(&self, o: &Komi) -> std::cmp::Ordering {
+        (self.num as i128 * o.den as i128).cmp(&(o.num as i128 * self.den as i128))
     }
 }
 
 impl fmt::Display for Komi {
+    /// The exact decimal: `6.5`, `7`, `-0.5`, `3.75`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sign = if self.0 < 0 { "-" } else { "" };
-        let a = self.0.unsigned_abs();
-        if a & 1 == 0 {
-            write!(f, "{sign}{}", a / 2)
-        } else {
-            write!(f, "{sign}{}.5", a / 2)
+        let sign = if self.num < 0 { "-" } else { "" };
+        let a = self.num.unsigned_abs();
+        let den = self.den as u64;
+        let (whole, mut rest) = (a / den, a % den);
+        write!(f, "{sign}{whole}")?;
+        if rest == 0 {
+            return Ok(());
         }
+        f.write_str(".")?;
+        // The denominator divides a power of ten: the expansion ends.
+        for _ in 0..=KOMI_DECIMALS + 9 {
+            if rest == 0 {
+                break;
+            }
+            rest *= 10;
+            write!(f, "{}", rest / den)?;
+            rest %= den;
+        }
+        Ok(())
     }
 }
 
@@ -270,8 +392,11 @@ impl Serialize for Komi {
 impl<'de> Deserialize<'de> for Komi {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Komi, D::Error> {
         let v = f64::deserialize(d)?;
-        Komi::from_f64(v)
-            .ok_or_else(|| serde::de::Error::custom(format!("komi {v} is not a multiple of 0.5")))
+        Komi::from_f64(v).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "komi {v} is not a finite number from -{KOMI_MAX} to {KOMI_MAX}"
+            ))
+        })
     }
 }
 
@@ -583,7 +708,7 @@ impl Rules {
             life: Life::Resume,
             scoring: Scoring::Area,
             seki: Seki::Counted,
-            komi: Komi(15),
+            komi: Komi::from_halves(15),
             ties: Ties::Draw,
             handicap: Placement::Free,
             handicap_bonus: HandicapBonus::Zero,
@@ -595,7 +720,7 @@ impl Rules {
                 scoring: Scoring::Territory,
                 life: Life::Verify,
                 seki: Seki::None,
-                komi: Komi(13),
+                komi: Komi::from_halves(13),
                 handicap: Placement::Fixed,
                 ..base
             },
@@ -603,7 +728,7 @@ impl Rules {
                 scoring: Scoring::Territory,
                 life: Life::Japanese,
                 seki: Seki::None,
-                komi: Komi(13),
+                komi: Komi::from_halves(13),
                 handicap: Placement::Fixed,
                 ..base
             },
@@ -628,7 +753,7 @@ impl Rules {
                 cycles: Cycles::PlayOn,
                 suicide: Suicide::Multi,
                 seki: Seki::Proportional,
-                komi: Komi(16),
+                komi: Komi::from_halves(16),
                 ties: Ties::Black,
                 handicap_bonus: HandicapBonus::N,
                 ..base
@@ -637,7 +762,7 @@ impl Rules {
                 ko: Ko::Situational,
                 cycles: Cycles::PlayOn,
                 suicide: Suicide::Multi,
-                komi: Komi(14),
+                komi: Komi::from_halves(14),
                 ..base
             },
             P::TrompTaylor => Rules {
@@ -654,13 +779,13 @@ impl Rules {
                 suicide: Suicide::Loses,
                 passes: Passes::Jk,
                 end: End::Jk,
-                komi: Komi(0),
+                komi: Komi::from_halves(0),
                 ..base
             },
             P::Kang => Rules {
                 scoring: Scoring::Kang,
                 life: Life::Verify,
-                komi: Komi(0),
+                komi: Komi::from_halves(0),
                 ..base
             },
         }
@@ -855,7 +980,7 @@ mod tests {
             assert_eq!(r.suicide, Suicide::Forbidden);
             assert_eq!((r.passes, r.end), (Passes::Plain, End::TwoPasses));
             assert_eq!(r.seki, Seki::None);
-            assert_eq!(r.komi, Komi(13));
+            assert_eq!(r.komi, Komi::from_halves(13));
             assert_eq!(r.handicap_bonus, HandicapBonus::Zero);
         }
         assert_eq!(Rules::preset(Preset::Korean).life, Life::Verify);
@@ -881,7 +1006,7 @@ mod tests {
                 Suicide::Forbidden,
                 Life::Resume,
                 Seki::Halves,
-                Komi(15),
+                Komi::from_halves(15),
                 HandicapBonus::N
             )
         );
@@ -893,7 +1018,7 @@ mod tests {
                 Ko::Situational,
                 Passes::Aga,
                 Seki::Counted,
-                Komi(15),
+                Komi::from_halves(15),
                 HandicapBonus::NMinusOne
             )
         );
@@ -913,7 +1038,7 @@ mod tests {
                 Ko::Positional,
                 Suicide::Multi,
                 Seki::Proportional,
-                Komi(16),
+                Komi::from_halves(16),
                 Ties::Black,
                 HandicapBonus::N
             )
@@ -926,7 +1051,7 @@ mod tests {
                 Ko::Situational,
                 Suicide::Multi,
                 Seki::Counted,
-                Komi(14),
+                Komi::from_halves(14),
                 HandicapBonus::Zero
             )
         );
@@ -939,7 +1064,7 @@ mod tests {
                 Suicide::Multi,
                 Life::AsIs,
                 Seki::Counted,
-                Komi(15)
+                Komi::from_halves(15)
             )
         );
     }
@@ -956,7 +1081,7 @@ mod tests {
                 Passes::Jk,
                 End::Jk,
                 Seki::Counted,
-                Komi(0)
+                Komi::from_halves(0)
             )
         );
         let k = Rules::preset(Preset::Kang);
@@ -969,7 +1094,7 @@ mod tests {
                 Suicide::Forbidden,
                 Life::Verify,
                 Seki::Counted,
-                Komi(0)
+                Komi::from_halves(0)
             )
         );
     }
@@ -978,7 +1103,7 @@ mod tests {
     fn rules_string_overrides_fields() {
         let r = Rules::parse("chinese,komi=6.5,ko=situational,suicide=allowed").unwrap();
         assert_eq!(r.preset, Preset::Chinese);
-        assert_eq!(r.komi, Komi(13));
+        assert_eq!(r.komi, Komi::from_halves(13));
         assert_eq!(r.ko, Ko::Situational);
         assert_eq!(r.suicide, Suicide::Allowed);
         assert_eq!(
@@ -990,7 +1115,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r2.size, Size::new(9, 13).unwrap());
-        assert_eq!(r2.komi, Komi(-1));
+        assert_eq!(r2.komi, Komi::from_halves(-1));
         assert_eq!(r2.komi.to_string(), "-0.5");
         assert_eq!(Rules::parse(&r2.to_string()).unwrap(), r2);
     }
@@ -1050,8 +1175,8 @@ mod tests {
         );
         let e = Rules::parse("chinese,ko=super").unwrap_err().to_string();
         assert!(e.contains("simple|positional|situational|jk"), "{e}");
-        let e = Rules::parse("chinese,komi=6.3").unwrap_err().to_string();
-        assert!(e.contains("multiple of 0.5"), "{e}");
+        let e = Rules::parse("chinese,komi=nan").unwrap_err().to_string();
+        assert!(e.contains("finite number"), "{e}");
         let e = Rules::parse("chinese,size=26").unwrap_err().to_string();
         assert!(e.contains("2 to 25"), "{e}");
         assert!(matches!(
@@ -1078,7 +1203,9 @@ mod tests {
         let j = serde_json::to_string(&r).unwrap();
         assert!(j.contains("\"komi\":5.5"), "{j}");
         assert_eq!(serde_json::from_str::<Rules>(&j).unwrap(), r);
-        assert!(serde_json::from_str::<Rules>(&j.replace("5.5", "5.25")).is_err());
+        let quarter = serde_json::from_str::<Rules>(&j.replace("5.5", "5.25")).unwrap();
+        assert_eq!(quarter.komi.to_string(), "5.25");
+        assert!(serde_json::from_str::<Rules>(&j.replace("5.5", "1e9")).is_err());
         assert!(serde_json::from_str::<Rules>(&j.replace("\"cols\":7", "\"cols\":30")).is_err());
     }
 
@@ -1106,11 +1233,68 @@ mod tests {
 
     #[test]
     fn komi_keeps_exact_half_points() {
-        assert_eq!(Komi::parse("6.5").unwrap(), Komi(13));
-        assert_eq!(Komi::parse("-7").unwrap(), Komi(-14));
-        assert_eq!(Komi(15).to_string(), "7.5");
-        assert_eq!(Komi(0).to_string(), "0");
+        assert_eq!(Komi::parse("6.5").unwrap(), Komi::from_halves(13));
+        assert_eq!(Komi::parse("-7").unwrap(), Komi::from_halves(-14));
+        assert_eq!(Komi::from_halves(15).to_string(), "7.5");
+        assert_eq!(Komi::from_halves(0).to_string(), "0");
+        assert_eq!(Komi::from_halves(-1).to_string(), "-0.5");
         assert!(Komi::parse("x").is_err());
         assert!(Komi::parse("inf").is_err());
+    }
+
+    #[test]
+    fn any_finite_decimal_komi_is_kept_exactly() {
+        for (text, shown, frac) in [
+            ("3.75", "3.75", (15, 4)),
+            ("6.3", "6.3", (63, 10)),
+            ("-0.125", "-0.125", (-1, 8)),
+            ("+7.50", "7.5", (15, 2)),
+            ("0.000000001", "0.000000001", (1, 1_000_000_000)),
+            (".5", "0.5", (1, 2)),
+            ("1e1", "10", (10, 1)),
+            ("65e-1", "6.5", (13, 2)),
+            ("-0", "0", (0, 1)),
+            ("1000", "1000", (1000, 1)),
+            ("-1000", "-1000", (-1000, 1)),
+        ] {
+            let k = Komi::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(
+                (k.to_string().as_str(), k.fraction()),
+                (shown, frac),
+                "{text}"
+            );
+            assert_eq!(Komi::parse(&k.to_string()).unwrap(), k);
+        }
+        for bad in [
+            "nan",
+            "NaN",
+            "inf",
+            "-inf",
+            "1e999",
+            "1e-999",
+            "1000.5",
+            "-1001",
+            "",
+            ".",
+            "-",
+            "e5",
+            "6.3e",
+            "0x10",
+            "1_0",
+            "6,5",
+            "0.0000000001",
+            "+-1",
+        ] {
+            assert!(Komi::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Komi::from_f64(3.75), Komi::parse("3.75").ok());
+        assert_eq!(Komi::from_f64(6.3), Komi::parse("6.3").ok());
+        assert_eq!(Komi::from_f64(f64::NAN), None);
+        assert!(Komi::parse("3.75").unwrap() < Komi::parse("3.8").unwrap());
+        assert!(!Komi::parse("6.3").unwrap().is_half_points());
+        assert_eq!(Komi::parse("3.75").unwrap().halves(), 7);
+        assert_eq!(Komi::parse("-3.75").unwrap().halves(), -7);
+        assert_eq!(Komi::parse("6.5").unwrap().halves(), 13);
+        assert!(Komi::parse("-7").unwrap().is_half_points());
     }
 }

@@ -565,9 +565,60 @@ impl SgfGame {
     }
 }
 
-/// Writes `game` as an FF\[4\] SGF: root with `SZ`, `RU`, `KM`, `HA`, set-up and `PL`, then
-/// every move of its history.
+/// Game information written into a record's root besides what the game itself holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SgfInfo {
+    /// `PB`: Black's name.
+    pub black: Option<String>,
+    /// `PW`: White's name.
+    pub white: Option<String>,
+    /// `RE`: the result (`B+3.5`, `W+R`, `0`).
+    pub result: Option<String>,
+    /// `DT`: the date (`2026-01-31`); `write` puts today's (UTC).
+    pub date: Option<String>,
+    /// `C`: a comment on the root.
+    pub comment: Option<String>,
+}
+
+/// Today's date (UTC) as SGF's `DT` writes it: `YYYY-MM-DD`.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    civil_date((secs / 86_400) as i64)
+}
+
+/// The proleptic Gregorian date `days` days after 1970-01-01, as `YYYY-MM-DD`.
+fn civil_date(days: i64) -> String {
+    // Days since 0000-03-01, in 400-year eras of 146,097 days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// Writes `game` as an FF\[4\] SGF (with today's date): see [`write_with`].
 pub fn write(game: &Game) -> String {
+    write_with(
+        game,
+        &SgfInfo {
+            date: Some(today()),
+            ..SgfInfo::default()
+        },
+    )
+}
+
+/// Writes `game` as an FF\[4\] SGF that strict readers (sgfmill, Sabaki) accept: a root with
+/// `FF[4]GM[1]CA[UTF-8]AP[baduk:version]`, `SZ[19]` (`SZ[m:n]` only for rectangles), `RU`,
+/// `KM`, `HA`, the `info` given, set-up and `PL`, then every move of its history (moves after
+/// two passes included, so that the moves lead to the position that was scored).
+pub fn write_with(game: &Game, info: &SgfInfo) -> String {
     let size = game.board().size();
     let rules = game.rules();
     let to_sgo = |p: Point| sgo::Point {
@@ -580,10 +631,20 @@ pub fn write(game: &Game) -> String {
             komi: base.komi,
             ..*rules
         };
+    let text = |t: &str| sgf_parse::SimpleText {
+        text: t.to_string(),
+    };
     let mut root = vec![
         Prop::FF(4),
         Prop::GM(1),
-        Prop::SZ((size.cols() as u8, size.rows() as u8)),
+        Prop::CA(text("UTF-8")),
+        Prop::AP((text("baduk"), text(env!("CARGO_PKG_VERSION")))),
+        // FF[4]: `SZ[m:n]` is for rectangles only; a square board is `SZ[n]`.
+        if size.cols() == size.rows() {
+            Prop::Unknown("SZ".into(), vec![size.cols().to_string()])
+        } else {
+            Prop::SZ((size.cols() as u8, size.rows() as u8))
+        },
         Prop::RU(sgf_parse::SimpleText {
             // A plain preset (any komi) goes by its SGF name; anything else as a rules string.
             text: if plain_preset {
@@ -596,6 +657,19 @@ pub fn write(game: &Game) -> String {
     ];
     if game.handicap() >= 2 {
         root.push(Prop::HA(game.handicap() as i64));
+    }
+    for (value, prop) in [
+        (&info.black, Prop::PB as fn(sgf_parse::SimpleText) -> Prop),
+        (&info.white, Prop::PW),
+        (&info.result, Prop::RE),
+        (&info.date, Prop::DT),
+    ] {
+        if let Some(v) = value {
+            root.push(prop(text(v)));
+        }
+    }
+    if let Some(c) = &info.comment {
+        root.push(Prop::C(sgf_parse::Text { text: c.clone() }));
     }
     let start = game.start_board();
     for (c, mk) in [
@@ -642,7 +716,7 @@ mod tests {
         let text = "(;FF[4]GM[1]SZ[9]KM[6.5]RU[Chinese]HA[2]AB[cc][gg]PL[W]\n;W[ee]\n;B[]\n;W[tt])";
         let g = SgfGame::parse(text).unwrap();
         assert_eq!(g.size, Size::square(9).unwrap());
-        assert_eq!(g.komi, Some(Komi(13)));
+        assert_eq!(g.komi, Some(Komi::from_halves(13)));
         assert_eq!(g.handicap, 2);
         assert_eq!(g.to_move, Color::White);
         assert_eq!(g.setup.stone_count(Color::Black), 2);
@@ -655,7 +729,7 @@ mod tests {
         assert_eq!(g.moves[2].mv, Move::Pass);
         assert_eq!(g.moves[2].line, 4);
         let r = g.rules(None).unwrap();
-        assert_eq!((r.preset, r.komi), (Preset::Chinese, Komi(13)));
+        assert_eq!((r.preset, r.komi), (Preset::Chinese, Komi::from_halves(13)));
         let game = g.replay(r, None).unwrap();
         assert_eq!(game.move_count(), 3);
     }
@@ -702,7 +776,7 @@ mod tests {
         assert_eq!(e.line, 2, "{e}");
         let e = SgfGame::parse("(;SZ[9];B[aa]").unwrap_err();
         assert!(e.to_string().contains("missing `)`"), "{e}");
-        let e = SgfGame::parse("(;SZ[9]KM[6.3])").unwrap_err();
+        let e = SgfGame::parse("(;SZ[9]KM[nan])").unwrap_err();
         assert!(e.to_string().contains("KM"), "{e}");
         assert!(SgfGame::parse("").is_err());
         assert!(SgfGame::parse("hello").is_err());
@@ -771,5 +845,141 @@ mod tests {
             g.moves.iter().map(|m| (m.color, m.mv)).collect::<Vec<_>>()
         );
         assert_eq!(back.rules(None).unwrap(), game.rules().clone());
+    }
+}
+
+#[cfg(test)]
+mod strict_tests {
+    //! Our SGF read by the rules a strict FF[4] reader (sgfmill, @sabaki/sgf) applies.
+
+    use super::*;
+    use crate::rules::Preset;
+
+    /// The root node's properties as (identifier, raw values), refusing what a strict reader
+    /// refuses: lower-case identifiers, a repeated property, an unescaped `]`.
+    fn strict_root(sgf: &str) -> Vec<(String, Vec<String>)> {
+        let body = sgf.trim();
+        assert!(body.starts_with("(;"), "{body}");
+        let mut props: Vec<(String, Vec<String>)> = Vec::new();
+        let mut chars = body[2..].chars().peekable();
+        loop {
+            while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                chars.next();
+            }
+            let mut id = String::new();
+            while let Some(&c) = chars.peek() {
+                if c.is_ascii_uppercase() {
+                    id.push(c);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            if id.is_empty() {
+                let next = chars.next();
+                assert!(
+                    matches!(next, Some(';') | Some(')')),
+                    "junk {next:?} in {sgf}"
+                );
+                break;
+            }
+            let mut values = Vec::new();
+            while chars.peek() == Some(&'[') {
+                chars.next();
+                let mut v = String::new();
+                loop {
+                    match chars.next().expect("a value is closed") {
+                        '\\' => {
+                            v.push('\\');
+                            v.push(chars.next().unwrap());
+                        }
+                        ']' => break,
+                        c => v.push(c),
+                    }
+                }
+                values.push(v);
+            }
+            assert!(!values.is_empty(), "{id} without a value");
+            assert!(props.iter().all(|(p, _)| *p != id), "{id} repeated");
+            props.push((id, values));
+        }
+        props
+    }
+
+    fn value<'a>(props: &'a [(String, Vec<String>)], id: &str) -> Option<&'a str> {
+        props
+            .iter()
+            .find(|(p, _)| p == id)
+            .map(|(_, v)| v[0].as_str())
+    }
+
+    #[test]
+    fn square_boards_are_written_sz_n_and_the_root_has_ff4_fields() {
+        for n in [9u32, 13, 19, 25, 2] {
+            let rules = Rules::preset(Preset::Chinese).with_size(Size::square(n).unwrap());
+            let mut g = Game::new(rules);
+            g.play(Move::Play(Point::new(0, 0))).unwrap();
+            let out = write(&g);
+            let root = strict_root(&out);
+            assert_eq!(value(&root, "SZ"), Some(n.to_string().as_str()), "{out}");
+            assert!(!out.contains(&format!("SZ[{n}:{n}]")), "{out}");
+            assert_eq!(value(&root, "FF"), Some("4"));
+            assert_eq!(value(&root, "GM"), Some("1"));
+            assert_eq!(value(&root, "CA"), Some("UTF-8"));
+            let ap = value(&root, "AP").unwrap();
+            assert_eq!(ap, format!("baduk:{}", env!("CARGO_PKG_VERSION")));
+            let dt = value(&root, "DT").unwrap();
+            assert!(
+                dt.len() == 10 && dt.as_bytes()[4] == b'-' && dt.as_bytes()[7] == b'-',
+                "{dt}"
+            );
+            let back = SgfGame::parse(&out).unwrap();
+            assert_eq!(back.size, rules.size);
+            assert_eq!(back.moves.len(), 1);
+        }
+        let rect = Rules::preset(Preset::Japanese).with_size(Size::new(7, 5).unwrap());
+        let out = write(&Game::new(rect));
+        assert_eq!(value(&strict_root(&out), "SZ"), Some("7:5"), "{out}");
+        assert_eq!(SgfGame::parse(&out).unwrap().size, rect.size);
+    }
+
+    #[test]
+    fn game_information_and_any_komi_round_trip() {
+        let rules = Rules::parse("chinese,size=9,komi=3.75").unwrap();
+        let mut g = Game::new(rules);
+        for m in ["E5", "pass", "pass", "C3"] {
+            g.resume();
+            g.play(Move::from_gtp(m, g.board().size()).unwrap())
+                .unwrap();
+        }
+        let info = SgfInfo {
+            black: Some("GNU Go 3.8 level 10".into()),
+            white: Some("baduk 0.1.0".into()),
+            result: Some("W+0.25".into()),
+            date: Some("2026-12-01".into()),
+            comment: Some("Black: gtp:/usr/games/gnugo --mode gtp [x]".into()),
+        };
+        let out = write_with(&g, &info);
+        let root = strict_root(&out);
+        assert_eq!(value(&root, "PB"), Some("GNU Go 3.8 level 10"));
+        assert_eq!(value(&root, "KM"), Some("3.75"), "{out}");
+        assert_eq!(value(&root, "DT"), Some("2026-12-01"));
+        let unescaped = value(&root, "C").map(|c| c.replace("\\:", ":").replace("\\]", "]"));
+        assert_eq!(unescaped, info.comment);
+        let back = SgfGame::parse(&out).unwrap();
+        assert_eq!(back.komi, Some(rules.komi));
+        assert_eq!(back.result.as_deref(), Some("W+0.25"));
+        // The moves after the two passes are in the main line and replay to the same board.
+        let replayed = back.replay(back.rules(None).unwrap(), None).unwrap();
+        assert_eq!(replayed.board(), g.board());
+        assert_eq!(replayed.move_count(), 4);
+    }
+
+    #[test]
+    fn dates_are_proleptic_gregorian() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert_eq!(civil_date(20_788), "2026-12-01");
+        assert_eq!(civil_date(-1), "1969-12-31");
     }
 }

@@ -1,18 +1,26 @@
 //! The GTP engine: game state, the bot, clocks and every command, behind one `handle` call;
 //! `run` adds the line loop with streaming `lz-analyze`.
 
+use crate::analysis::{info_line, parse_analyze_args, AnalyzeArgs, Dialect, Restriction};
 use crate::protocol::{format_response, parse_line, Command};
 use crate::rules::parse_rules;
-use crate::vertex::{colour_letter, format_vertex, parse_colour, parse_vertex, Vertex};
+use crate::vertex::{
+    colour_letter, format_vertex, parse_colour, parse_vertex, parse_vertex_checked, Vertex,
+    VertexError,
+};
 use baduk_go::{Board, Color, Game, Komi, Move, Point, Rules, Size};
 use baduk_search::go::board::{Colour, Idx, PASS};
+use baduk_search::go::mcts::MoveRestriction;
 use baduk_search::go::rules::BotRules;
 use baduk_search::go::state::GameState;
 use baduk_search::go::time::{budget, Clock, TimeLeft};
 use baduk_search::go::{Bot, BotConfig, BotMove, SearchRequest};
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// Analysis searches in slices this long, so that the next command stops it at once.
+const SLICE: Duration = Duration::from_millis(20);
 
 /// Every command the engine answers, as `list_commands` prints them.
 pub const COMMANDS: &[&str] = &[
@@ -44,6 +52,8 @@ pub const COMMANDS: &[&str] = &[
     "showboard",
     "lz-analyze",
     "lz-genmove_analyze",
+    "kata-analyze",
+    "kata-genmove_analyze",
 ];
 
 /// The engine's state: rules, the game, the bot and the clocks.
@@ -216,6 +226,8 @@ impl Engine {
                     self.lib_rules.komi = k;
                     self.rules.komi = k.as_f64() as f32;
                     self.replay_under_rules();
+                    // Trees searched under another komi value positions differently.
+                    self.bot.reset();
                     Ok(String::new())
                 }
                 Some(Err(e)) => syntax(&e.to_string()),
@@ -276,8 +288,13 @@ impl Engine {
                     return syntax("rules needed");
                 }
                 let (mut lib, mut r) = parse_rules(&text)?;
-                if cmd.name == "kgs-rules" {
-                    // KGS sends komi separately; keep ours.
+                // GUIs send komi separately (`komi`, before or after the rules): keep it unless
+                // the rules string sets `komi=` itself.
+                let sets_komi = cmd.name == "baduk-rules"
+                    && text
+                        .split(',')
+                        .any(|p| p.split_once('=').is_some_and(|(k, _)| k.trim() == "komi"));
+                if !sets_komi {
                     lib.komi = self.lib_rules.komi;
                     r.komi = self.rules.komi;
                 }
@@ -295,16 +312,21 @@ impl Engine {
             "showboard" => Ok(self.showboard()),
             "printsgf" => Ok(self.to_sgf()),
             "loadsgf" => self.cmd_loadsgf(a),
-            "lz-analyze" => {
-                let (c, _) = analyze_args(a);
-                self.analysis_snapshot(c, Duration::from_millis(100))
+            "lz-analyze" | "kata-analyze" => {
+                let (args, dialect) = self.analysis_args(cmd)?;
+                // Outside `run` (no input to wait for) the answer is one snapshot.
+                let c = self.analysis_colour(&args);
+                let root = self.analysis_root(c, &args.restrictions);
+                let limits = self.move_restrictions(&args.restrictions);
+                self.analysis_search(c, root, limits, Duration::from_millis(100));
+                Ok(self.analysis_line(c, &args, dialect))
             }
-            "lz-genmove_analyze" => {
-                let (c, _) = analyze_args(a);
-                let c =
-                    c.ok_or_else(|| "syntax error: lz-genmove_analyze needs a colour".to_string())?;
-                let (mv, info) = self.genmove_with_info(c, false)?;
-                Ok(format!("{info}\nplay {mv}"))
+            "lz-genmove_analyze" | "kata-genmove_analyze" => {
+                let (args, dialect) = self.analysis_args(cmd)?;
+                let mut lines = Vec::new();
+                let mv = self.genmove_analyze(&args, dialect, &mut |l| lines.push(l))?;
+                lines.push(format!("play {mv}"));
+                Ok(lines.join("\n"))
             }
             "" => Err("unknown command".into()),
             _ => Err("unknown command".into()),
@@ -316,7 +338,12 @@ impl Engine {
             return syntax("play colour vertex");
         }
         let c = parse_colour(&a[0]).ok_or("syntax error: invalid colour")?;
-        let v = parse_vertex(&a[1], self.size).ok_or("syntax error: invalid vertex")?;
+        let v = match parse_vertex_checked(&a[1], self.size) {
+            Ok(v) => v,
+            // GNU Go's answer, which clients match on.
+            Err(VertexError::OffBoard) => return Err("invalid coordinate".into()),
+            Err(VertexError::Malformed) => return syntax("invalid vertex"),
+        };
         let i = self.idx(v);
         self.reopen_if_over();
         let mv = self.lib_move(i);
@@ -336,7 +363,7 @@ impl Engine {
         )
     }
 
-    fn genmove_with_info(&mut self, c: Colour, cleanup: bool) -> Result<(String, String), String> {
+    fn genmove_for(&mut self, c: Colour, cleanup: bool) -> Result<String, String> {
         self.reopen_if_over();
         self.game.set_to_move(c);
         let root = self.root_moves(c);
@@ -347,9 +374,14 @@ impl Engine {
             ..SearchRequest::default()
         };
         let r = self.bot.genmove(&self.game, &req);
-        let info = self.info_line(&r.stats);
-        let i = match r.mv {
-            BotMove::Resign => return Ok(("resign".to_string(), info)),
+        self.play_chosen(c, r.mv)
+    }
+
+    /// Plays the bot's decision for `c` in the game and answers it as a GTP vertex (or
+    /// `resign`).
+    fn play_chosen(&mut self, c: Colour, chosen: BotMove) -> Result<String, String> {
+        let i = match chosen {
+            BotMove::Resign => return Ok("resign".to_string()),
             BotMove::Pass => PASS,
             BotMove::Play(i) => i,
         };
@@ -358,7 +390,7 @@ impl Engine {
             .play_as(lib_colour(c), mv)
             .map_err(|e| format!("bot chose an illegal move ({e})"))?;
         self.sync();
-        Ok((self.vertex(i), info))
+        Ok(self.vertex(i))
     }
 
     /// The legal board points for `c` from the rules library (the mirror's when `c` is not the
@@ -382,7 +414,7 @@ impl Engine {
             .first()
             .and_then(|s| parse_colour(s))
             .ok_or("syntax error: genmove needs a colour")?;
-        self.genmove_with_info(c, cleanup).map(|(m, _)| m)
+        self.genmove_for(c, cleanup)
     }
 
     fn handicap_points(&self, n: usize) -> Result<Vec<Idx>, String> {
@@ -562,7 +594,7 @@ impl Engine {
         );
         match sc.outcome {
             baduk_go::scoring::Outcome::Void => "0".into(),
-            _ => score_text(sc.margin().as_f64() as f32),
+            _ => score_text(sc.margin()),
         }
     }
 
@@ -662,51 +694,223 @@ impl Engine {
         Ok(self.lib.to_move().to_string())
     }
 
-    fn info_line(&self, stats: &[baduk_search::go::mcts::MoveStat]) -> String {
-        let mut s = String::new();
-        for (order, st) in stats.iter().filter(|s| s.visits > 0).enumerate() {
-            let n = st.visits as f32;
-            let wr = st.winrate;
-            let lcb = (wr - 1.96 * (wr * (1.0 - wr) / n.max(1.0)).sqrt()).max(0.0);
-            if !s.is_empty() {
-                s.push(' ');
-            }
-            s.push_str(&format!(
-                "info move {} visits {} winrate {} prior {} lcb {} order {} pv {}",
-                self.vertex(st.mv),
-                st.visits,
-                (wr * 10000.0).round() as i32,
-                (st.prior * 10000.0).round() as i32,
-                (lcb * 10000.0).round() as i32,
-                order,
-                st.pv
-                    .iter()
-                    .map(|&m| self.vertex(m))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ));
+    /// The side to move in the game (the colour analysis is for when none is named).
+    fn side_to_move(&self) -> Colour {
+        match self.lib.to_move() {
+            Color::Black => Colour::Black,
+            Color::White => Colour::White,
         }
-        s
     }
 
-    /// Searches `for_time` more from the current position and returns one `info …` line.
-    pub fn analyze_step(&mut self, c: Option<Colour>, for_time: Duration) -> String {
-        let mut g = self.game.clone();
-        if let Some(c) = c {
-            g.set_to_move(c);
+    /// Parses an analysis command's arguments in its engine's dialect.
+    fn analysis_args(&self, cmd: &Command) -> Result<(AnalyzeArgs, Dialect), String> {
+        let dialect = if cmd.name.starts_with("kata-") {
+            Dialect::Kata
+        } else {
+            Dialect::Leela
+        };
+        Ok((parse_analyze_args(&cmd.args, self.size, dialect)?, dialect))
+    }
+
+    fn analysis_colour(&self, args: &AnalyzeArgs) -> Colour {
+        args.colour.unwrap_or_else(|| self.side_to_move())
+    }
+
+    /// The root moves analysis searches for `c`: the legal ones, less those `avoid`ed, and only
+    /// those `allow`ed when any are (restrictions apply to `c`'s moves at the root).
+    fn analysis_root(&self, c: Colour, restrictions: &[Restriction]) -> Vec<Idx> {
+        let mut root = self.root_moves(c);
+        let points = |r: &Restriction| -> Vec<Idx> {
+            r.vertices
+                .iter()
+                .filter(|v| **v != Vertex::Pass)
+                .map(|&v| self.idx(v))
+                .collect()
+        };
+        let mine: Vec<&Restriction> = restrictions.iter().filter(|r| r.colour == c).collect();
+        if mine.iter().any(|r| r.allow) {
+            let allowed: Vec<Idx> = mine
+                .iter()
+                .filter(|r| r.allow)
+                .flat_map(|r| points(r))
+                .collect();
+            root.retain(|i| allowed.contains(i));
         }
-        let root = g.legal_points(g.to_move());
+        for r in mine.iter().filter(|r| !r.allow) {
+            let avoided = points(r);
+            root.retain(|i| !avoided.contains(i));
+        }
+        root
+    }
+
+    /// The search's form of `avoid`/`allow`: points, and the plies (from the root) they hold for.
+    fn move_restrictions(&self, restrictions: &[Restriction]) -> Vec<MoveRestriction> {
+        restrictions
+            .iter()
+            .map(|r| MoveRestriction {
+                colour: r.colour,
+                allow: r.allow,
+                points: r
+                    .vertices
+                    .iter()
+                    .filter(|v| **v != Vertex::Pass)
+                    .map(|&v| self.idx(v))
+                    .collect(),
+                until_depth: r.until,
+            })
+            .collect()
+    }
+
+    /// Searches `slice` more for `c` at the current position (going on with the same tree).
+    fn analysis_search(
+        &mut self,
+        c: Colour,
+        root: Vec<Idx>,
+        restrictions: Vec<MoveRestriction>,
+        slice: Duration,
+    ) {
+        let mut g = self.game.clone();
+        g.set_to_move(c);
         let req = SearchRequest {
             root_moves: Some(root),
-            time: Some(for_time),
+            time: Some(slice),
+            resume: true,
+            restrictions,
             ..SearchRequest::default()
         };
-        let stats = self.bot.search(&g, &req);
-        self.info_line(&stats)
+        self.bot.search(&g, &req);
     }
 
-    fn analysis_snapshot(&mut self, c: Option<Colour>, t: Duration) -> Reply {
-        Ok(self.analyze_step(c, t))
+    /// One analysis line for `c` from the bot's current trees.
+    fn analysis_line(&self, c: Colour, args: &AnalyzeArgs, dialect: Dialect) -> String {
+        let stats = self.bot.merged_stats();
+        let own: Option<Vec<f32>> = args.ownership.then(|| {
+            let b = self.game.board();
+            let sign = if c == Colour::Black { 1.0 } else { -1.0 };
+            (0..self.size)
+                .flat_map(|y| (0..self.size).map(move |x| (x, y)))
+                .map(|(x, y)| sign * self.bot.ownership(b.idx(x, y)))
+                .collect()
+        });
+        info_line(&stats, args, dialect, &|m| self.vertex(m), own.as_deref())
+    }
+
+    /// `lz-genmove_analyze` / `kata-genmove_analyze`: thinks as `genmove` does (same clock and
+    /// budget), handing an analysis line to `emit` every interval, then plays and answers the
+    /// move.
+    fn genmove_analyze(
+        &mut self,
+        args: &AnalyzeArgs,
+        dialect: Dialect,
+        emit: &mut dyn FnMut(String),
+    ) -> Result<String, String> {
+        let c = self.analysis_colour(args);
+        self.reopen_if_over();
+        self.game.set_to_move(c);
+        let root = self.analysis_root(c, &args.restrictions);
+        let limits = self.move_restrictions(&args.restrictions);
+        let time = self
+            .think_time(c)
+            .or(if self.bot.config.playouts.is_none() {
+                self.bot.config.move_time
+            } else {
+                None
+            });
+        let mut playouts_left =
+            self.bot
+                .config
+                .playouts
+                .or(if time.is_none() { Some(1000) } else { None });
+        let start = Instant::now();
+        let mut last = start;
+        loop {
+            let slice = match time {
+                Some(t) if start.elapsed() >= t => break,
+                Some(t) => SLICE.min(t - start.elapsed()),
+                None => Duration::from_secs(3600),
+            };
+            let chunk = match playouts_left {
+                Some(0) => break,
+                Some(n) => Some(n.min(256)),
+                None => None,
+            };
+            let req = SearchRequest {
+                root_moves: Some(root.clone()),
+                time: Some(slice),
+                playouts: chunk,
+                resume: true,
+                restrictions: limits.clone(),
+                ..SearchRequest::default()
+            };
+            let before = self.bot.playouts();
+            self.bot.search(&self.game, &req);
+            if let Some(n) = playouts_left.as_mut() {
+                *n = n.saturating_sub((self.bot.playouts() - before).max(1));
+            }
+            if last.elapsed() >= args.interval {
+                emit(self.analysis_line(c, args, dialect));
+                last = Instant::now();
+            }
+        }
+        emit(self.analysis_line(c, args, dialect));
+        // The decision from the tree searched above (no further playouts).
+        let req = SearchRequest {
+            root_moves: Some(root),
+            playouts: Some(0),
+            resume: true,
+            restrictions: limits,
+            ..SearchRequest::default()
+        };
+        let r = self.bot.genmove(&self.game, &req);
+        self.play_chosen(c, r.mv)
+    }
+
+    /// Streams analysis lines (`=id`, lines every interval, then the blank line) until a line
+    /// arrives on `rx`, which is returned (None at the end of input). The search runs in short
+    /// slices, so the next command stops it within about [`SLICE`].
+    fn stream_analysis<W: Write>(
+        &mut self,
+        cmd: &Command,
+        rx: &mpsc::Receiver<String>,
+        output: &mut W,
+    ) -> std::io::Result<Option<String>> {
+        let (args, dialect) = match self.analysis_args(cmd) {
+            Ok(x) => x,
+            Err(e) => {
+                write!(output, "{}", format_response(cmd.id, &Err(e)))?;
+                output.flush()?;
+                return Ok(rx.recv().ok());
+            }
+        };
+        let id = cmd.id.map(|i| i.to_string()).unwrap_or_default();
+        writeln!(output, "={id}")?;
+        output.flush()?;
+        let c = self.analysis_colour(&args);
+        let root = self.analysis_root(c, &args.restrictions);
+        let limits = self.move_restrictions(&args.restrictions);
+        let mut last = Instant::now();
+        let mut printed = false;
+        let next = loop {
+            self.analysis_search(c, root.clone(), limits.clone(), SLICE);
+            if last.elapsed() >= args.interval {
+                writeln!(output, "{}", self.analysis_line(c, &args, dialect))?;
+                output.flush()?;
+                last = Instant::now();
+                printed = true;
+            }
+            match rx.try_recv() {
+                Ok(l) => break Some(l),
+                Err(mpsc::TryRecvError::Empty) => {}
+                Err(mpsc::TryRecvError::Disconnected) => break None,
+            }
+        };
+        if !printed {
+            // Stopped before the first interval: one line of what was searched.
+            writeln!(output, "{}", self.analysis_line(c, &args, dialect))?;
+        }
+        writeln!(output)?;
+        output.flush()?;
+        Ok(next)
     }
 
     /// Runs the GTP loop over `input` and `output` until `quit` or end of input; analysis
@@ -742,40 +946,33 @@ impl Engine {
                 continue;
             };
             match cmd.name.as_str() {
-                "lz-analyze" => {
-                    let (c, interval) = analyze_args(&cmd.args);
-                    let id = cmd.id.map(|i| i.to_string()).unwrap_or_default();
-                    writeln!(output, "={id}")?;
-                    output.flush()?;
-                    loop {
-                        let info = self.analyze_step(c, interval);
-                        writeln!(output, "{info}")?;
-                        output.flush()?;
-                        match rx.try_recv() {
-                            Ok(l) => {
-                                pending = Some(l);
-                                break;
-                            }
-                            Err(mpsc::TryRecvError::Empty) => {}
-                            Err(mpsc::TryRecvError::Disconnected) => break,
-                        }
+                "lz-analyze" | "kata-analyze" => {
+                    match self.stream_analysis(&cmd, &rx, &mut output)? {
+                        Some(l) => pending = Some(l),
+                        None => break,
                     }
-                    writeln!(output)?;
-                    output.flush()?;
                 }
-                "lz-genmove_analyze" => {
-                    let (c, _) = analyze_args(&cmd.args);
+                "lz-genmove_analyze" | "kata-genmove_analyze" => {
                     let id = cmd.id.map(|i| i.to_string()).unwrap_or_default();
-                    match c
-                        .ok_or_else(|| {
-                            "syntax error: lz-genmove_analyze needs a colour".to_string()
-                        })
-                        .and_then(|c| self.genmove_with_info(c, false))
-                    {
-                        Ok((mv, info)) => {
+                    match self.analysis_args(&cmd) {
+                        Ok((args, dialect)) => {
                             writeln!(output, "={id}")?;
-                            writeln!(output, "{info}")?;
-                            writeln!(output, "play {mv}\n")?;
+                            output.flush()?;
+                            let mut failed = None;
+                            let r = self.genmove_analyze(&args, dialect, &mut |l| {
+                                if failed.is_none() {
+                                    failed =
+                                        writeln!(output, "{l}").and_then(|_| output.flush()).err();
+                                }
+                            });
+                            if let Some(e) = failed {
+                                return Err(e);
+                            }
+                            match r {
+                                Ok(mv) => writeln!(output, "play {mv}\n")?,
+                                // The `=` is out: the failure ends the response as a line.
+                                Err(e) => writeln!(output, "{e}\n")?,
+                            }
                         }
                         Err(e) => write!(output, "{}", format_response(cmd.id, &Err(e)))?,
                     }
@@ -795,40 +992,19 @@ impl Engine {
     }
 }
 
-/// Parses `lz-analyze [colour] [interval]` (interval in centiseconds, default 1 s).
-fn analyze_args(a: &[String]) -> (Option<Colour>, Duration) {
-    let mut c = None;
-    let mut interval = Duration::from_secs(1);
-    let mut it = a.iter().peekable();
-    while let Some(w) = it.next() {
-        if let Some(col) = parse_colour(w) {
-            c = Some(col);
-        } else if let Ok(cs) = w.parse::<u64>() {
-            interval = centiseconds(cs);
-        } else if w == "interval" {
-            if let Some(Ok(cs)) = it.peek().map(|s| s.parse::<u64>()) {
-                interval = centiseconds(cs);
-                it.next();
-            }
-        }
-    }
-    (c, interval)
-}
-
-/// An analysis interval in centiseconds, kept between 0.01 s and 10 s so the engine stays
-/// responsive.
-fn centiseconds(cs: u64) -> Duration {
-    Duration::from_millis(cs.clamp(1, 1000) * 10)
-}
-
-/// `B+x`, `W+x` or `0` for a Black-minus-White score after komi.
-pub fn score_text(s: f32) -> String {
-    if s > 0.0 {
-        format!("B+{}", s)
-    } else if s < 0.0 {
-        format!("W+{}", -s)
+/// `B+x`, `W+x` or `0` for a Black-minus-White score after komi, exact as a decimal (`W+0.25`
+/// with a komi of 3.75); a share that has no decimal form (Ing's seki thirds) to 1/1000.
+pub fn score_text(s: baduk_go::scoring::Frac) -> String {
+    let a = s.abs().to_string();
+    let a = if a.contains('/') {
+        format!("{:.3}", s.abs().as_f64())
     } else {
-        "0".into()
+        a
+    };
+    match s.signum() {
+        1 => format!("B+{a}"),
+        -1 => format!("W+{a}"),
+        _ => "0".into(),
     }
 }
 

@@ -4,6 +4,7 @@
 //! It is an adapter: it parses lines, keeps the game and clocks and formats answers; the rules
 //! and the search live in `baduk-go` and `baduk-search`.
 
+pub mod analysis;
 pub mod client;
 pub mod engine;
 pub mod protocol;

@@ -13,24 +13,44 @@ pub enum Vertex {
 
 const LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
-/// Parses a vertex on a `size`×`size` board; `None` when it is malformed or off the board.
-pub fn parse_vertex(s: &str, size: usize) -> Option<Vertex> {
+/// Why a word is not a vertex on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VertexError {
+    /// Not a vertex at all (`zz`, `I5`, `A`): a syntax error.
+    Malformed,
+    /// A well-formed vertex beyond the board's edge (`K1` on 9×9, `A0`, `Z99`): GNU Go answers
+    /// `invalid coordinate`.
+    OffBoard,
+}
+
+/// Parses a vertex on a `size`×`size` board, saying whether a refused word is malformed or off
+/// the board.
+pub fn parse_vertex_checked(s: &str, size: usize) -> Result<Vertex, VertexError> {
     let t = s.to_ascii_uppercase();
     if t == "PASS" {
-        return Some(Vertex::Pass);
+        return Ok(Vertex::Pass);
     }
-    let mut chars = t.bytes();
-    let letter = chars.next()?;
-    let x = LETTERS.iter().position(|&l| l == letter)?;
-    let digits: String = t[1..].to_string();
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 2 {
-        return None;
+    let letter = *t.as_bytes().first().ok_or(VertexError::Malformed)?;
+    if !letter.is_ascii_uppercase() || letter == b'I' {
+        return Err(VertexError::Malformed);
     }
-    let row: usize = digits.parse().ok()?;
-    if x >= size || row == 0 || row > size {
-        return None;
+    let digits = &t[1..];
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(VertexError::Malformed);
     }
-    Some(Vertex::At(x, size - row))
+    let x = LETTERS.iter().position(|&l| l == letter);
+    let row: Option<usize> = digits.parse().ok();
+    match (x, row) {
+        (Some(x), Some(row)) if x < size && row >= 1 && row <= size => {
+            Ok(Vertex::At(x, size - row))
+        }
+        _ => Err(VertexError::OffBoard),
+    }
+}
+
+/// Parses a vertex on a `size`×`size` board; `None` when it is malformed or off the board.
+pub fn parse_vertex(s: &str, size: usize) -> Option<Vertex> {
+    parse_vertex_checked(s, size).ok()
 }
 
 /// Formats a vertex on a `size`×`size` board (`pass`, or e.g. `D4`).
@@ -72,6 +92,15 @@ mod tests {
         assert_eq!(parse_vertex("A10", 9), None);
         assert_eq!(parse_vertex("", 9), None);
         assert_eq!(parse_vertex("Pass", 9), Some(Vertex::Pass));
+        assert_eq!(parse_vertex_checked("K1", 9), Err(VertexError::OffBoard));
+        assert_eq!(parse_vertex_checked("A0", 9), Err(VertexError::OffBoard));
+        assert_eq!(
+            parse_vertex_checked("Z99999999999999999999", 9),
+            Err(VertexError::OffBoard)
+        );
+        assert_eq!(parse_vertex_checked("zz", 9), Err(VertexError::Malformed));
+        assert_eq!(parse_vertex_checked("I5", 9), Err(VertexError::Malformed));
+        assert_eq!(parse_vertex_checked("ä1", 9), Err(VertexError::Malformed));
         assert_eq!(format_vertex(Vertex::At(8, 0), 9), "J9");
         assert_eq!(format_vertex(Vertex::At(18, 18), 19), "T1");
         for x in 0..25 {

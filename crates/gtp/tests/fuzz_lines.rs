@@ -103,3 +103,88 @@ fn gtp_2_random_malformed_lines_never_crash_the_engine() {
     }
     assert!(lines > 1200);
 }
+
+/// Words analysis arguments are built from: keys, colours, numbers good and bad, vertex lists
+/// on and off the board.
+const ANALYSIS_WORDS: &[&str] = &[
+    "b",
+    "w",
+    "black",
+    "purple",
+    "interval",
+    "minmoves",
+    "maxmoves",
+    "avoid",
+    "allow",
+    "ownership",
+    "pvVisits",
+    "true",
+    "false",
+    "0",
+    "1",
+    "10",
+    "50",
+    "-1",
+    "1.5",
+    "nan",
+    "inf",
+    "1e999",
+    "18446744073709551616",
+    "D4",
+    "D4,E5",
+    "pass",
+    "A1,T19",
+    "Z99",
+    "K10",
+    ",",
+    "D4,,E5",
+    "I5",
+    "fly",
+    "=",
+];
+
+#[test]
+fn analysis_arguments_in_any_order_are_answered_and_errors_change_nothing() {
+    use baduk_gtp::analysis::{parse_analyze_args, Dialect};
+    let mut rng = Rng::new(14);
+    let mut ok = 0;
+    for _ in 0..20_000 {
+        let n = rng.below(9);
+        let words: Vec<String> = (0..n)
+            .map(|_| ANALYSIS_WORDS[rng.below(ANALYSIS_WORDS.len())].to_string())
+            .collect();
+        for dialect in [Dialect::Leela, Dialect::Kata] {
+            match parse_analyze_args(&words, 9, dialect) {
+                Ok(a) => {
+                    ok += 1;
+                    assert!(a.interval.as_millis() >= 10 && a.interval.as_secs() <= 10);
+                }
+                Err(e) => assert!(e.starts_with("syntax error: "), "{words:?}: {e}"),
+            }
+        }
+    }
+    assert!(ok > 100, "{ok} accepted");
+    // Through the engine: a refused line leaves the game as it was.
+    let mut e = engine_with_options("playouts=8,seed=1").unwrap();
+    for l in ["boardsize 9", "play b e5"] {
+        e.handle(&parse_line(l).unwrap()).unwrap();
+    }
+    let board = e.showboard();
+    for _ in 0..300 {
+        let n = rng.below(7);
+        let words: Vec<&str> = (0..n)
+            .map(|_| ANALYSIS_WORDS[rng.below(ANALYSIS_WORDS.len())])
+            .collect();
+        let cmd = ["lz-analyze", "kata-analyze", "lz-genmove_analyze", "komi"][rng.below(4)];
+        let line = format!("{cmd} {}", words.join(" "));
+        let c = parse_line(&line).unwrap();
+        if let Err(err) = e.handle(&c) {
+            assert!(err.starts_with("syntax error"), "{line}: {err}");
+            assert_eq!(e.showboard(), board, "{line} changed the game");
+        } else if cmd == "lz-genmove_analyze" {
+            // A move was played: take it back so that the game stays the same.
+            e.handle(&parse_line("undo").unwrap()).unwrap();
+        }
+        assert_eq!(e.showboard(), board, "{line}");
+    }
+}

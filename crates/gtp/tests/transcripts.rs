@@ -63,6 +63,8 @@ fn gtp_list_commands_names_every_required_and_gui_command() {
         "baduk-rules",
         "lz-analyze",
         "lz-genmove_analyze",
+        "kata-analyze",
+        "kata-genmove_analyze",
     ] {
         assert!(
             a[0].lines().any(|l| l.trim_start_matches("= ") == c),
@@ -81,7 +83,10 @@ fn gtp_2_malformed_lines_never_crash_and_unknown_commands_are_refused() {
     assert!(a[4].starts_with("? syntax error"));
     assert!(a[5].starts_with("? syntax error"));
     assert!(a[6].starts_with("? syntax error"));
-    assert!(a[7].starts_with("? syntax error"));
+    assert_eq!(
+        a[7], "? invalid coordinate",
+        "off the board, as GNU Go answers"
+    );
     assert!(a[8].starts_with("?7 syntax error"));
     assert!(a[9].starts_with("? syntax error"));
     assert!(a[10].starts_with("? syntax error"));
@@ -296,7 +301,7 @@ fn lz_analyze_streams_leela_zero_info_lines_until_the_next_command() {
 
 #[test]
 fn lz_genmove_analyze_ends_with_the_played_move() {
-    let out = session("boardsize 9\n4 lz-genmove_analyze b 5\nlz-genmove_analyze\n");
+    let out = session("boardsize 9\n4 lz-genmove_analyze b 5\nlz-genmove_analyze purple\n");
     let body = out.split("=4\n").nth(1).unwrap();
     let resp = body.split("\n\n").next().unwrap();
     let last = resp.lines().last().unwrap();

@@ -309,3 +309,127 @@ fn bot_does_not_pass_first_while_losing_passing_is_not_resigning() {
         assert_ne!(mv, Some(Move::Pass), "{rules}: White plays on");
     }
 }
+
+/// Root visits after a search: the playouts the tree at this root has seen.
+fn root_visits(b: &mut Bot, m: &baduk_search::go::state::GameState) -> u32 {
+    let stats = b.search(
+        m,
+        &SearchRequest {
+            playouts: Some(100),
+            ..req()
+        },
+    );
+    stats.iter().map(|s| s.visits).sum()
+}
+
+#[test]
+fn a_tree_is_reused_only_for_the_same_position_and_colour_to_move() {
+    use baduk_search::go::board::Colour;
+    // Issue 14: a GUI asks for White's analysis, then Black's, at the same position; Black's
+    // search must not go on in White's tree (nor the other way round, nor after set-up).
+    let setup = Game::from_position(
+        Rules::parse("chinese,size=9").unwrap(),
+        Board::from_rows(&[
+            ".........",
+            ".........",
+            "..X......",
+            ".........",
+            ".........",
+            ".........",
+            "......O..",
+            ".........",
+            ".........",
+        ])
+        .unwrap(),
+        Color::Black,
+    );
+    let mut played = Game::new(Rules::parse("chinese,size=9").unwrap());
+    play(&mut played, "E5");
+    for g in [
+        Game::new(Rules::parse("chinese,size=9").unwrap()),
+        played,
+        setup,
+    ] {
+        for first in [Colour::Black, Colour::White] {
+            let mut b = bot(100, 1);
+            let mut m = baduk_search::go::lib_game::mirror(&g);
+            m.set_to_move(first);
+            let n1 = root_visits(&mut b, &m);
+            // The same colour again: the tree goes on.
+            assert!(
+                root_visits(&mut b, &m) > n1,
+                "same colour: the tree is kept"
+            );
+            m.set_to_move(first.opp());
+            let n2 = root_visits(&mut b, &m);
+            assert!(
+                n2 <= 100,
+                "{first:?} then the other colour: a fresh tree ({n2} visits)"
+            );
+            m.set_to_move(first);
+            assert!(root_visits(&mut b, &m) <= 100, "and back: fresh again");
+        }
+    }
+}
+
+#[test]
+fn avoid_and_allow_hold_for_the_plies_they_are_given_for() {
+    use baduk_search::go::board::{Colour, PASS};
+    use baduk_search::go::lib_game::{idx_of, mirror};
+    use baduk_search::go::mcts::MoveRestriction;
+    let g = Game::new(Rules::parse("chinese,size=9").unwrap());
+    let m = mirror(&g);
+    let pts = |names: &[&str]| -> Vec<u16> {
+        names.iter().map(|n| idx_of(m.board(), pt(n, &g))).collect()
+    };
+    // White may not answer in the centre on the first reply; Black plays only the 3-3 points
+    // for its first two moves (plies 0 and 2).
+    let centre = pts(&["E5", "D5", "E4", "F5", "E6", "D4", "F4", "D6", "F6"]);
+    let corners = pts(&["C3", "G7", "C7", "G3"]);
+    let limited = SearchRequest {
+        playouts: Some(3000),
+        restrictions: vec![
+            MoveRestriction {
+                colour: Colour::White,
+                allow: false,
+                points: centre.clone(),
+                until_depth: 2,
+            },
+            MoveRestriction {
+                colour: Colour::Black,
+                allow: true,
+                points: corners.clone(),
+                until_depth: 3,
+            },
+        ],
+        ..req()
+    };
+    let mut b = bot(3000, 1);
+    let stats = b.search(&m, &limited);
+    let mut seen_reply = false;
+    for s in stats.iter().filter(|s| s.visits > 0) {
+        assert!(s.mv == PASS || corners.contains(&s.mv), "root {:?}", s.mv);
+        if let Some(&r) = s.pv.get(1) {
+            seen_reply = true;
+            assert!(!centre.contains(&r), "White's reply {r} in the centre");
+        }
+        if let Some(&third) = s.pv.get(2) {
+            assert!(
+                third == PASS || corners.contains(&third),
+                "Black's second {third}"
+            );
+        }
+    }
+    assert!(seen_reply, "the search went deeper than the root");
+    // Without restrictions the same position gets a fresh, unrestricted tree.
+    let free = b.search(
+        &m,
+        &SearchRequest {
+            playouts: Some(300),
+            ..req()
+        },
+    );
+    assert!(free
+        .iter()
+        .any(|s| s.visits > 0 && !corners.contains(&s.mv) && s.mv != PASS));
+}

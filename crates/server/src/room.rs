@@ -5,7 +5,7 @@
 use crate::clock::{Charge, ClockKind, Clocks};
 use crate::go_room::{self, GoRoom};
 use crate::wall_room::{self, WallRoom};
-use baduk_go::{Color, Game, Rules};
+use baduk_go::{Color, Game, Rules, TimeControl};
 use baduk_wallgo::Variant;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -565,58 +565,51 @@ impl Room {
     pub fn record(&self) -> String {
         match &self.core {
             Core::Go(g) => {
-                let sgf = baduk_go::sgf::write(&g.game);
-                let mut props = String::new();
-                let esc = |s: &str| s.replace('\\', "\\\\").replace(']', "\\]");
-                props.push_str(&format!("GN[baduk game {}]", esc(&self.id)));
-                props.push_str(&format!("AP[baduk:{}]", env!("CARGO_PKG_VERSION")));
-                for (prop, seat) in [("PB", &self.seats[0]), ("PW", &self.seats[1])] {
-                    let who = match &seat.spec.bot {
-                        Some(b) => format!("{b} (bot)"),
-                        None => "human".to_string(),
-                    };
-                    props.push_str(&format!("{prop}[{}]", esc(&who)));
-                }
-                match g.rules.time {
-                    baduk_go::TimeControl::None => {}
-                    tc => {
-                        let main = match tc {
-                            baduk_go::TimeControl::Absolute { main }
-                            | baduk_go::TimeControl::ByoYomi { main, .. }
-                            | baduk_go::TimeControl::Canadian { main, .. }
-                            | baduk_go::TimeControl::Fischer { main, .. }
-                            | baduk_go::TimeControl::Ing { main } => main,
-                            baduk_go::TimeControl::None => 0,
-                        };
-                        props.push_str(&format!("TM[{main}]"));
-                        let ot = match tc {
-                            baduk_go::TimeControl::ByoYomi {
-                                periods, period, ..
-                            } => format!("{periods}x{period} byo-yomi"),
-                            baduk_go::TimeControl::Canadian { stones, period, .. } => {
-                                format!("{stones}/{period} Canadian")
-                            }
-                            baduk_go::TimeControl::Fischer { increment, .. } => {
-                                format!("{increment} fischer")
-                            }
-                            baduk_go::TimeControl::Ing { .. } => {
-                                "Ing: 3x35 minutes, 2 points each".to_string()
-                            }
-                            _ => String::new(),
-                        };
-                        if !ot.is_empty() {
-                            props.push_str(&format!("OT[{}]", esc(&ot)));
+                let who = |seat: &Seat| match &seat.spec.bot {
+                    Some(b) => format!("{b} (bot)"),
+                    None => "human".to_string(),
+                };
+                let info = baduk_go::sgf::SgfInfo {
+                    black: Some(who(&self.seats[0])),
+                    white: Some(who(&self.seats[1])),
+                    result: g.result.as_ref().map(|r| {
+                        if r.reason == "disputed" {
+                            "?".to_string()
+                        } else {
+                            r.text.clone()
                         }
-                    }
+                    }),
+                    date: None,
+                    comment: g.result.as_ref().map(|r| r.detail.clone()),
+                };
+                let sgf = baduk_go::sgf::write_with(&g.game, &info);
+                let esc = |s: &str| s.replace('\\', "\\\\").replace(']', "\\]");
+                let mut props = format!("GN[baduk game {}]", esc(&self.id));
+                let tc = g.rules.time;
+                let main = match tc {
+                    TimeControl::None => None,
+                    TimeControl::Absolute { main }
+                    | TimeControl::ByoYomi { main, .. }
+                    | TimeControl::Canadian { main, .. }
+                    | TimeControl::Fischer { main, .. }
+                    | TimeControl::Ing { main } => Some(main),
+                };
+                if let Some(main) = main {
+                    props.push_str(&format!("TM[{main}]"));
                 }
-                if let Some(r) = &g.result {
-                    let re = if r.reason == "disputed" {
-                        "?".to_string()
-                    } else {
-                        r.text.clone()
-                    };
-                    props.push_str(&format!("RE[{}]", esc(&re)));
-                    props.push_str(&format!("GC[{}]", esc(&r.detail)));
+                let ot = match tc {
+                    TimeControl::ByoYomi {
+                        periods, period, ..
+                    } => format!("{periods}x{period} byo-yomi"),
+                    TimeControl::Canadian { stones, period, .. } => {
+                        format!("{stones}/{period} Canadian")
+                    }
+                    TimeControl::Fischer { increment, .. } => format!("{increment} fischer"),
+                    TimeControl::Ing { .. } => "Ing: 3x35 minutes, 2 points each".to_string(),
+                    _ => String::new(),
+                };
+                if !ot.is_empty() {
+                    props.push_str(&format!("OT[{}]", esc(&ot)));
                 }
                 match sgf.find("(;") {
                     Some(i) => format!("{}{props}{}", &sgf[..i + 2], &sgf[i + 2..]),

@@ -11,7 +11,7 @@ pub mod record;
 use crate::board::Board;
 use crate::game::GameEnd;
 use crate::point::{Color, Point};
-use crate::rules::{HandicapBonus, Life, MoveLimit, Passes, Rules, Scoring, Seki, Ties};
+use crate::rules::{gcd, HandicapBonus, Komi, Life, MoveLimit, Passes, Rules, Scoring, Seki, Ties};
 use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub};
@@ -21,15 +21,6 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub};
 pub struct Frac {
     num: i64,
     den: i64,
-}
-
-fn gcd(mut a: i64, mut b: i64) -> i64 {
-    a = a.abs();
-    b = b.abs();
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a.max(1)
 }
 
 impl Frac {
@@ -159,14 +150,30 @@ impl Ord for Frac {
 }
 
 impl fmt::Display for Frac {
-    /// `3`, `3.5`, `-0.5`, and other fractions as a mixed number: `1 5/6`, `-2/3`.
+    /// `3`, `3.5`, `-0.5`; a fraction whose decimal expansion ends as a decimal (`0.25`, from
+    /// a komi of 3.75), and others as a mixed number: `1 5/6`, `-2/3`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = if self.num < 0 { "-" } else { "" };
         let a = self.num.abs();
         let (whole, rest) = (a / self.den, a % self.den);
+        let mut d = self.den;
+        for p in [2, 5] {
+            while d % p == 0 {
+                d /= p;
+            }
+        }
         match (self.den, whole, rest) {
             (1, _, _) => write!(f, "{sign}{whole}"),
-            (2, _, _) => write!(f, "{sign}{whole}.5"),
+            (_, _, _) if d == 1 => {
+                write!(f, "{sign}{whole}.")?;
+                let mut r = rest;
+                while r != 0 {
+                    r *= 10;
+                    write!(f, "{}", r / self.den)?;
+                    r %= self.den;
+                }
+                Ok(())
+            }
             (_, 0, _) => write!(f, "{sign}{rest}/{}", self.den),
             _ => write!(f, "{sign}{whole} {rest}/{}", self.den),
         }
@@ -553,7 +560,10 @@ pub fn score(board: &Board, facts: &GameFacts, settled: &Settled, rules: &Rules)
             bd.pass_stones[0] += 1;
         }
     }
-    bd.komi = Frac::halves(rules.komi.halves() as i64);
+    bd.komi = {
+        let (num, den) = rules.komi.fraction();
+        Frac::new(num, den)
+    };
     let n = facts.handicap;
     bd.handicap_bonus = match rules.handicap_bonus {
         _ if n < 2 => 0,
@@ -747,6 +757,11 @@ fn write_notes(
     if rules.ties != Ties::Draw {
         notes.push(format!("ties → {}", rules.ties));
     }
+    // Ing's rules are the one rule set that fixes komi (8 points); any other is counted as
+    // given, and said.
+    if rules.preset == crate::rules::Preset::Ing && rules.komi != Komi::from_halves(16) {
+        notes.push(format!("komi {} (Ing's rules fix komi at 8)", rules.komi));
+    }
 }
 
 #[cfg(test)]
@@ -771,6 +786,8 @@ mod tests {
         assert_eq!(Frac::new(-11, 6).to_string(), "-1 5/6");
         assert_eq!(Frac::new(7, 2).to_string(), "3.5");
         assert_eq!(Frac::new(2, 3).to_string(), "2/3");
+        assert_eq!(Frac::new(1, 4).to_string(), "0.25");
+        assert_eq!(Frac::new(-63, 10).to_string(), "-6.3");
         assert_eq!(Frac::new(6, 3).to_string(), "2");
         assert_eq!(Frac::new(1, 2) + Frac::new(1, 3), Frac::new(5, 6));
         assert_eq!(Frac::new(7, 2).to_json(), serde_json::json!(3.5));

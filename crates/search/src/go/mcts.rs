@@ -40,6 +40,8 @@ struct Node {
     prior_wins: f32,
     rave_visits: f32,
     rave_wins: f32,
+    /// Sum over real playouts of Black's final margin (komi included).
+    score: f32,
 }
 
 impl Node {
@@ -55,6 +57,7 @@ impl Node {
             prior_wins: 0.0,
             rave_visits: 0.0,
             rave_wins: 0.0,
+            score: 0.0,
         }
     }
 }
@@ -70,8 +73,44 @@ pub struct MoveStat {
     pub winrate: f32,
     /// Normalised prior from the heuristics, 0..1.
     pub prior: f32,
+    /// Mean final margin for the player making the move (komi included), over its playouts.
+    pub score_mean: f32,
     /// Principal variation starting with this move.
     pub pv: Vec<Idx>,
+    /// Visits of each move of the principal variation.
+    pub pv_visits: Vec<u32>,
+}
+
+/// A restriction on one colour's moves in the first plies of the search (GTP analysis's
+/// `avoid` and `allow`, as KataGo reads them: for the plies at depth < `until_depth`, depth 0
+/// being the root).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRestriction {
+    /// Whose moves.
+    pub colour: Colour,
+    /// Only these points (`allow`) rather than not these (`avoid`).
+    pub allow: bool,
+    /// The points (passing is never restricted).
+    pub points: Vec<Idx>,
+    /// The restriction holds at depths below this.
+    pub until_depth: u32,
+}
+
+/// Whether `i` may be searched for `c` at `depth` under `restrictions`: in one of the `allow`
+/// lists when there are any, and in no `avoid` list.
+pub fn restriction_allows(restrictions: &[MoveRestriction], c: Colour, depth: u32, i: Idx) -> bool {
+    let mut allowed = None;
+    for r in restrictions
+        .iter()
+        .filter(|r| r.colour == c && depth < r.until_depth)
+    {
+        if r.allow {
+            allowed = Some(allowed.unwrap_or(false) || r.points.contains(&i));
+        } else if r.points.contains(&i) {
+            return false;
+        }
+    }
+    allowed.unwrap_or(true)
 }
 
 /// A search tree rooted at one position, with its own random stream.
@@ -83,6 +122,7 @@ pub struct Tree {
     params: TreeParams,
     forbidden: HashSet<u64>,
     root_filter: Option<Vec<Idx>>,
+    restrictions: Vec<MoveRestriction>,
     rng: Rng,
     amaf: Vec<u8>,
     buf: Vec<Idx>,
@@ -112,6 +152,7 @@ impl Tree {
             params,
             forbidden,
             root_filter,
+            restrictions: Vec::new(),
             rng: Rng::new(seed),
             amaf: vec![0; MAX_CELLS],
             buf: Vec::with_capacity(64),
@@ -122,6 +163,18 @@ impl Tree {
         };
         t.expand(0);
         t
+    }
+
+    /// This tree with `avoid`/`allow` restrictions on the first plies (the root re-expanded
+    /// under them).
+    pub fn with_restrictions(mut self, restrictions: Vec<MoveRestriction>) -> Tree {
+        if !restrictions.is_empty() {
+            self.restrictions = restrictions;
+            self.nodes.truncate(1);
+            self.nodes[0] = Node::new(PASS);
+            self.expand(0);
+        }
+        self
     }
 
     /// The root position.
@@ -220,7 +273,7 @@ impl Tree {
         }
     }
 
-    fn expand_with(&mut self, node: u32, b: &FastBoard) {
+    fn expand_with(&mut self, node: u32, b: &FastBoard, depth: u32) {
         let c = b.to_move();
         let first = self.nodes.len() as u32;
         let is_root = node == 0;
@@ -237,6 +290,10 @@ impl Tree {
                         continue;
                     }
                 }
+            }
+            if !self.restrictions.is_empty() && !restriction_allows(&self.restrictions, c, depth, i)
+            {
+                continue;
             }
             if !self.legal_in_tree(b, i, c) {
                 continue;
@@ -292,7 +349,7 @@ impl Tree {
     fn expand(&mut self, node: u32) {
         let b = self.root_board.clone();
         self.path_hashes.clear();
-        self.expand_with(node, &b);
+        self.expand_with(node, &b, 0);
     }
 
     fn select(&self, node: u32) -> u32 {
@@ -337,7 +394,8 @@ impl Tree {
             let n = self.nodes[node as usize];
             if !n.expanded {
                 if n.visits - n.prior_visits >= self.params.expand_at {
-                    self.expand_with(node, &b);
+                    // The path holds the root and every node down to this one.
+                    self.expand_with(node, &b, self.path.len() as u32 - 1);
                 } else {
                     break;
                 }
@@ -365,7 +423,7 @@ impl Tree {
                 break;
             }
         }
-        let black = if terminal && self.rules.two_passes_score_as_is {
+        let (black, margin) = if terminal && self.rules.two_passes_score_as_is {
             let (bs, ws) = b.area_counts();
             self.score_result(&b, bs as f32 - ws as f32)
         } else {
@@ -394,6 +452,7 @@ impl Tree {
                 let n = &mut self.nodes[id];
                 n.visits += 1.0;
                 n.wins += r;
+                n.score += margin;
                 mover = mover.opp();
             } else {
                 self.nodes[id].visits += 1.0;
@@ -419,7 +478,8 @@ impl Tree {
         }
     }
 
-    fn score_result(&self, b: &FastBoard, area_diff: f32) -> f32 {
+    /// Black's result (1 win, 0 loss, ½ draw) and Black's margin after komi.
+    fn score_result(&self, b: &FastBoard, area_diff: f32) -> (f32, f32) {
         let raw = match self.rules.scoring {
             ScoringKind::Area => area_diff,
             ScoringKind::Territory => {
@@ -429,7 +489,7 @@ impl Tree {
                     + (b.captures(Colour::Black) as f32 - b.captures(Colour::White) as f32)
             }
         };
-        self.rules.black_result(raw)
+        (self.rules.black_result(raw), raw - self.rules.komi)
     }
 
     /// Statistics of every root move, most visited first.
@@ -447,6 +507,18 @@ impl Tree {
             .map(|c| {
                 let ch = &self.nodes[c as usize];
                 let real = (ch.visits - ch.prior_visits).max(0.0);
+                let (pv, pv_visits) = self.pv_from(c);
+                // The mover into a root child is the root's side to move.
+                let sign = if self.root_to_move == Colour::Black {
+                    1.0
+                } else {
+                    -1.0
+                };
+                let score_mean = if real > 0.0 {
+                    sign * ch.score / real
+                } else {
+                    0.0
+                };
                 let winrate = if real > 0.0 {
                     (ch.wins - ch.prior_wins) / real
                 } else {
@@ -456,12 +528,14 @@ impl Tree {
                     mv: ch.mv,
                     visits: real.round() as u32,
                     winrate: winrate.clamp(0.0, 1.0),
+                    score_mean,
                     prior: if total_prior > 0.0 {
                         ch.prior_wins / total_prior
                     } else {
                         0.0
                     },
-                    pv: self.pv_from(c),
+                    pv,
+                    pv_visits,
                 }
             })
             .collect();
@@ -469,8 +543,15 @@ impl Tree {
         out
     }
 
-    fn pv_from(&self, start: u32) -> Vec<Idx> {
+    /// The principal variation from `start` (most visited child at each step, 12 moves at
+    /// most) and the visits of each of its moves.
+    fn pv_from(&self, start: u32) -> (Vec<Idx>, Vec<u32>) {
+        let real = |c: u32| {
+            let n = &self.nodes[c as usize];
+            (n.visits - n.prior_visits).max(0.0)
+        };
         let mut pv = vec![self.nodes[start as usize].mv];
+        let mut visits = vec![real(start).round() as u32];
         let mut node = start;
         while pv.len() < 12 {
             let n = self.nodes[node as usize];
@@ -480,22 +561,22 @@ impl Tree {
             let mut best: Option<u32> = None;
             let mut bv = 0.0f32;
             for c in n.first..n.first + n.count as u32 {
-                let ch = &self.nodes[c as usize];
-                let real = ch.visits - ch.prior_visits;
-                if real > bv {
-                    bv = real;
+                let r = real(c);
+                if r > bv {
+                    bv = r;
                     best = Some(c);
                 }
             }
             match best {
                 Some(c) if bv >= 1.0 => {
                     pv.push(self.nodes[c as usize].mv);
+                    visits.push(bv.round() as u32);
                     node = c;
                 }
                 _ => break,
             }
         }
-        pv
+        (pv, visits)
     }
 
     /// Black's expected ownership of point `i` (−1..1) over this search's playouts.

@@ -16,7 +16,7 @@ pub mod state;
 pub mod time;
 
 use board::{Colour, Idx, PASS};
-use mcts::{MoveStat, Tree, TreeParams};
+use mcts::{MoveRestriction, MoveStat, Tree, TreeParams};
 use state::GameState;
 use std::time::{Duration, Instant};
 
@@ -115,6 +115,13 @@ pub struct SearchRequest {
     pub time: Option<Duration>,
     /// `kgs-genmove_cleanup`: do not pass while opponent stones look dead.
     pub cleanup: bool,
+    /// Go on with the trees of the previous search when they are at this very position (same
+    /// moves, colour to move and root moves), even with tree reuse off: analysis and
+    /// `lz-genmove_analyze` search in short slices.
+    pub resume: bool,
+    /// `avoid`/`allow` restrictions on the first plies (analysis); a tree is kept only for the
+    /// same ones.
+    pub restrictions: Vec<MoveRestriction>,
 }
 
 /// The outcome of a search.
@@ -137,6 +144,9 @@ pub struct Bot {
     trees: Vec<Tree>,
     tree_moves: Vec<(Colour, Idx)>,
     tree_setup: Vec<(Colour, Idx)>,
+    tree_to_move: Colour,
+    tree_filter: Option<Vec<Idx>>,
+    tree_restrictions: Vec<MoveRestriction>,
     low_streak: u32,
 }
 
@@ -148,6 +158,9 @@ impl Bot {
             trees: Vec::new(),
             tree_moves: Vec::new(),
             tree_setup: Vec::new(),
+            tree_to_move: Colour::Black,
+            tree_filter: None,
+            tree_restrictions: Vec::new(),
             low_streak: 0,
         }
     }
@@ -160,9 +173,34 @@ impl Bot {
         self.low_streak = 0;
     }
 
-    fn prepare(&mut self, game: &GameState, root_moves: Option<Vec<Idx>>) {
+    /// Makes the trees' root the position of `game` with its side to move, keeping what was
+    /// searched when the trees already hold it: the same position, colour and root moves (as
+    /// is), or a position reached by moves the trees hold (that subtree). A tree is never
+    /// reused for the other colour to move: GUIs ask for either side at any time.
+    fn prepare(
+        &mut self,
+        game: &GameState,
+        root_moves: Option<Vec<Idx>>,
+        resume: bool,
+        restrictions: &[MoveRestriction],
+    ) {
         let moves = game.moves();
+        let same_restrictions = self.tree_restrictions == restrictions;
+        let at_this_root = same_restrictions
+            && !self.trees.is_empty()
+            && self.tree_setup == game.setup_stones()
+            && moves == self.tree_moves
+            && self.tree_to_move == game.to_move()
+            && root_moves == self.tree_filter
+            && self.trees[0].root_board().width() == game.board().width()
+            && self.trees.len() == self.config.threads.max(1);
+        if at_this_root && (resume || self.config.reuse_tree) {
+            return;
+        }
+        // Restrictions count plies from the root they were given at: no reuse down the tree.
         let reusable = self.config.reuse_tree
+            && same_restrictions
+            && restrictions.is_empty()
             && !self.trees.is_empty()
             && self.tree_setup == game.setup_stones()
             && moves.len() >= self.tree_moves.len()
@@ -171,15 +209,18 @@ impl Bot {
             && self.trees.len() == self.config.threads.max(1);
         if reusable {
             let extra: Vec<Idx> = moves[self.tree_moves.len()..].iter().map(|m| m.1).collect();
-            // Colours must alternate as in the tree for the subtree to be meaningful.
+            // Colours must alternate as in the tree for the subtree to be meaningful, and the
+            // side to move must be the one the kept root is searched for.
             let mut ok = true;
-            let mut c = self.trees[0].root_board().to_move();
+            let mut c = self.tree_to_move;
             for m in &moves[self.tree_moves.len()..] {
                 if m.0 != c {
                     ok = false;
                 }
                 c = c.opp();
             }
+            // (The same position with other root moves starts afresh.)
+            ok &= c == game.to_move() && !extra.is_empty();
             if ok {
                 for t in self.trees.iter_mut() {
                     if !t.advance(
@@ -194,6 +235,8 @@ impl Bot {
             }
             if ok {
                 self.tree_moves = moves.to_vec();
+                self.tree_to_move = game.to_move();
+                self.tree_filter = root_moves;
                 return;
             }
         }
@@ -211,15 +254,19 @@ impl Bot {
                     root_moves.clone(),
                     seed,
                 )
+                .with_restrictions(restrictions.to_vec())
             })
             .collect();
         self.tree_moves = moves.to_vec();
         self.tree_setup = game.setup_stones().to_vec();
+        self.tree_to_move = game.to_move();
+        self.tree_filter = root_moves;
+        self.tree_restrictions = restrictions.to_vec();
     }
 
     /// Searches the position of `game` for its side to move.
     pub fn search(&mut self, game: &GameState, req: &SearchRequest) -> Vec<MoveStat> {
-        self.prepare(game, req.root_moves.clone());
+        self.prepare(game, req.root_moves.clone(), req.resume, &req.restrictions);
         let playouts = req.playouts.or(self.config.playouts);
         let time = req.time.or(if playouts.is_none() {
             self.config.move_time
@@ -273,11 +320,14 @@ impl Bot {
                     Some(m) => {
                         let tot = m.visits + s.visits;
                         if tot > 0 {
-                            m.winrate = (m.winrate * m.visits as f32 + s.winrate * s.visits as f32)
-                                / tot as f32;
+                            let (mv, sv) = (m.visits as f32, s.visits as f32);
+                            let mean = |a: f32, b: f32| (a * mv + b * sv) / tot as f32;
+                            m.winrate = mean(m.winrate, s.winrate);
+                            m.score_mean = mean(m.score_mean, s.score_mean);
                         }
                         if s.visits > m.visits {
                             m.pv = s.pv.clone();
+                            m.pv_visits = s.pv_visits.clone();
                         }
                         m.visits = tot;
                         m.prior = (m.prior + s.prior) * 0.5;
