@@ -49,11 +49,11 @@ export async function shots(t, pages, fn) {
   }
 }
 
-/** A screenshot kept for the README (only with DOCS_SHOTS=1). */
+/** A screenshot in artifacts/; with {docs: true} also kept for the README (when DOCS_SHOTS=1). */
 export async function docShot(page, name, opts = {}) {
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: !!opts.fullPage });
-  if (DOCS_DIR) {
+  if (DOCS_DIR && opts.docs) {
     fs.mkdirSync(DOCS_DIR, { recursive: true });
     fs.copyFileSync(file, path.join(DOCS_DIR, `${name}.png`));
   }

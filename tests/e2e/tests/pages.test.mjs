@@ -50,14 +50,14 @@ describe('pages', () => {
       });
       await page.mouse.move(box.x, box.y);
       await page.waitForSelector('circle.ghost[visibility=visible]');
-      await docShot(page, 'go-midgame');
+      await docShot(page, 'go-midgame', { docs: true });
       await play(22, moves.length);
       await page.waitForSelector('body[data-phase=marking]');
       for (const tk of tok) assert.equal((await api('POST', `/api/games/${g.data.id}/actions`, { action: 'accept' }, tk)).status, 200);
       await page.waitForSelector('#score-table tbody tr');
       const rows = await page.$$eval('#score-table tbody tr', (trs) => trs.length);
       assert.ok(rows >= 9, `${rows} rows`);
-      await docShot(page, 'go-score-table', { fullPage: true });
+      await docShot(page, 'go-score-table', { fullPage: true, docs: true });
     });
   });
 

@@ -51,7 +51,7 @@ describe('Wall Go against easy through the UI', () => {
           await p.waitForSelector('[data-dest], .cand, [data-action=wallpass]');
           const dests = await p.$$('[data-dest]');
           if (!shotTaken && turns >= 2 && dests.length >= 4) {
-            await docShot(p, 'wallgo-midturn');
+            await docShot(p, 'wallgo-midturn', { docs: true });
             shotTaken = true;
           }
           if (dests.length) {
@@ -82,7 +82,7 @@ describe('Wall Go against easy through the UI', () => {
       const rec = await fetch(BASE + href).then((r) => r.text());
       assert.match(rec, /^wallgo 1/);
       assert.match(await p.textContent('.result-line'), /A|B|무승부/);
-      await docShot(p, 'wallgo-end');
+      await docShot(p, 'wallgo-end', { docs: true });
       const inPage = await p.evaluate(() => window.__baduk.rtts);
       const s = [...inPage].sort((a, b) => a - b);
       record('wallgo_turns_by_ui', turns);
