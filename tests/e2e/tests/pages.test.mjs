@@ -61,6 +61,35 @@ describe('pages', () => {
     });
   });
 
+  test('a dispute in the dead-stone phase follows the game’s rules (resume, or ended as disputed)', async (t) => {
+    const { page } = await person(browser, 'dispute');
+    await shots(t, [page], async () => {
+      for (const [rules, expect] of [
+        ['chinese', 'resume'],
+        ['japanese', 'disputed'],
+      ]) {
+        const g = await api('POST', '/api/games', { game: 'go', size: 9, rules, seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+        assert.equal(g.status, 201, JSON.stringify(g.data));
+        const [tb, tw] = [g.data.seats.black.token, g.data.seats.white.token];
+        for (const [tok, mv] of [[tb, 'E5'], [tw, 'pass'], [tb, 'pass']]) {
+          const r = await api('POST', `/api/games/${g.data.id}/actions`, { action: mv }, tok);
+          assert.equal(r.status, 200, JSON.stringify(r.data));
+        }
+        await page.goto(`${BASE}${g.data.seats.white.url}`);
+        await page.waitForSelector('body[data-phase=marking]');
+        const hint = await page.textContent('#controls .hint');
+        assert.match(hint, expect === 'resume' ? /resumes/ : /disputed/, hint);
+        await page.click('[data-action=dispute]');
+        if (expect === 'resume') {
+          await page.waitForSelector('body[data-phase=play]');
+        } else {
+          await page.waitForSelector('body[data-status=finished]');
+          assert.match(await page.textContent('.result-line'), /disputed/i);
+        }
+      }
+    });
+  });
+
   test('a game id that does not exist shows a clear page', async (t) => {
     const { page } = await person(browser, 'notfound');
     await shots(t, [page], async () => {
