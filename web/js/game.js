@@ -257,7 +257,10 @@ function turnMs(st) {
 
 function boardState() {
   const r = page.replay;
-  if (r && r.n < total() && r.states.has(r.n)) return r.states.get(r.n);
+  if (r && r.n < total() && r.states.has(r.n)) {
+    // A position of the replay: the final marks and regions do not belong on it.
+    return { ...r.states.get(r.n), marking: null, regions: null };
+  }
   return page.state;
 }
 
@@ -286,7 +289,7 @@ function renderBoard() {
       hoverColor: st.to_move === 'white' ? 'white' : 'black',
     });
   } else {
-    page.board.render(shown, { interactive: myTurn && st.phase !== 'finished', showRegions: st.phase === 'finished' || replaying ? shown.phase === 'finished' : false });
+    page.board.render(shown, { interactive: myTurn && st.phase !== 'finished', showRegions: !replaying && st.phase === 'finished' });
   }
 }
 
@@ -553,8 +556,9 @@ async function replayTo(n) {
   const st = page.state;
   if (!st || st.status !== 'finished') return;
   n = Math.max(0, Math.min(total(), n));
-  if (!page.replay) page.replay = { n: total(), states: new Map() };
+  if (!page.replay) page.replay = { n: total(), want: total(), states: new Map() };
   const r = page.replay;
+  r.want = n; // keys pressed quickly count from here, not from the position still loading
   if (n < total() && !r.states.has(n)) {
     try {
       r.states.set(n, await api.state(id, n));
@@ -563,6 +567,7 @@ async function replayTo(n) {
       return;
     }
   }
+  if (r.want !== n) return; // a later key press won
   r.n = n;
   r.active = n < total();
   renderBoard();
@@ -572,7 +577,7 @@ async function replayTo(n) {
 }
 
 function setupReplay() {
-  const go = (d) => () => replayTo(d === 'first' ? 0 : d === 'last' ? total() : (page.replay ? page.replay.n : total()) + d);
+  const go = (d) => () => replayTo(d === 'first' ? 0 : d === 'last' ? total() : (page.replay ? page.replay.want : total()) + d);
   $('#rp-first').onclick = go('first');
   $('#rp-prev').onclick = go(-1);
   $('#rp-next').onclick = go(1);

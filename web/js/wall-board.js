@@ -238,7 +238,7 @@ export class WallBoard {
     el('rect', { x: 0, y: 0, width: N, height: N, class: 'frame' }, svg);
 
     // Walls; the newest one orange.
-    const last = lastTurn(st.moves);
+    const last = lastTurn(st.last_move ? [st.last_move] : st.moves);
     const lastWall = last && last.to ? wallKey(last.to, last.side) : null;
     const walls = el('g', { class: 'walls' }, svg);
     for (const w of st.walls || []) {
