@@ -149,6 +149,23 @@ describe('pages', () => {
     });
   });
 
+  test('an open seat is taken from the game page’s own link; the watcher becomes the player', async (t) => {
+    const g = await api('POST', '/api/games', { game: 'wallgo', seats: { A: { kind: 'open' }, B: { kind: 'bot', bot: 'easy' } } });
+    assert.equal(g.status, 201, JSON.stringify(g.data));
+    const { page } = await person(browser, 'sitter');
+    await shots(t, [page], async () => {
+      await page.goto(`${BASE}/g/${g.data.id}`);
+      await page.waitForSelector('body[data-role=spectator]');
+      assert.equal(await page.$('[data-dest]'), null, 'a spectator sees no lit cells');
+      await page.click('[data-sit=A]');
+      await page.waitForSelector('body[data-role=player]');
+      await page.waitForSelector('.player.seat-A .kind >> text=You');
+      await page.waitForSelector('[data-dest]'); // A places first: the free cells are lit
+      await page.reload();
+      await page.waitForSelector('.player.seat-A .kind >> text=You');
+    });
+  });
+
   test('Korean and English, switched in place; a phone-sized screen with touch', async (t) => {
     const g = await api('POST', '/api/games', { game: 'go', size: 9, rules: 'korean', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
     assert.equal(g.status, 201, JSON.stringify(g.data));
