@@ -103,7 +103,7 @@ async fn sigkill_during_a_stream_of_moves_loses_no_acknowledged_action() {
     let p = serve(&db).await;
     let (id, b, w) = create(
         &p.base,
-        json!({"game": "go", "size": 19, "rules": "chinese"}),
+        json!({"game": "go", "size": 19, "rules": "chinese", "clock": "absolute:600"}),
     )
     .await;
     let base = p.base.clone();
@@ -145,6 +145,9 @@ async fn sigkill_during_a_stream_of_moves_loses_no_acknowledged_action() {
         .unwrap();
     let acked = streamer.await.unwrap();
     drop(p);
+    // The server stays down a while: that time is charged to nobody.
+    let down = Duration::from_millis(3000);
+    tokio::time::sleep(down).await;
     assert!(
         acked.len() > 3,
         "the stream got going ({} moves)",
@@ -168,6 +171,21 @@ async fn sigkill_during_a_stream_of_moves_loses_no_acknowledged_action() {
     for (v, mv) in &acked {
         assert_eq!(&stored[*v as usize - 1], mv, "action {v}");
     }
+    // Every clock resumes from the time left at the last stored action.
+    let side = st["to_move"].as_str().unwrap();
+    let left = st["clocks"][side]["main_ms"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no clock for {side}: {}", st));
+    let spent: i64 = {
+        let acts = st["actions"].as_array().unwrap();
+        let start = st["created_at"].as_i64().unwrap();
+        let last = acts.last().map_or(start, |a| a["at"].as_i64().unwrap());
+        last - start
+    };
+    assert!(
+        left > 600_000 - spent - 1_000,
+        "{side} has {left} ms left after {spent} ms of play and {down:?} down"
+    );
     // And the game goes on from there.
     let token = if st["to_move"] == "black" { &b2 } else { &w2 };
     let mv = st["legal"][0].as_str().unwrap().to_string();

@@ -23,7 +23,8 @@ pub enum Phase {
 }
 
 impl Phase {
-    fn word(self) -> &'static str {
+    /// The phase's name in the API.
+    pub fn word(self) -> &'static str {
         match self {
             Phase::Handicap(_) => "handicap",
             Phase::Play => "play",

@@ -530,13 +530,13 @@ impl Room {
             Core::Go(g) => {
                 let s = g.rules.size;
                 (
-                    g.state()["phase"].clone(),
+                    json!(g.phase.word()),
                     json!({"rules": g.rules.name(), "size": {"cols": s.cols(), "rows": s.rows()}, "komi": g.rules.komi.as_f64(), "handicap": g.handicap}),
                     g.result_json(),
                 )
             }
             Core::Wall(w) => (
-                w.state()["phase"].clone(),
+                json!(w.phase_word()),
                 json!({"variant": w.game.variant().to_string()}),
                 w.result_json(),
             ),

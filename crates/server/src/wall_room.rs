@@ -146,6 +146,16 @@ impl WallRoom {
         }
     }
 
+    /// The phase's name in the API: `placement`, `play` or `finished`.
+    pub fn phase_word(&self) -> &'static str {
+        match self.game.position().phase() {
+            _ if self.resigned.is_some() => "finished",
+            Phase::Placement => "placement",
+            Phase::Turns => "play",
+            Phase::Over(_) => "finished",
+        }
+    }
+
     /// The board part of the state.
     pub fn state(&self) -> Value {
         let pos = self.game.position();
@@ -178,12 +188,7 @@ impl WallRoom {
             })
             .collect();
         let score = pos.score();
-        let phase = match pos.phase() {
-            _ if self.resigned.is_some() => "finished",
-            Phase::Placement => "placement",
-            Phase::Turns => "play",
-            Phase::Over(_) => "finished",
-        };
+        let phase = self.phase_word();
         let moves: Vec<String> = self
             .game
             .actions()
