@@ -124,7 +124,7 @@ function apply(next) {
   // Server-side automatic actions (the turn clock ran out).
   if (st) {
     for (const a of next.actions || []) {
-      // `auto` marks what the server played: a bot seat's moves, and a human's expired turn.
+      // `auto` marks what the server's clock played: a timeout or an expired Wall Go turn.
       if (a.seq > page.lastSeq && a.auto && next.seats?.[a.seat]?.kind !== 'bot') showMessage(t('auto', a.action, seatName(next, a.seat)), 'info');
     }
   }

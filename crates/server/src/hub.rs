@@ -384,7 +384,7 @@ impl Hub {
         let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             match origin {
                 Origin::Player => room.apply(seat, action, now, false),
-                Origin::Bot => room.apply(seat, action, now, true),
+                Origin::Bot => room.apply(seat, action, now, false),
                 Origin::Clock => room.apply_timeout(seat, action, now),
             }
             .map(|row| {

@@ -133,7 +133,7 @@ pub struct ActionRow {
     pub action: String,
     /// When it was stored, in ms since 1970.
     pub at: i64,
-    /// Whether the server played it (a clock ran out, or a bot).
+    /// Whether the server's clock played it (a timeout, or Wall Go's automatic turn).
     pub auto: bool,
     /// Both clocks after the action.
     pub clocks: Clocks,

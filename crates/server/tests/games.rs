@@ -251,7 +251,11 @@ async fn a_go_bot_seat_answers_by_itself() {
             .wait_for(&id, 30, |x| x["moves"].as_array().unwrap().len() == 2)
             .await;
         assert_eq!(st["to_move"], "black");
-        assert!(st["actions"][1]["auto"].as_bool().unwrap());
+        assert_eq!(st["actions"][1]["seat"], "white");
+        assert_eq!(
+            st["actions"][1]["auto"], false,
+            "a bot's move is no timeout"
+        );
     }
 }
 
