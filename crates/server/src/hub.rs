@@ -578,6 +578,27 @@ impl Hub {
         }
     }
 
+    /// Catches up every game whose stored version is ahead of this process (events missed while
+    /// a LISTEN connection was down); loads games new to this process.
+    pub async fn resync(self: &Arc<Self>) {
+        let Ok(versions) = self.store.versions().await else {
+            return;
+        };
+        for (id, v) in versions {
+            let loaded = self.rooms.lock().expect("rooms lock").get(&id).cloned();
+            let behind = match loaded {
+                None => true,
+                Some(h) => match h.room.try_lock() {
+                    Ok(room) => room.version() < v,
+                    Err(_) => false,
+                },
+            };
+            if behind {
+                self.catch_up(&id).await;
+            }
+        }
+    }
+
     /// Number of games loaded in this process.
     pub fn loaded(&self) -> usize {
         self.rooms.lock().expect("rooms lock").len()

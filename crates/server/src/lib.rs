@@ -69,6 +69,19 @@ pub struct Running {
 /// Opens the database, binds the address and starts serving in the background.
 pub async fn start(cfg: Config) -> Result<Running, StartError> {
     let store = Store::open(&cfg.database).await.map_err(StartError)?;
+    // With PostgreSQL, listen before serving: what other processes store from now on reaches
+    // this one's watchers.
+    let listener_pg = if store.is_postgres() {
+        let mut l = sqlx::postgres::PgListener::connect(&cfg.database)
+            .await
+            .map_err(|e| StartError(format!("database {}: cannot LISTEN: {e}", cfg.database)))?;
+        l.listen(CHANNEL)
+            .await
+            .map_err(|e| StartError(format!("database {}: cannot LISTEN: {e}", cfg.database)))?;
+        Some(l)
+    } else {
+        None
+    };
     let listener = tokio::net::TcpListener::bind(&cfg.addr)
         .await
         .map_err(|e| StartError(format!("cannot listen on {}: {e}", cfg.addr)))?;
@@ -84,7 +97,7 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
     hub.load_unfinished()
         .await
         .map_err(|e| StartError(format!("database {}: {e}", cfg.database)))?;
-    spawn_background(&hub, &cfg);
+    spawn_background(&hub, &cfg, listener_pg);
     let state = http::AppState {
         hub: hub.clone(),
         limiter: Arc::new(limit::RateLimiter::new(
@@ -126,7 +139,10 @@ async fn shutdown_signal() {
     }
 }
 
-fn spawn_background(hub: &Arc<Hub>, cfg: &Config) {
+/// The PostgreSQL channel every process announces its commits on (the payload is the game id).
+const CHANNEL: &str = "baduk_games";
+
+fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgres::PgListener>) {
     let h = hub.clone();
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_millis(100));
@@ -150,37 +166,60 @@ fn spawn_background(hub: &Arc<Hub>, cfg: &Config) {
             }
         }
     });
-    if hub.store.is_postgres() {
+    if let Some(l) = listener {
         let h = hub.clone();
         let url = cfg.database.clone();
-        tokio::spawn(async move { listen_postgres(h, url).await });
+        tokio::spawn(async move { listen_postgres(h, url, l).await });
+        // A safety net for events missed while a LISTEN connection was being re-made.
+        let h = hub.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_secs(2));
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                every.tick().await;
+                h.resync().await;
+            }
+        });
     }
 }
 
 /// Follows other processes' commits (LISTEN/NOTIFY), reconnecting when the link drops.
-async fn listen_postgres(hub: Arc<Hub>, url: String) {
+async fn listen_postgres(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListener) {
+    let mut listener = Some(first);
     loop {
-        match sqlx::postgres::PgListener::connect(&url).await {
-            Ok(mut l) => {
-                if let Err(e) = l.listen("baduk_games").await {
-                    tracing::warn!("LISTEN failed: {e}");
-                } else {
-                    loop {
-                        match l.recv().await {
-                            Ok(n) => {
-                                let id = n.payload().to_string();
-                                let hub = hub.clone();
-                                tokio::spawn(async move { hub.catch_up(&id).await });
-                            }
-                            Err(e) => {
-                                tracing::warn!("LISTEN connection lost: {e}");
-                                break;
-                            }
-                        }
+        let mut l = match listener.take() {
+            Some(l) => l,
+            None => match sqlx::postgres::PgListener::connect(&url).await {
+                Ok(mut l) => match l.listen(CHANNEL).await {
+                    Ok(()) => {
+                        hub.resync().await;
+                        l
                     }
+                    Err(e) => {
+                        tracing::warn!("LISTEN failed: {e}");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        continue;
+                    }
+                },
+                Err(e) => {
+                    tracing::warn!("cannot LISTEN on PostgreSQL: {e}");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    continue;
+                }
+            },
+        };
+        loop {
+            match l.recv().await {
+                Ok(n) => {
+                    let id = n.payload().to_string();
+                    let hub = hub.clone();
+                    tokio::spawn(async move { hub.catch_up(&id).await });
+                }
+                Err(e) => {
+                    tracing::warn!("LISTEN connection lost: {e}");
+                    break;
                 }
             }
-            Err(e) => tracing::warn!("cannot LISTEN on PostgreSQL: {e}"),
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
     }

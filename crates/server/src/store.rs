@@ -410,6 +410,16 @@ impl Store {
         rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
 
+    /// Every unfinished game's id and stored version (to catch up on missed events).
+    pub async fn versions(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query("SELECT id, version FROM games WHERE status <> 'finished'")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.into_iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect()
+    }
+
     /// Ids of finished games of `game` (`go` or `wallgo`), oldest first.
     pub async fn finished(&self, game: &str) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(
