@@ -106,6 +106,10 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         )),
     };
     let app = http::router(state);
+    // Acknowledgements and states are small writes back to back: no Nagle delay between them.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |s| {
+        let _ = s.set_nodelay(true);
+    });
     let task = tokio::spawn(async move {
         let served = axum::serve(
             listener,

@@ -22,6 +22,9 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[(
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    /// Where writes go: SQLite has one writer at a time, so one connection takes them all
+    /// (several would wait on each other's lock); PostgreSQL writes through the shared pool.
+    writer: AnyPool,
     postgres: bool,
     url: String,
 }
@@ -85,6 +88,12 @@ fn normalise(url: &str) -> Result<String, String> {
         if rest.is_empty() {
             return Err("sqlite: URL names no file (use sqlite:./baduk.db)".into());
         }
+        if rest.starts_with(":memory:") {
+            return Err(
+                "an in-memory database would lose every game at exit; name a file (sqlite:./baduk.db)"
+                    .into(),
+            );
+        }
         let sep = if rest.contains('?') { '&' } else { '?' };
         Ok(if rest.contains("mode=") {
             format!("sqlite://{rest}")
@@ -106,24 +115,34 @@ impl Store {
         let postgres = !full.starts_with("sqlite:");
         let opts =
             AnyConnectOptions::from_str(&full).map_err(|e| format!("database {url}: {e}"))?;
-        let pool = AnyPoolOptions::new()
-            .max_connections(if postgres { 10 } else { 4 })
-            .after_connect(move |conn, _| {
-                Box::pin(async move {
-                    if !postgres {
-                        // WAL with synchronous=NORMAL survives a killed process: a committed
-                        // transaction is in the WAL before the answer goes out.
-                        conn.execute("PRAGMA journal_mode=WAL").await?;
-                        conn.execute("PRAGMA synchronous=NORMAL").await?;
-                        conn.execute("PRAGMA busy_timeout=10000").await?;
-                        conn.execute("PRAGMA foreign_keys=ON").await?;
-                    }
-                    Ok(())
+        let connect = |max: u32| {
+            AnyPoolOptions::new()
+                .max_connections(max)
+                .after_connect(move |conn, _| {
+                    Box::pin(async move {
+                        if !postgres {
+                            // WAL with synchronous=NORMAL survives a killed process: a committed
+                            // transaction is in the WAL before the answer goes out.
+                            conn.execute("PRAGMA journal_mode=WAL").await?;
+                            conn.execute("PRAGMA synchronous=NORMAL").await?;
+                            conn.execute("PRAGMA busy_timeout=10000").await?;
+                            conn.execute("PRAGMA foreign_keys=ON").await?;
+                        }
+                        Ok(())
+                    })
                 })
-            })
-            .connect_with(opts)
+                .connect_with(opts.clone())
+        };
+        let pool = connect(if postgres { 10 } else { 4 })
             .await
             .map_err(|e| format!("database {url}: cannot open: {e}"))?;
+        let writer = if postgres {
+            pool.clone()
+        } else {
+            connect(1)
+                .await
+                .map_err(|e| format!("database {url}: cannot open: {e}"))?
+        };
         let migrator = Migrator {
             migrations: Cow::Owned(
                 MIGRATIONS
@@ -147,6 +166,7 @@ impl Store {
             .map_err(|e| format!("database {url}: cannot migrate: {e}"))?;
         Ok(Store {
             pool,
+            writer,
             postgres,
             url: url.to_string(),
         })
@@ -172,7 +192,7 @@ impl Store {
         summary: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let settings_json = serde_json::to_string(settings).expect("settings serialise");
         let game = match settings {
             Settings::Go { .. } => "go",
@@ -230,7 +250,7 @@ impl Store {
         status: &str,
         summary: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let done = sqlx::query(
             "UPDATE games SET version = $1, status = $2, summary = $3, updated_at = $4 \
              WHERE id = $5 AND version = $6",
@@ -282,7 +302,7 @@ impl Store {
         status: &str,
         summary: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         sqlx::query("UPDATE seats SET joined = 1 WHERE game_id = $1 AND seat = $2")
             .bind(id)
             .bind(seat as i64)
@@ -307,7 +327,7 @@ impl Store {
         .bind(hex(hash))
         .bind(id)
         .bind(seat as i64)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(done.rows_affected() == 1)
     }
