@@ -106,6 +106,8 @@ enum BenchCmd {
     Wall(wall_cmd::BenchArgs),
     /// The Wall Go `expert` search on a fixed position set.
     Search(wall_bots_cmd::BenchSearchArgs),
+    /// Concurrent human-vs-human games over WebSocket against a running `baduk serve`.
+    Serve(serve_cmd::BenchServeArgs),
 }
 
 fn main() {
@@ -135,6 +137,7 @@ fn main() {
             BenchCmd::Go(a) => go_rules_cmd::bench(a),
             BenchCmd::Wall(a) => wall_cmd::bench(a),
             BenchCmd::Search(a) => wall_bots_cmd::bench_search(a),
+            BenchCmd::Serve(a) => serve_cmd::bench_serve(a),
         },
     };
     if let Err(e) = result {

@@ -57,3 +57,50 @@ pub fn export(a: ExportArgs) -> Result<(), CliError> {
     println!("{n} finished Wall Go games written to {}", a.out.display());
     Ok(())
 }
+
+/// Arguments of `bench serve`.
+#[derive(Args, Debug)]
+pub struct BenchServeArgs {
+    /// Address of the running server (start it with `--rate-limit 0`).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Concurrent games (9×9, chinese, no clock, two human seats; two sockets each).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Moves played in each game.
+    #[arg(long, default_value_t = 40)]
+    pub moves: usize,
+    /// Random seed of the moves (the printed moves-hash is a signature of it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Actions a second offered over all games; 0: each game moves as soon as it sees the
+    /// last move.
+    #[arg(long, default_value_t = 0.0)]
+    pub rate: f64,
+    /// The server's process id, to print its resident memory per live game.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// Games set up (created, sockets opened) at once.
+    #[arg(long, default_value_t = 64)]
+    pub parallel: usize,
+}
+
+/// Runs `bench serve`: prints the signature, then the rate, latencies, errors and memory.
+pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
+    let opts = baduk_server::bench::BenchOptions {
+        addr: a.addr,
+        games: a.games,
+        moves: a.moves,
+        seed: a.seed,
+        rate: a.rate,
+        server_pid: a.server_pid,
+        parallel: a.parallel,
+        ..Default::default()
+    };
+    let report = baduk_server::block_on(baduk_server::bench::run(&opts))
+        .map_err(|e| CliError::input(format!("baduk bench serve: {e}")))?;
+    for line in report.lines() {
+        println!("{line}");
+    }
+    Ok(())
+}

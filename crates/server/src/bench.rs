@@ -1,0 +1,671 @@
+//! `baduk bench serve`: many concurrent human-versus-human Go games played over WebSocket
+//! against a running server, as two players per game would play them, measuring what a player
+//! waits for.
+//!
+//! Each game (9×9, `chinese`, no clock, both seats human) is created with `POST /api/games`;
+//! each seat opens its own socket `GET /ws/games/{id}` and says `hello` with its token. Then the
+//! seats alternate moves chosen with a seeded generator from the `legal` list of the last state
+//! they saw (never `pass` or `resign`), sent as `{"id", "token", "action"}`. For every move two
+//! latencies are taken from the moment it is sent: until the mover's socket gets its `ack`, and
+//! until the other seat's socket gets the `state` of the new version. The choice of moves only
+//! depends on the seed, so the moves played (and their hash) are the same on every run.
+
+use baduk_rng::Rng;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::json;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// The server's address, `host:port`.
+    pub addr: String,
+    /// Number of concurrent games.
+    pub games: usize,
+    /// Moves played in each game.
+    pub moves: usize,
+    /// Seed of the move choices.
+    pub seed: u64,
+    /// Actions a second offered over all games; 0: every game moves as soon as it has seen
+    /// the last move (as fast as the server answers).
+    pub rate: f64,
+    /// The server's process id, to read its resident memory.
+    pub server_pid: Option<u32>,
+    /// Setup requests (create, connect) in flight at once.
+    pub parallel: usize,
+    /// The longest wait for one answer before the game counts an error and stops.
+    pub timeout: Duration,
+}
+
+impl Default for BenchOptions {
+    fn default() -> BenchOptions {
+        BenchOptions {
+            addr: "127.0.0.1:8080".into(),
+            games: 100,
+            moves: 40,
+            seed: 1,
+            rate: 0.0,
+            server_pid: None,
+            parallel: 64,
+            timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Latencies in microseconds.
+#[derive(Clone, Debug, Default)]
+pub struct Latencies(pub Vec<u32>);
+
+impl Latencies {
+    fn push(&mut self, d: Duration) {
+        self.0.push(d.as_micros().min(u32::MAX as u128) as u32);
+    }
+
+    /// Number of samples.
+    pub fn count(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The `q` quantile (0..=1) in milliseconds (nearest rank), 0 without samples.
+    pub fn quantile_ms(&self, q: f64) -> f64 {
+        if self.0.is_empty() {
+            return 0.0;
+        }
+        let mut v = self.0.clone();
+        v.sort_unstable();
+        let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
+        v[rank - 1] as f64 / 1000.0
+    }
+
+    fn line(&self, what: &str) -> String {
+        format!(
+            "{what} latency: p50 {:.2} ms p99 {:.2} ms max {:.2} ms ({} samples)",
+            self.quantile_ms(0.5),
+            self.quantile_ms(0.99),
+            self.quantile_ms(1.0),
+            self.count()
+        )
+    }
+}
+
+/// What a run measured.
+#[derive(Clone, Debug, Default)]
+pub struct BenchReport {
+    /// The options' games, moves, seed and rate.
+    pub games: usize,
+    /// Moves planned per game.
+    pub moves: usize,
+    /// The seed.
+    pub seed: u64,
+    /// The offered rate (0: flat out).
+    pub rate: f64,
+    /// Games set up (created, both sockets said hello).
+    pub games_ready: usize,
+    /// Actions the server acknowledged (stored).
+    pub actions: u64,
+    /// A hash of every move played, game by game (the same on every run of the same seed).
+    pub moves_hash: u64,
+    /// Time from the first move sent to the last answer.
+    pub play_secs: f64,
+    /// Time to create the games and open their sockets.
+    pub setup_secs: f64,
+    /// Request to `ack` on the mover's socket.
+    pub ack: Latencies,
+    /// Request to the new `state` on the other seat's socket.
+    pub broadcast: Latencies,
+    /// Failed requests, refused actions, closed sockets and timeouts.
+    pub errors: u64,
+    /// `429` answers (retried after a pause; not errors).
+    pub throttled: u64,
+    /// The first few errors, as text.
+    pub error_samples: Vec<String>,
+    /// Server resident memory (KiB) before the games were created.
+    pub rss_start_kib: Option<u64>,
+    /// … with every game set up and its sockets open.
+    pub rss_live_kib: Option<u64>,
+    /// … after the moves, sockets still open.
+    pub rss_end_kib: Option<u64>,
+    /// CPU seconds the server spent during the play phase (user and system).
+    pub server_cpu_secs: Option<f64>,
+    /// CPU seconds this process (the bench client) spent during the play phase.
+    pub client_cpu_secs: Option<f64>,
+}
+
+impl BenchReport {
+    /// Stored actions a second during the play phase.
+    pub fn actions_per_second(&self) -> f64 {
+        self.actions as f64 / self.play_secs.max(1e-9)
+    }
+
+    /// The lines `baduk bench serve` prints: the deterministic signature first.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = vec![
+            format!(
+                "signature: games {} moves {} seed {} actions {} moves-hash {:016x}",
+                self.games, self.moves, self.seed, self.actions, self.moves_hash
+            ),
+            format!(
+                "actions per second: {:.0} ({} stored actions in {:.2} s{}; setup of {} games and {} sockets {:.2} s)",
+                self.actions_per_second(),
+                self.actions,
+                self.play_secs,
+                if self.rate > 0.0 {
+                    format!(", {:.0} a second offered", self.rate)
+                } else {
+                    ", flat out".to_string()
+                },
+                self.games_ready,
+                2 * self.games_ready,
+                self.setup_secs
+            ),
+            self.ack.line("ack"),
+            self.broadcast.line("broadcast"),
+            format!("errors: {} (throttled and retried: {})", self.errors, self.throttled),
+        ];
+        if let (Some(srv), Some(cli)) = (self.server_cpu_secs, self.client_cpu_secs) {
+            let n = self.actions.max(1) as f64;
+            out.push(format!(
+                "cpu per action: server {:.0} µs, bench client {:.0} µs ({:.2} s and {:.2} s over {:.2} s of play)",
+                srv * 1e6 / n,
+                cli * 1e6 / n,
+                srv,
+                cli,
+                self.play_secs
+            ));
+        }
+        for e in &self.error_samples {
+            out.push(format!("  error: {e}"));
+        }
+        out.push(match (self.rss_start_kib, self.rss_live_kib, self.rss_end_kib) {
+            (Some(s), Some(l), Some(e)) => {
+                let n = self.games_ready.max(1) as f64;
+                format!(
+                    "server memory: {:.1} MiB at start, {:.1} MiB with {} live games ({:.1} KiB a game), {:.1} MiB after the moves ({:.1} KiB a game)",
+                    s as f64 / 1024.0,
+                    l as f64 / 1024.0,
+                    self.games_ready,
+                    l.saturating_sub(s) as f64 / n,
+                    e as f64 / 1024.0,
+                    e.saturating_sub(s) as f64 / n,
+                )
+            }
+            _ => "server memory: not measured (give --server-pid)".to_string(),
+        });
+        out
+    }
+}
+
+/// The resident memory of process `pid` in KiB (`VmRSS` of `/proc/PID/status`).
+pub fn resident_kib(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// CPU seconds (user and system) process `pid` has used (`/proc/PID/stat`, 100 ticks a second).
+pub fn cpu_secs(pid: u32) -> Option<f64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces; the fields after it are plain numbers.
+    let rest = &s[s.rfind(')')? + 1..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
+type Ws = WebSocketStream<TcpStream>;
+
+/// A message from the server, with only the fields the bench reads.
+#[derive(Deserialize)]
+struct Incoming {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    id: Option<serde_json::Value>,
+    #[serde(default)]
+    status: Option<u16>,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    state: Option<StateIn>,
+}
+
+#[derive(Deserialize)]
+struct StateIn {
+    version: i64,
+    #[serde(default)]
+    legal: Vec<String>,
+}
+
+/// A game ready to play: its id, both seats' sockets and tokens, and the legal moves of Black.
+struct Ready {
+    id: String,
+    ws: [Ws; 2],
+    tokens: [String; 2],
+    legal: Vec<String>,
+}
+
+/// What one game's play gave.
+#[derive(Default)]
+struct Played {
+    ack: Latencies,
+    broadcast: Latencies,
+    actions: u64,
+    moves_hash: u64,
+    errors: u64,
+    throttled: u64,
+    error: Option<String>,
+    first_send: Option<Instant>,
+    last_answer: Option<Instant>,
+    sockets: Vec<Ws>,
+}
+
+/// FNV-1a over `bytes`, continuing from `h`.
+fn fnv(h: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(h, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+async fn create_game(
+    client: &reqwest::Client,
+    addr: &str,
+) -> Result<(String, [String; 2]), String> {
+    let body = json!({"game": "go", "size": 9, "rules": "chinese", "clock": "none",
+        "seats": {"black": {"kind": "human"}, "white": {"kind": "human"}}});
+    let r = client
+        .post(format!("http://{addr}/api/games"))
+        .json(&body)
+        .send()
+        .await
+        .map_err(|e| format!("POST /api/games: {e}"))?;
+    let status = r.status();
+    let v: serde_json::Value = r
+        .json()
+        .await
+        .map_err(|e| format!("POST /api/games: {status}: {e}"))?;
+    if status.as_u16() != 201 {
+        return Err(format!("POST /api/games: {status}: {v}"));
+    }
+    let token = |seat: &str| {
+        v["seats"][seat]["token"]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("POST /api/games: no token for {seat} in {v}"))
+    };
+    let id = v["id"]
+        .as_str()
+        .ok_or_else(|| format!("POST /api/games: no id in {v}"))?;
+    Ok((id.to_string(), [token("black")?, token("white")?]))
+}
+
+/// Reads the next message (text) within `timeout`.
+async fn next_message(ws: &mut Ws, timeout: Duration) -> Result<Incoming, String> {
+    loop {
+        let msg = tokio::time::timeout(timeout, ws.next())
+            .await
+            .map_err(|_| format!("no message within {timeout:?}"))?
+            .ok_or("the server closed the socket")?
+            .map_err(|e| format!("socket: {e}"))?;
+        match msg {
+            Message::Text(t) => {
+                return serde_json::from_str(t.as_str())
+                    .map_err(|e| format!("unreadable message: {e}"))
+            }
+            Message::Close(_) => return Err("the server closed the socket".into()),
+            _ => continue,
+        }
+    }
+}
+
+/// Opens one seat's socket, says hello; returns it with the legal moves of the last state seen.
+async fn connect_seat(
+    addr: &str,
+    id: &str,
+    token: &str,
+    timeout: Duration,
+) -> Result<(Ws, Vec<String>), String> {
+    let tcp = TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect {addr}: {e}"))?;
+    tcp.set_nodelay(true)
+        .map_err(|e| format!("connect {addr}: {e}"))?;
+    let (mut ws, _) = tokio::time::timeout(
+        timeout,
+        tokio_tungstenite::client_async(format!("ws://{addr}/ws/games/{id}"), tcp),
+    )
+    .await
+    .map_err(|_| format!("WebSocket handshake for {id}: no answer within {timeout:?}"))?
+    .map_err(|e| format!("WebSocket handshake for {id}: {e}"))?;
+    ws.send(Message::text(
+        json!({"type": "hello", "token": token}).to_string(),
+    ))
+    .await
+    .map_err(|e| format!("hello: {e}"))?;
+    let mut legal = Vec::new();
+    loop {
+        let m = next_message(&mut ws, timeout).await?;
+        match m.kind.as_str() {
+            "state" => {
+                if let Some(s) = m.state {
+                    legal = s.legal;
+                }
+            }
+            "hello" => return Ok((ws, legal)),
+            "error" => {
+                return Err(format!(
+                    "hello: {} {}",
+                    m.status.unwrap_or(0),
+                    m.error.unwrap_or_default()
+                ))
+            }
+            _ => {}
+        }
+    }
+}
+
+async fn set_up(client: reqwest::Client, addr: String, timeout: Duration) -> Result<Ready, String> {
+    let (id, tokens) = create_game(&client, &addr).await?;
+    let (b, legal) = connect_seat(&addr, &id, &tokens[0], timeout).await?;
+    let (w, _) = connect_seat(&addr, &id, &tokens[1], timeout).await?;
+    Ok(Ready {
+        id,
+        ws: [b, w],
+        tokens,
+        legal,
+    })
+}
+
+/// Waits on the mover's socket for the answer to action `id`: the time of the ack, or the
+/// error's status and text.
+async fn wait_ack(ws: &mut Ws, id: u64, timeout: Duration) -> Result<Instant, (u16, String)> {
+    loop {
+        let m = next_message(ws, timeout).await.map_err(|e| (0, e))?;
+        let mine = m.id.as_ref().and_then(|v| v.as_u64()) == Some(id);
+        match m.kind.as_str() {
+            "ack" if mine => return Ok(Instant::now()),
+            "error" if mine || matches!(m.id, None | Some(serde_json::Value::Null)) => {
+                return Err((
+                    m.status.unwrap_or(0),
+                    m.error.unwrap_or_else(|| "error".into()),
+                ))
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Waits on a socket for the state of `version`; returns when it came and its legal moves.
+async fn wait_state(
+    ws: &mut Ws,
+    version: i64,
+    timeout: Duration,
+) -> Result<(Instant, Vec<String>), String> {
+    loop {
+        let m = next_message(ws, timeout).await?;
+        if m.kind != "state" {
+            continue;
+        }
+        if let Some(s) = m.state {
+            if s.version >= version {
+                if s.version > version {
+                    return Err(format!(
+                        "state {} came while {version} was awaited",
+                        s.version
+                    ));
+                }
+                return Ok((Instant::now(), s.legal));
+            }
+        }
+    }
+}
+
+/// Picks a move (never pass or resign) from `legal`; `pass` when there is none.
+fn pick(legal: &[String], rng: &mut Rng) -> String {
+    let points: Vec<&String> = legal
+        .iter()
+        .filter(|m| !matches!(m.as_str(), "pass" | "resign"))
+        .collect();
+    if points.is_empty() {
+        "pass".into()
+    } else {
+        points[rng.below(points.len())].clone()
+    }
+}
+
+/// Plays one game's moves; the sockets come back open.
+async fn play(
+    g: Ready,
+    moves: usize,
+    mut rng: Rng,
+    schedule: Option<(Instant, Duration)>,
+    timeout: Duration,
+) -> Played {
+    let mut out = Played {
+        moves_hash: FNV_START,
+        ..Played::default()
+    };
+    let Ready {
+        id: game_id,
+        ws,
+        tokens,
+        mut legal,
+    } = g;
+    let [mut b, mut w] = ws;
+    for k in 0..moves {
+        if let Some((start, every)) = schedule {
+            tokio::time::sleep_until((start + every * k as u32).into()).await;
+        }
+        let seat = k % 2;
+        let (mover, other) = if seat == 0 {
+            (&mut b, &mut w)
+        } else {
+            (&mut w, &mut b)
+        };
+        let mv = pick(&legal, &mut rng);
+        out.moves_hash = fnv(out.moves_hash, mv.as_bytes());
+        out.moves_hash = fnv(out.moves_hash, b";");
+        let id = k as u64 + 1;
+        let text = json!({"id": id, "token": tokens[seat], "action": mv}).to_string();
+        let version = k as i64 + 1;
+        // The mover's ack and the other seat's state are awaited together; a 429 is retried
+        // after a pause (the socket's own limit), and the latency counts from the last send.
+        let acked = async {
+            let mut throttled = 0u64;
+            loop {
+                let sent = Instant::now();
+                if let Err(e) = mover.send(Message::text(text.clone())).await {
+                    return Err(format!("send: {e}"));
+                }
+                match wait_ack(mover, id, timeout).await {
+                    Ok(at) => return Ok((sent, at, throttled)),
+                    Err((429, _)) => {
+                        throttled += 1;
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                    Err((status, e)) => {
+                        return Err(format!("game {game_id} move {id} {mv}: {status} {e}"))
+                    }
+                }
+            }
+        };
+        let seen = wait_state(other, version, timeout);
+        tokio::pin!(acked, seen);
+        let mut ack_r = None;
+        let mut seen_r = None;
+        while ack_r.is_none() || seen_r.is_none() {
+            tokio::select! {
+                r = &mut acked, if ack_r.is_none() => match r {
+                    Ok(v) => ack_r = Some(v),
+                    Err(e) => {
+                        out.errors += 1;
+                        out.error = Some(e);
+                        break;
+                    }
+                },
+                r = &mut seen, if seen_r.is_none() => match r {
+                    Ok(v) => seen_r = Some(v),
+                    Err(e) => {
+                        out.errors += 1;
+                        out.error = Some(format!("game {game_id} move {id}: the other seat: {e}"));
+                        break;
+                    }
+                },
+            }
+        }
+        let (Some((sent, acked_at, throttled)), Some((seen_at, next_legal))) = (ack_r, seen_r)
+        else {
+            break;
+        };
+        out.throttled += throttled;
+        out.actions += 1;
+        out.first_send.get_or_insert(sent);
+        let done = acked_at.max(seen_at);
+        out.last_answer = Some(out.last_answer.map_or(done, |l| l.max(done)));
+        out.ack.push(acked_at - sent);
+        out.broadcast.push(seen_at.saturating_duration_since(sent));
+        legal = next_legal;
+    }
+    out.sockets = vec![b, w];
+    out
+}
+
+/// Runs the bench against the server at `opts.addr`.
+pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
+    if opts.games == 0 {
+        return Err("--games: at least 1".into());
+    }
+    if !opts.rate.is_finite() || opts.rate < 0.0 {
+        return Err("--rate: actions a second, 0 (flat out) or more".into());
+    }
+    let addr = opts.addr.clone();
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(opts.parallel.max(1))
+        .build()
+        .map_err(|e| format!("HTTP client: {e}"))?;
+    let health = client
+        .get(format!("http://{addr}/healthz"))
+        .send()
+        .await
+        .map_err(|e| format!("no server at {addr}: {e}"))?;
+    if !health.status().is_success() {
+        return Err(format!("{addr}/healthz answered {}", health.status()));
+    }
+    let rss = || opts.server_pid.and_then(resident_kib);
+    let mut report = BenchReport {
+        games: opts.games,
+        moves: opts.moves,
+        seed: opts.seed,
+        rate: opts.rate,
+        moves_hash: FNV_START,
+        rss_start_kib: rss(),
+        ..BenchReport::default()
+    };
+
+    // Setup: create every game and open its two sockets, `parallel` games at a time.
+    let setup_start = Instant::now();
+    let gate = Arc::new(tokio::sync::Semaphore::new(opts.parallel.max(1)));
+    let mut setups = Vec::with_capacity(opts.games);
+    for _ in 0..opts.games {
+        let (client, addr, gate) = (client.clone(), addr.clone(), gate.clone());
+        let timeout = opts.timeout;
+        setups.push(tokio::spawn(async move {
+            let _permit = gate.acquire_owned().await.expect("the gate stays open");
+            set_up(client, addr, timeout).await
+        }));
+    }
+    let mut ready = Vec::with_capacity(opts.games);
+    for s in setups {
+        match s.await {
+            Ok(Ok(g)) => ready.push(g),
+            Ok(Err(e)) => report.note_error(e),
+            Err(e) => report.note_error(format!("setup task: {e}")),
+        }
+    }
+    report.setup_secs = setup_start.elapsed().as_secs_f64();
+    report.games_ready = ready.len();
+    report.rss_live_kib = rss();
+
+    // Play: every game at once; with a rate, each game moves on its own schedule, spread so
+    // that the games together offer `rate` actions a second.
+    let base = Rng::new(opts.seed);
+    let every = (opts.rate > 0.0).then(|| Duration::from_secs_f64(opts.games as f64 / opts.rate));
+    let mut spread = base.fork(u64::MAX);
+    let start = Instant::now() + Duration::from_millis(10);
+    let cpu = || {
+        opts.server_pid
+            .and_then(cpu_secs)
+            .zip(cpu_secs(std::process::id()))
+    };
+    let cpu_before = cpu();
+    let mut games = Vec::with_capacity(ready.len());
+    for (i, g) in ready.into_iter().enumerate() {
+        let rng = base.fork(i as u64);
+        let schedule = every.map(|e| (start + e.mul_f64(spread.unit()), e));
+        games.push(tokio::spawn(play(
+            g,
+            opts.moves,
+            rng,
+            schedule,
+            opts.timeout,
+        )));
+    }
+    let mut first: Option<Instant> = None;
+    let mut last: Option<Instant> = None;
+    let mut sockets = Vec::new();
+    for (i, g) in games.into_iter().enumerate() {
+        let p = match g.await {
+            Ok(p) => p,
+            Err(e) => {
+                report.note_error(format!("game task: {e}"));
+                continue;
+            }
+        };
+        report.actions += p.actions;
+        report.errors += p.errors;
+        report.throttled += p.throttled;
+        if let Some(e) = p.error {
+            if report.error_samples.len() < 5 {
+                report.error_samples.push(e);
+            }
+        }
+        report.ack.0.extend(p.ack.0);
+        report.broadcast.0.extend(p.broadcast.0);
+        report.moves_hash = fnv(report.moves_hash, &(i as u64).to_le_bytes());
+        report.moves_hash = fnv(report.moves_hash, &p.moves_hash.to_le_bytes());
+        first = match (first, p.first_send) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        last = last.max(p.last_answer);
+        sockets.extend(p.sockets);
+    }
+    report.play_secs = match (first, last) {
+        (Some(a), Some(b)) => (b - a).as_secs_f64(),
+        _ => 0.0,
+    };
+    report.rss_end_kib = rss();
+    if let (Some((s0, c0)), Some((s1, c1))) = (cpu_before, cpu()) {
+        report.server_cpu_secs = Some(s1 - s0);
+        report.client_cpu_secs = Some(c1 - c0);
+    }
+    for mut s in sockets {
+        let _ = s.close(None).await;
+    }
+    Ok(report)
+}
+
+impl BenchReport {
+    fn note_error(&mut self, e: String) {
+        self.errors += 1;
+        if self.error_samples.len() < 5 {
+            self.error_samples.push(e);
+        }
+    }
+}

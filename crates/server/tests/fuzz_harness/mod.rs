@@ -1,0 +1,450 @@
+//! The fuzz harness of the server's parsers, shared by the cargo-fuzz target
+//! (`fuzz-server/fuzz_targets/server_input.rs`, which includes this file) and the seeded test
+//! `tests/fuzz_server.rs` (which runs it in CI).
+//!
+//! [`room_actions`]: arbitrary bytes as Go and Wall Go actions, applied to rooms in every phase
+//! (play, free handicap, dead-stone marking, an undo request, finished; Wall Go placement, play,
+//! finished). A refusal must be a 4xx, and whatever was accepted must replay from the action
+//! log into the same state (the log is the truth, `room.rs`).
+//!
+//! [`Api::request`]: arbitrary bytes as request bodies (game creation, actions, join, the
+//! lobby's query) through the real router on a SQLite store in memory (a file under
+//! `/dev/shm`). Nothing may answer 5xx (a panic answers 500), a body that is not JSON must be a
+//! 400, and every error is `{"error": "…"}`.
+
+#![allow(dead_code)]
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{Request, StatusCode};
+use baduk_server::http::{router, AppState};
+use baduk_server::hub::{Hub, HubOptions};
+use baduk_server::limit::RateLimiter;
+use baduk_server::room::{Core, Room, Seat, SeatSpec, Settings};
+use baduk_server::store::Store;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+use tower::ServiceExt;
+
+/// The longest action sequence one input plays.
+const MAX_ACTIONS: usize = 8;
+
+fn human() -> Seat {
+    Seat {
+        spec: SeatSpec {
+            kind: "human".into(),
+            bot: None,
+            options: None,
+        },
+        token_hash: None,
+        joined: true,
+    }
+}
+
+fn new_room(settings: Settings) -> Room {
+    Room::new("fuzz".into(), settings, [human(), human()], 1_000).expect("a valid room")
+}
+
+fn go(rules: &str, handicap: u32) -> Room {
+    new_room(Settings::Go {
+        rules: rules.into(),
+        handicap,
+    })
+}
+
+fn wall() -> Room {
+    new_room(Settings::Wallgo {
+        variant: String::new(),
+        turn_ms: 0,
+    })
+}
+
+fn legal(room: &Room) -> Vec<String> {
+    match &room.core {
+        Core::Go(g) => g.legal(),
+        Core::Wall(w) => w.legal(),
+    }
+}
+
+/// Plays `actions` in turn, each by the side to move (`!` before it: by the other seat).
+fn played(mut room: Room, actions: &[&str]) -> Room {
+    for (i, a) in actions.iter().enumerate() {
+        let to_move = room.to_move().unwrap_or(i % 2);
+        let (seat, a) = match a.strip_prefix('!') {
+            Some(a) => (1 - to_move, a),
+            None => (to_move, *a),
+        };
+        room.apply(seat, a, 2_000 + i as i64, false)
+            .unwrap_or_else(|e| panic!("setup action {a}: {e}"));
+    }
+    room
+}
+
+/// Plays `n` legal actions picked by a fixed rule (never pass or resign).
+fn advanced(mut room: Room, n: usize) -> Room {
+    for k in 0..n {
+        let l: Vec<String> = legal(&room)
+            .into_iter()
+            .filter(|a| a != "pass" && a != "resign" && !a.ends_with(" pass"))
+            .collect();
+        if l.is_empty() {
+            break;
+        }
+        let a = l[(k * 7 + 3) % l.len()].clone();
+        let seat = room.to_move().expect("someone is to move");
+        room.apply(seat, &a, 2_000 + k as i64, false)
+            .unwrap_or_else(|e| panic!("setup action {a}: {e}"));
+    }
+    room
+}
+
+/// Rooms in every phase an action can meet.
+pub fn rooms() -> &'static [Room] {
+    static ROOMS: OnceLock<Vec<Room>> = OnceLock::new();
+    ROOMS.get_or_init(|| {
+        vec![
+            go("japanese,size=9", 0),
+            advanced(go("chinese,size=9", 0), 12),
+            go("chinese,size=9,handicap=free", 3),
+            go("japanese,size=9", 4),
+            played(go("japanese,size=5", 0), &["C3", "pass", "pass"]),
+            played(go("korean,size=5", 0), &["C3", "D4", "pass", "pass"]),
+            played(go("chinese,size=5", 0), &["C3", "!undo"]),
+            played(go("chinese,size=5", 0), &["C3", "resign"]),
+            go("chinese,size=13x9,time=byo-yomi:60:1:10", 0),
+            advanced(go("tromp-taylor,size=4,komi=0.5", 0), 6),
+            wall(),
+            advanced(wall(), 8),
+            advanced(wall(), 30),
+            played(wall(), &["resign"]),
+        ]
+    })
+}
+
+/// The state with a fixed `now` (the only field that moves with the clock).
+fn state(room: &Room) -> Value {
+    room.state(1_000_000, None, None)
+}
+
+/// Bytes as action text: split on newlines, at most [`MAX_ACTIONS`] actions, lossy UTF-8 (the
+/// server only ever gets strings from JSON).
+fn actions_of(data: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(data)
+        .split('\n')
+        .take(MAX_ACTIONS)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Byte 0 picks the room, byte 1 who acts (bit i set: action i comes from the seat not to
+/// move), the rest is the actions.
+pub fn room_actions(data: &[u8]) {
+    let all = rooms();
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let (&who, rest) = rest.split_first().unwrap_or((&0, &[]));
+    let start = &all[pick as usize % all.len()];
+    let mut room = start.clone();
+    for (i, a) in actions_of(rest).iter().enumerate() {
+        let to_move = room.to_move().unwrap_or(i % 2);
+        let seat = if who >> (i % 8) & 1 == 1 {
+            1 - to_move
+        } else {
+            to_move
+        };
+        let before = state(&room);
+        match room.apply(seat, a, 3_000 + i as i64, false) {
+            Ok(row) => {
+                assert_eq!(row.seat, seat);
+                assert_eq!(row.seq, room.version());
+            }
+            Err(e) => {
+                assert!(
+                    matches!(e.status, 400 | 403 | 409 | 422),
+                    "action {a:?} by seat {seat}: status {} ({})",
+                    e.status,
+                    e.message
+                );
+                assert!(!e.message.is_empty(), "action {a:?}: an error says why");
+                assert_eq!(
+                    state(&room),
+                    before,
+                    "a refused action {a:?} changed the room"
+                );
+            }
+        }
+    }
+    // Whatever was accepted replays from the log into the same room, as another process or a
+    // restart would rebuild it.
+    let mut again = Room::new(
+        start.id.clone(),
+        start.settings.clone(),
+        start.seats.clone(),
+        start.created_at,
+    )
+    .expect("the room's settings still make a room");
+    for row in &room.actions {
+        again
+            .replay(row)
+            .unwrap_or_else(|e| panic!("the log does not replay: {e}"));
+    }
+    assert_eq!(state(&again), state(&room), "the replayed room differs");
+    let _ = room.record();
+    let _ = room.summary();
+    let _ = room.timeout_action(i64::MAX / 2);
+}
+
+/// The real router on a SQLite store, with one Go and one Wall Go game to act in.
+pub struct Api {
+    rt: tokio::runtime::Runtime,
+    app: axum::Router,
+    go: (String, [String; 2]),
+    wall: (String, [String; 2]),
+}
+
+/// A fresh SQLite URL in memory where the system has `/dev/shm`, else in the temp folder.
+pub fn scratch_database(name: &str) -> String {
+    let dir = std::path::Path::new("/dev/shm");
+    let dir = if dir.is_dir() {
+        dir.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    };
+    let path = dir.join(format!("baduk-fuzz-{name}-{}.db", std::process::id()));
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+    }
+    format!("sqlite:{}", path.display())
+}
+
+/// A 4xx or 5xx answer must carry `{"error": "…"}`.
+fn check_error_body(status: StatusCode, body: &[u8], what: &str) {
+    if status.is_client_error() || status.is_server_error() {
+        let v: Value = serde_json::from_slice(body)
+            .unwrap_or_else(|e| panic!("{what}: {status} without a JSON body: {e}"));
+        assert!(v["error"].is_string(), "{what}: {status}: {v}");
+    }
+}
+
+/// Percent-encodes everything but unreserved characters (a query string from bytes).
+fn encode(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| {
+            if b.is_ascii_alphanumeric() || b"-_.~=&".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Whether a create body would seat a real bot (which would think for seconds on every input).
+fn seats_a_bot(body: &[u8]) -> bool {
+    let Ok(v) = serde_json::from_slice::<Value>(body) else {
+        return false;
+    };
+    v["seats"].as_object().is_some_and(|s| {
+        s.values().any(|seat| {
+            seat["kind"] == "bot"
+                && matches!(
+                    seat["bot"].as_str(),
+                    Some("baduk" | "random" | "easy" | "medium" | "expert" | "sedol")
+                )
+        })
+    })
+}
+
+impl Api {
+    /// The router over a fresh store at `database` (`sqlite:PATH`; the store does not take
+    /// `sqlite::memory:`, so a file under `/dev/shm` is the in-memory one).
+    pub fn new(database: &str) -> Api {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let app = rt.block_on(async {
+            let store = Store::open(database).await.expect("the store opens");
+            let hub = Hub::new(store, HubOptions::default());
+            router(AppState {
+                hub,
+                limiter: Arc::new(RateLimiter::new(0.0, 0.0)),
+            })
+        });
+        let mut api = Api {
+            rt,
+            app,
+            go: (String::new(), Default::default()),
+            wall: (String::new(), Default::default()),
+        };
+        api.go = api.create(r#"{"game": "go", "size": 9, "rules": "chinese"}"#);
+        api.wall = api.create(r#"{"game": "wallgo", "turn_seconds": 0}"#);
+        api
+    }
+
+    fn send(&self, req: Request<Body>) -> (StatusCode, Vec<u8>) {
+        let mut req = req;
+        req.extensions_mut()
+            .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 4000))));
+        self.rt.block_on(async {
+            let res = self
+                .app
+                .clone()
+                .oneshot(req)
+                .await
+                .expect("the router always answers");
+            let status = res.status();
+            let body = axum::body::to_bytes(res.into_body(), 1 << 20)
+                .await
+                .expect("a readable body");
+            (status, body.to_vec())
+        })
+    }
+
+    fn post(&self, path: &str, token: Option<&str>, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
+        let mut b = Request::post(path).header("content-type", "application/json");
+        if let Some(t) = token {
+            b = b.header("authorization", format!("Bearer {t}"));
+        }
+        self.send(b.body(Body::from(body)).expect("a request"))
+    }
+
+    fn create(&self, body: &str) -> (String, [String; 2]) {
+        let (status, out) = self.post("/api/games", None, body.as_bytes().to_vec());
+        assert_eq!(
+            status,
+            StatusCode::CREATED,
+            "{}",
+            String::from_utf8_lossy(&out)
+        );
+        let v: Value = serde_json::from_slice(&out).expect("JSON");
+        let seats: Vec<String> = v["seats"]
+            .as_object()
+            .expect("seats")
+            .values()
+            .map(|s| s["token"].as_str().expect("a token").to_string())
+            .collect();
+        (
+            v["id"].as_str().expect("an id").to_string(),
+            [seats[0].clone(), seats[1].clone()],
+        )
+    }
+
+    /// Byte 0 picks the request; byte 1 the seat; the rest is the body (or the fields of one).
+    pub fn request(&mut self, data: &[u8]) {
+        let Some((&kind, rest)) = data.split_first() else {
+            return;
+        };
+        let (&seat, rest) = rest.split_first().unwrap_or((&0, &[]));
+        let seat = (seat & 1) as usize;
+        let text = String::from_utf8_lossy(rest).into_owned();
+        let raw_is_json = serde_json::from_slice::<Value>(rest).is_ok();
+        let (what, status, body, must_400) = match kind % 7 {
+            0 => {
+                if seats_a_bot(rest) {
+                    return;
+                }
+                let (s, b) = self.post("/api/games", None, rest.to_vec());
+                ("create (raw body)", s, b, !raw_is_json)
+            }
+            1 => {
+                // A well-formed body whose fields come from the input.
+                let f: Vec<&str> = text.split('\n').collect();
+                let field = |i: usize| f.get(i).map(|s| s.to_string());
+                let game = if f.len().is_multiple_of(3) {
+                    "wallgo"
+                } else {
+                    "go"
+                };
+                let mut body = json!({"game": game});
+                let keys = [
+                    "rules",
+                    "clock",
+                    "variant",
+                    "size",
+                    "komi",
+                    "handicap",
+                    "turn_seconds",
+                ];
+                for (i, k) in keys.iter().enumerate() {
+                    if let Some(v) = field(i) {
+                        if v.is_empty() {
+                            continue;
+                        }
+                        // Numbers stay numbers when they read as JSON.
+                        let val = serde_json::from_str::<Value>(&v).unwrap_or(Value::String(v));
+                        body[*k] = val;
+                    }
+                }
+                if let Some(s) = field(7) {
+                    body["seats"] = json!({"black": {"kind": s}, "A": {"kind": "open"}});
+                }
+                let bytes = body.to_string().into_bytes();
+                if seats_a_bot(&bytes) {
+                    return;
+                }
+                let (s, b) = self.post("/api/games", None, bytes);
+                ("create (fields)", s, b, false)
+            }
+            2 | 3 => {
+                let (id, tokens) = if kind % 7 == 2 { &self.go } else { &self.wall };
+                let path = format!("/api/games/{id}/actions");
+                let (s, b) = self.post(&path, Some(&tokens[seat]), rest.to_vec());
+                ("action (raw body)", s, b, !raw_is_json)
+            }
+            4 | 5 => {
+                let go = kind % 7 == 4;
+                let (id, tokens) = if go { &self.go } else { &self.wall };
+                let path = format!("/api/games/{id}/actions");
+                let body = json!({"action": text}).to_string().into_bytes();
+                let (s, b) = self.post(&path, Some(&tokens[seat]), body);
+                if s == StatusCode::OK {
+                    let v: Value = serde_json::from_slice(&b).expect("a state");
+                    if v["status"] == "finished" {
+                        // Start a fresh game so later inputs meet a live one.
+                        let fresh = if go {
+                            self.create(r#"{"game": "go", "size": 9, "rules": "chinese"}"#)
+                        } else {
+                            self.create(r#"{"game": "wallgo", "turn_seconds": 0}"#)
+                        };
+                        if go {
+                            self.go = fresh;
+                        } else {
+                            self.wall = fresh;
+                        }
+                    }
+                }
+                ("action (text)", s, b, false)
+            }
+            _ => {
+                let (id, _) = &self.go;
+                if seat == 0 {
+                    let (s, b) = self.post(&format!("/api/games/{id}/join"), None, rest.to_vec());
+                    ("join (raw body)", s, b, !raw_is_json)
+                } else {
+                    let req = Request::get(format!("/api/games?{}", encode(rest)))
+                        .body(Body::empty())
+                        .expect("a request");
+                    let (s, b) = self.send(req);
+                    ("lobby query", s, b, false)
+                }
+            }
+        };
+        assert!(
+            !status.is_server_error(),
+            "{what} {text:?}: {status} {}",
+            String::from_utf8_lossy(&body)
+        );
+        if must_400 {
+            assert_eq!(
+                status,
+                StatusCode::BAD_REQUEST,
+                "{what} {text:?}: not JSON, yet {status}"
+            );
+        }
+        check_error_body(status, &body, what);
+    }
+}

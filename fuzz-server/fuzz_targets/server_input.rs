@@ -1,0 +1,26 @@
+//! Arbitrary bytes into the game server: the first byte picks the harness, the rest is its
+//! input — actions applied to Go and Wall Go rooms in every phase, or request bodies through the
+//! real router on a SQLite store under /dev/shm (in memory). The harness is the one the seeded test
+//! `crates/server/tests/fuzz_server.rs` runs in CI.
+#![no_main]
+
+#[path = "../../crates/server/tests/fuzz_harness/mod.rs"]
+mod fuzz_harness;
+
+use libfuzzer_sys::fuzz_target;
+use std::sync::Mutex;
+
+static API: Mutex<Option<fuzz_harness::Api>> = Mutex::new(None);
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&which, rest)) = data.split_first() else {
+        return;
+    };
+    if which & 1 == 0 {
+        fuzz_harness::room_actions(rest);
+    } else {
+        let mut api = API.lock().unwrap_or_else(|e| e.into_inner());
+        api.get_or_insert_with(|| fuzz_harness::Api::new(&fuzz_harness::scratch_database("server")))
+            .request(rest);
+    }
+});
