@@ -1,7 +1,7 @@
 //! `baduk wall export`: finished Wall Go games from the database as record files, the input of
 //! `baduk wall train` (seed 003 part 3 fits its evaluation on game records).
 
-use crate::room::{Room, Seat};
+use crate::room::Room;
 use crate::store::Store;
 use std::path::Path;
 
@@ -15,23 +15,7 @@ pub async fn export_wall(url: &str, dir: &Path) -> Result<usize, String> {
         let Some(g) = store.load(&id).await.map_err(|e| e.to_string())? else {
             continue;
         };
-        let seats: Vec<Seat> = g
-            .seats
-            .into_iter()
-            .map(|(spec, token_hash, joined)| Seat {
-                spec,
-                token_hash,
-                joined,
-            })
-            .collect();
-        let Ok(seats) = <[Seat; 2]>::try_from(seats) else {
-            continue;
-        };
-        let mut room = Room::new(id.clone(), g.settings, seats, g.created_at)
-            .map_err(|e| format!("game {id}: {e}"))?;
-        for row in &g.actions {
-            room.replay(row).map_err(|e| format!("game {id}: {e}"))?;
-        }
+        let room = Room::from_stored(&id, g).map_err(|e| format!("game {id}: {e}"))?;
         let path = dir.join(format!("{id}.wall"));
         std::fs::write(&path, room.record()).map_err(|e| format!("{}: {e}", path.display()))?;
         n += 1;

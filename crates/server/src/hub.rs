@@ -229,22 +229,7 @@ impl Hub {
         let Some(g) = self.store.load(id).await.map_err(storage)? else {
             return Ok(None);
         };
-        let seats: Vec<Seat> = g
-            .seats
-            .into_iter()
-            .map(|(spec, token_hash, joined)| Seat {
-                spec,
-                token_hash,
-                joined,
-            })
-            .collect();
-        let seats: [Seat; 2] = seats
-            .try_into()
-            .map_err(|_| ActError::internal(format!("game {id}: not two seats")))?;
-        let mut room = Room::new(id.to_string(), g.settings, seats, g.created_at)?;
-        for row in &g.actions {
-            room.replay(row)?;
-        }
+        let mut room = Room::from_stored(id, g)?;
         // The clock of the side to move runs again from now: time while no server ran is not
         // charged.
         room.turn_start = room.turn_start.max(self.started_at);
@@ -474,17 +459,20 @@ impl Hub {
         });
     }
 
-    /// Applies every clock that has run out (any process may; the database lets one win).
-    pub async fn sweep_clocks(self: &Arc<Self>) {
-        let now = now_ms();
-        let handles: Vec<Arc<Handle>> = self
-            .rooms
+    /// The games loaded now (a snapshot; the lock is not held afterwards).
+    fn handles(&self) -> Vec<Arc<Handle>> {
+        self.rooms
             .lock()
             .expect("rooms lock")
             .values()
             .cloned()
-            .collect();
-        for h in handles {
+            .collect()
+    }
+
+    /// Applies every clock that has run out (any process may; the database lets one win).
+    pub async fn sweep_clocks(self: &Arc<Self>) {
+        let now = now_ms();
+        for h in self.handles() {
             let Ok(mut room) = h.room.try_lock() else {
                 continue; // busy: the next sweep looks again
             };
@@ -502,15 +490,10 @@ impl Hub {
     /// Sends every watched game with a running clock its clocks (once a second).
     pub async fn tick_clocks(&self) {
         let now = now_ms();
-        let handles: Vec<Arc<Handle>> = self
-            .rooms
-            .lock()
-            .expect("rooms lock")
-            .values()
-            .filter(|h| h.tx.receiver_count() > 0)
-            .cloned()
-            .collect();
-        for h in handles {
+        for h in self.handles() {
+            if h.tx.receiver_count() == 0 {
+                continue;
+            }
             let Ok(room) = h.room.try_lock() else {
                 continue;
             };

@@ -210,6 +210,27 @@ impl Room {
         })
     }
 
+    /// The room a stored game's rows rebuild (seats, settings, every action replayed).
+    pub fn from_stored(id: &str, g: crate::store::StoredGame) -> Result<Room, ActError> {
+        let seats: Vec<Seat> = g
+            .seats
+            .into_iter()
+            .map(|(spec, token_hash, joined)| Seat {
+                spec,
+                token_hash,
+                joined,
+            })
+            .collect();
+        let seats: [Seat; 2] = seats
+            .try_into()
+            .map_err(|_| ActError::internal(format!("game {id}: not two seats")))?;
+        let mut room = Room::new(id.to_string(), g.settings, seats, g.created_at)?;
+        for row in &g.actions {
+            room.replay(row)?;
+        }
+        Ok(room)
+    }
+
     /// `go` or `wallgo`.
     pub fn game_word(&self) -> &'static str {
         match self.core {
