@@ -410,3 +410,24 @@ async fn an_open_seat_is_claimed_once() {
     s.ok(&id, &token(&seats, "black"), "E5").await;
     s.ok(&id, &w, "D4").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thinking_bot_never_holds_up_other_games() {
+    let s = Server::start("sqlite").await;
+    // A bot that thinks for 3 seconds a move.
+    let (slow, seats) = s
+        .create(json!({"game": "go", "size": 9, "rules": "chinese",
+            "seats": {"white": {"kind": "bot", "bot": "baduk", "options": "time=3"}}}))
+        .await;
+    s.ok(&slow, &token(&seats, "black"), "E5").await;
+    // Meanwhile a whole exchange of moves goes through in another game.
+    let (id, seats) = s.create(go("chinese", 9)).await;
+    let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+    play(&s, &id, &b, &w, &["C3", "G7", "C7", "G3", "E3", "E7"]).await;
+    assert_eq!(
+        s.state(&slow).await["version"],
+        1,
+        "the other game's six moves were stored while the bot still thought"
+    );
+    s.wait_for(&slow, 30, |x| x["version"] == 2).await;
+}
