@@ -356,20 +356,11 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
                 let s = &row.score;
                 let mut notes = s.notes.clone();
                 notes.extend(row.notes.iter().cloned());
-                json!({
-                    "rules": row.rules.to_string(),
-                    "komi": row.rules.komi.as_f64(),
-                    "komi_from": komi_from(&row.rules, choice, rec.komi),
-                    "black": s.black.to_json(),
-                    "white": s.white.to_json(),
-                    "margin": s.margin().to_json(),
-                    "result": s.outcome.to_string(),
-                    "winner": s.outcome.winner().map(|c| c.letter().to_string()),
-                    "dead": s.dead.iter().map(Point::to_string).collect::<Vec<_>>(),
-                    "seki": s.seki.iter().map(Point::to_string).collect::<Vec<_>>(),
-                    "dead_from": row.dead_from,
-                    "notes": notes,
-                })
+                let mut v = s.to_json(&row.rules);
+                v["komi_from"] = json!(komi_from(&row.rules, choice, rec.komi));
+                v["dead_from"] = json!(row.dead_from);
+                v["notes"] = json!(notes);
+                v
             })
             .collect();
         println!(

@@ -558,20 +558,14 @@ impl GoRoom {
                     settled
                 };
                 let s = scoring::score(self.game.board(), &facts, &st, &r);
-                json!({
-                    "rules": r.to_string(),
-                    "rules_name": r.name(),
-                    "komi": r.komi.as_f64(),
-                    "black": s.black.to_json(),
-                    "white": s.white.to_json(),
-                    "margin": s.margin().to_json(),
-                    "result": s.outcome.to_string(),
-                    "winner": s.outcome.winner().map(|c| c.letter().to_string()),
-                    "dead": s.dead.iter().map(Point::to_string).collect::<Vec<_>>(),
-                    "seki": s.seki.iter().map(Point::to_string).collect::<Vec<_>>(),
-                    "dead_from": if r.life == Life::AsIs { "none" } else { "players" },
-                    "notes": s.notes,
-                })
+                let mut row = s.to_json(&r);
+                row["rules_name"] = json!(r.name());
+                row["dead_from"] = json!(if r.life == Life::AsIs {
+                    "none"
+                } else {
+                    "players"
+                });
+                row
             })
             .collect()
     }

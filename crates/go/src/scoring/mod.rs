@@ -414,6 +414,23 @@ pub struct Score {
 }
 
 impl Score {
+    /// One row of `go score --json` for this score under `rules`: rules, komi, points, margin,
+    /// result, winner, dead stones, seki points and notes (callers add their own fields).
+    pub fn to_json(&self, rules: &Rules) -> serde_json::Value {
+        serde_json::json!({
+            "rules": rules.to_string(),
+            "komi": rules.komi.as_f64(),
+            "black": self.black.to_json(),
+            "white": self.white.to_json(),
+            "margin": self.margin().to_json(),
+            "result": self.outcome.to_string(),
+            "winner": self.outcome.winner().map(|c| c.letter().to_string()),
+            "dead": self.dead.iter().map(Point::to_string).collect::<Vec<_>>(),
+            "seki": self.seki.iter().map(Point::to_string).collect::<Vec<_>>(),
+            "notes": self.notes,
+        })
+    }
+
     /// Black's points minus White's.
     pub fn margin(&self) -> Frac {
         self.black - self.white
