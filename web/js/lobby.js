@@ -10,11 +10,11 @@ let game = 'go';
 let listStatus = 'live';
 let next = null;
 
-const GO_BOTS = [
-  ['time=0.3', 'level.go.1'],
-  ['time=1', 'level.go.2'],
-  ['time=3', 'level.go.3'],
-];
+// The Go bot's ladder: `level=1..10` (docs/bot.md has each level's record against GNU Go).
+const GO_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+const GO_DEFAULT_LEVEL = 4;
+const goLevelLabel = (n) =>
+  n === 1 ? `1 — ${t('level.go.1')}` : n === 10 ? `10 — ${t('level.go.10')}` : String(n);
 const WALL_BOTS = ['random', 'easy', 'medium', 'expert', 'sedol'];
 const SEATS = { go: ['black', 'white'], wallgo: ['A', 'B'] };
 const DEFAULTS = { go: { black: 'me', white: 'bot' }, wallgo: { A: 'me', B: 'bot' } };
@@ -30,7 +30,9 @@ function seatRow(seat) {
     'select',
     { name: `level-${seat}`, 'aria-label': `${t(`color.${seat}`)} — ${t('seat.level')}` },
     ...(game === 'go'
-      ? GO_BOTS.map(([v, k], i) => h('option', { value: v, ...(i === 1 ? { selected: true } : {}) }, t(k)))
+      ? GO_LEVELS.map((n) =>
+          h('option', { value: `level=${n},time=1`, ...(n === GO_DEFAULT_LEVEL ? { selected: true } : {}) }, goLevelLabel(n)),
+        )
       : WALL_BOTS.map((b) => h('option', { value: b, ...(b === 'easy' ? { selected: true } : {}) }, b))),
   );
   const sync = () => {

@@ -56,6 +56,9 @@ pub struct BenchArgs {
     /// Measure the bot's tree search (real playout policy, one thread) instead.
     #[arg(long)]
     pub search: bool,
+    /// Bot options for `--search` (`priors=none`, `score=0.1`, …).
+    #[arg(long, default_value = "")]
+    pub bot: String,
 }
 
 fn parse_rules(s: Option<&str>) -> Result<Option<Rules>, CliError> {
@@ -170,7 +173,7 @@ pub fn legal(a: LegalArgs) -> Result<(), CliError> {
 /// Runs `bench go`.
 pub fn bench(a: BenchArgs) -> Result<(), CliError> {
     if a.search {
-        return crate::gtp_cmd::bench_search(a.size, a.playouts, a.seed);
+        return crate::gtp_cmd::bench_search(a.size, a.playouts, a.seed, &a.bot);
     }
     let size = Size::square(a.size).map_err(|e| CliError::input(format!("--size: {e}")))?;
     let rules = Rules::parse(&a.rules).map_err(|e| CliError::input(format!("--rules: {e}")))?;

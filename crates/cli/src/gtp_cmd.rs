@@ -149,11 +149,12 @@ pub fn arena(a: ArenaArgs) -> Result<(), CliError> {
 
 /// Runs `bench go --search`: tree-search playouts per second from the empty board, one thread,
 /// with the bot's real playout policy; prints the search signature and the rate.
-pub fn bench_search(size: u32, playouts: u64, seed: u64) -> Result<(), CliError> {
+pub fn bench_search(size: u32, playouts: u64, seed: u64, bot: &str) -> Result<(), CliError> {
     if !(2..=25).contains(&size) {
         return Err(CliError::input(format!("--size {size}: must be 2..=25")));
     }
-    let r = baduk_search::go::bench_search(size as usize, playouts.max(1), seed);
+    let r = baduk_search::go::bench_search(size as usize, playouts.max(1), seed, bot)
+        .map_err(|e| CliError::input(format!("--bot: {e}")))?;
     // The shape of every bench: `signature: …`, then one rate line each.
     println!(
         "signature: size {}x{} playouts {} search {}",

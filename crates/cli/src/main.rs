@@ -2,13 +2,14 @@
 //!
 //! This file only parses the command line and turns a [`CliError`] into its exit code. Each
 //! command lives in the module named after its job: `go_rules_cmd` (replay, legal, bench go),
-//! `go_score_cmd` (score, life), `gtp_cmd` (gtp, arena go), `wall_cmd` (play, replay, legal,
+//! `go_score_cmd` (score, life), `go_train_cmd` (go train), `gtp_cmd` (gtp, arena go), `wall_cmd` (play, replay, legal,
 //! perft, bench wall) and `wall_bots_cmd` (train, arena wall, bench search) and `serve_cmd` (serve, wall export,
 //! bench serve).
 
 mod error;
 mod go_rules_cmd;
 mod go_score_cmd;
+mod go_train_cmd;
 mod gtp_cmd;
 mod serve_cmd;
 mod wall_bots_cmd;
@@ -69,6 +70,8 @@ enum GoCmd {
     Life(go_score_cmd::LifeArgs),
     /// Speak the Go Text Protocol on stdin/stdout.
     Gtp(gtp_cmd::GtpArgs),
+    /// Fit the bot's learned move priors on SGF records.
+    Train(go_train_cmd::TrainArgs),
 }
 
 /// `baduk wall …`
@@ -120,6 +123,7 @@ fn main() {
             GoCmd::Score(a) => go_score_cmd::score(a),
             GoCmd::Life(a) => go_score_cmd::life(a),
             GoCmd::Gtp(a) => gtp_cmd::gtp(a),
+            GoCmd::Train(a) => go_train_cmd::train(a),
         },
         Cmd::Wall { cmd } => match cmd {
             WallCmd::Play(a) => wall_cmd::play(a),

@@ -4,8 +4,8 @@ use baduk_search::go::bench_search;
 
 #[test]
 fn bench_go_search_signature_is_deterministic_for_a_seed() {
-    let a = bench_search(9, 300, 7);
-    let b = bench_search(9, 300, 7);
+    let a = bench_search(9, 300, 7, "").unwrap();
+    let b = bench_search(9, 300, 7, "").unwrap();
     assert_eq!(a.playouts, 300);
     assert_eq!(a.signature, b.signature);
     eprintln!("9x9: {:.0} playouts/s", a.rate());

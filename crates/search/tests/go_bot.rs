@@ -433,3 +433,57 @@ fn avoid_and_allow_hold_for_the_plies_they_are_given_for() {
         .iter()
         .any(|s| s.visits > 0 && !corners.contains(&s.mv) && s.mv != PASS));
 }
+
+#[test]
+fn levels_cap_the_playouts_and_out_of_range_levels_are_refused() {
+    let mut cfg = BotConfig::default();
+    cfg.apply_options("level=1,time=5").unwrap();
+    let mut b = Bot::new(cfg);
+    let g = Game::new(
+        Rules::parse("chinese")
+            .unwrap()
+            .with_size(baduk_go::Size::square(9).unwrap()),
+    );
+    let (_, r) = genmove(&mut b, &g, req());
+    assert_eq!(r.playouts, baduk_search::go::LEVEL_PLAYOUTS[0]);
+    for bad in ["level=0", "level=11", "level=x"] {
+        let e = BotConfig::default().apply_options(bad).unwrap_err();
+        assert!(e.contains("level"), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn a_bad_model_file_is_refused_naming_the_file_and_priors_none_falls_back() {
+    let dir = std::env::temp_dir().join(format!("baduk-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let truncated = dir.join("truncated.txt");
+    std::fs::write(&truncated, "baduk go-patterns 1\ncapture 1 4.0\n").unwrap();
+    let other = dir.join("v2.txt");
+    std::fs::write(&other, "# a later format\nbaduk go-patterns 2\nend 0\n").unwrap();
+    let cases = [
+        (dir.join("missing.txt"), "cannot read the model file"),
+        (truncated, "truncated"),
+        (other, ":2: not a model this build reads"),
+    ];
+    for (path, want) in cases {
+        let e = BotConfig::default()
+            .apply_options(&format!("priors={}", path.display()))
+            .unwrap_err();
+        assert!(
+            e.contains(&path.display().to_string()) && e.contains(want),
+            "{e}"
+        );
+    }
+    let mut cfg = BotConfig::default();
+    cfg.apply_options("priors=none,playouts=200").unwrap();
+    assert!(cfg.model.is_none());
+    let mut b = Bot::new(cfg);
+    let g = Game::new(
+        Rules::parse("chinese")
+            .unwrap()
+            .with_size(baduk_go::Size::square(9).unwrap()),
+    );
+    let (mv, _) = genmove(&mut b, &g, req());
+    assert!(mv.is_some());
+    std::fs::remove_dir_all(&dir).ok();
+}

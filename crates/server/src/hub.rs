@@ -138,6 +138,16 @@ impl Hub {
                                 "unknown Go bot `{name}` (the Go bot is `baduk`)"
                             )));
                         }
+                        // The server reads no file a client names: built-in priors or none.
+                        if opts.split(',').any(|kv| {
+                            kv.split_once('=').is_some_and(|(k, v)| {
+                                k.trim() == "priors" && !matches!(v.trim(), "none" | "builtin")
+                            })
+                        }) {
+                            return Err(ActError::bad_request(
+                                "bot options: priors is `builtin` or `none` on the server",
+                            ));
+                        }
                         let mut cfg = baduk_search::go::BotConfig::default();
                         cfg.apply_options(opts).map_err(ActError::bad_request)?;
                         if cfg.threads > 4 {

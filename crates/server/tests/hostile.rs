@@ -103,6 +103,16 @@ async fn malformed_and_absurd_requests_get_a_4xx_with_a_reason() {
             "threads",
         ),
         (
+            r#"{"game":"go","seats":{"white":{"kind":"bot","bot":"baduk","options":"priors=/etc/passwd"}}}"#,
+            400,
+            "priors is `builtin` or `none` on the server",
+        ),
+        (
+            r#"{"game":"go","seats":{"white":{"kind":"bot","bot":"baduk","options":"level=11"}}}"#,
+            400,
+            "levels go from 1 to 10",
+        ),
+        (
             r#"{"game":"wallgo","seats":{"B":{"kind":"bot","bot":"grandmaster"}}}"#,
             400,
             "unknown bot",

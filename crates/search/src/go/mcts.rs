@@ -1,11 +1,13 @@
 //! One search tree: UCT with RAVE and heuristic priors, playouts from `playout`, subtree reuse.
 
 use super::board::{Colour, FastBoard, Idx, MAX_CELLS, PASS};
+use super::patterns::Model;
 use super::playout::{bad_self_atari, matches_shape, playout};
 use super::rules::{BotRules, KoRule, ScoringKind};
 use super::state::sit;
 use baduk_rng::Rng;
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// Tuning knobs of the tree search.
 #[derive(Clone, Copy, Debug)]
@@ -16,6 +18,16 @@ pub struct TreeParams {
     pub rave_equiv: f32,
     /// Exploration constant of the UCB term.
     pub explore: f32,
+    /// Virtual wins a move gets per unit of the square root of its learned probability.
+    pub prior_weight: f32,
+    /// Progressive widening with learned priors: a node searches its 5 strongest moves, one
+    /// more each time its visits grow by this factor (0: all moves at once).
+    pub widen: f32,
+    /// Playouts answer the last move with the learned 3×3 shapes (when there is a model).
+    pub playout_shapes: bool,
+    /// Weight of the score in a playout's value (0: win or loss only): the value is
+    /// `(1 − w)·win + w·(½ + ½·tanh(margin / scale))`, scale growing with the board.
+    pub score_weight: f32,
 }
 
 impl Default for TreeParams {
@@ -24,6 +36,10 @@ impl Default for TreeParams {
             expand_at: 2.0,
             rave_equiv: 3000.0,
             explore: 0.05,
+            prior_weight: 40.0,
+            widen: 1.3,
+            playout_shapes: false,
+            score_weight: 0.0,
         }
     }
 }
@@ -124,6 +140,8 @@ pub struct Tree {
     root_filter: Option<Vec<Idx>>,
     restrictions: Vec<MoveRestriction>,
     rng: Rng,
+    model: Option<Arc<Model>>,
+    strengths: Vec<f32>,
     amaf: Vec<u8>,
     buf: Vec<Idx>,
     path: Vec<u32>,
@@ -154,6 +172,8 @@ impl Tree {
             root_filter,
             restrictions: Vec::new(),
             rng: Rng::new(seed),
+            model: None,
+            strengths: Vec::new(),
             amaf: vec![0; MAX_CELLS],
             buf: Vec::with_capacity(64),
             path: Vec::with_capacity(64),
@@ -163,6 +183,18 @@ impl Tree {
         };
         t.expand(0);
         t
+    }
+
+    /// This tree with learned move priors from `model` (None: the hand-written ones); the
+    /// root is re-expanded.
+    pub fn with_model(mut self, model: Option<Arc<Model>>) -> Tree {
+        if model.is_some() {
+            self.model = model;
+            self.nodes.truncate(1);
+            self.nodes[0] = Node::new(PASS);
+            self.expand(0);
+        }
+        self
     }
 
     /// This tree with `avoid`/`allow` restrictions on the first plies (the root re-expanded
@@ -278,8 +310,9 @@ impl Tree {
         let first = self.nodes.len() as u32;
         let is_root = node == 0;
         let opp_passed = b.move_count() > 0 && b.last_move() == PASS && b.passes() > 0;
-        let last = b.last_move();
         let mut count = 0u16;
+        let mut strengths = std::mem::take(&mut self.strengths);
+        strengths.clear();
         for i in b.points() {
             if !b.is_empty(i) || b.is_eye(i, c) {
                 continue;
@@ -299,31 +332,14 @@ impl Tree {
                 continue;
             }
             let mut node = Node::new(i);
-            let (mut pv, mut pw) = (10.0f32, 5.0f32);
-            if b.captures_something(i, c) {
-                pv += 20.0;
-                pw += 18.0;
-            }
-            if bad_self_atari(b, i, c) {
-                pv += 20.0;
-            }
-            if last != PASS && is_near(b, i, last) && matches_shape(b, i) {
-                pv += 10.0;
-                pw += 8.0;
-            }
-            let (x, y) = b.xy(i);
-            let line = x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
-            if line == 0 && b.width() >= 9 && !has_stone_within(b, i, 2) {
-                pv += 10.0;
-            }
-            if line == 2
-                && b.width() >= 9
-                && !has_stone_within(b, i, 2)
-                && b.empty_count() * 10 > b.width() * b.height() * 8
-            {
-                pv += 6.0;
-                pw += 6.0;
-            }
+            let (pv, pw) = match &self.model {
+                Some(m) => {
+                    let st = m.move_strength(b, i, c);
+                    strengths.push(st);
+                    (10.0, 5.0)
+                }
+                None => heuristic_prior(b, i, c),
+            };
             node.prior_visits = pv;
             node.prior_wins = pw;
             node.visits = pv;
@@ -334,12 +350,51 @@ impl Tree {
         // Passing is always legal.
         let mut p = Node::new(PASS);
         let (pv, pw) = if opp_passed { (10.0, 5.0) } else { (10.0, 1.0) };
+        if let Some(m) = &self.model {
+            strengths.push(m.move_strength(b, PASS, c));
+        }
         p.prior_visits = pv;
         p.prior_wins = pw;
         p.visits = pv;
         p.wins = pw;
         self.nodes.push(p);
         count += 1;
+        // Learned priors: virtual wins in proportion to the square root of the move's
+        // probability under the model (Pachi's pattern prior).
+        if self.model.is_some() {
+            let total: f32 = strengths.iter().sum();
+            if total > 0.0 {
+                let eq = self.params.prior_weight;
+                for (k, &st) in strengths.iter().enumerate() {
+                    let extra = eq * (st / total).sqrt();
+                    let ch = &mut self.nodes[first as usize + k];
+                    ch.prior_visits += extra;
+                    ch.prior_wins += extra;
+                    ch.visits += extra;
+                    ch.wins += extra;
+                }
+            }
+            if self.widening() {
+                // Strongest first (pass at the front, always in the window) for progressive
+                // widening.
+                let n = count as usize;
+                let mut order: Vec<usize> = (0..n).collect();
+                let key = |k: usize| {
+                    if k == n - 1 {
+                        f32::INFINITY
+                    } else {
+                        strengths[k]
+                    }
+                };
+                order.sort_by(|&a, &b| key(b).total_cmp(&key(a)).then(a.cmp(&b)));
+                let sorted: Vec<Node> = order
+                    .iter()
+                    .map(|&k| self.nodes[first as usize + k])
+                    .collect();
+                self.nodes[first as usize..first as usize + n].copy_from_slice(&sorted);
+            }
+        }
+        self.strengths = strengths;
         let n = &mut self.nodes[node as usize];
         n.first = first;
         n.count = count;
@@ -352,12 +407,25 @@ impl Tree {
         self.expand_with(node, &b, 0);
     }
 
+    /// Whether children are kept strongest first and only the first few are searched, more
+    /// as the node is visited (progressive widening; with learned priors only).
+    #[inline]
+    fn widening(&self) -> bool {
+        self.model.is_some() && self.params.widen > 1.0
+    }
+
     fn select(&self, node: u32) -> u32 {
         let n = self.nodes[node as usize];
         let ln = (n.visits.max(1.0)).ln();
         let mut best = n.first;
         let mut best_v = f32::NEG_INFINITY;
-        for c in n.first..n.first + n.count as u32 {
+        let mut window = n.count as u32;
+        if self.widening() {
+            let real = (n.visits - n.prior_visits).max(0.0);
+            let k = 5.0 + (1.0 + real / 20.0).ln() / self.params.widen.ln();
+            window = window.min(k as u32);
+        }
+        for c in n.first..n.first + window {
             let ch = &self.nodes[c as usize];
             if ch.visits.is_nan() {
                 continue;
@@ -429,10 +497,16 @@ impl Tree {
         } else {
             // Dead stones go by agreement or by playing on: read the end with a playout.
             b.reset_passes();
-            playout(&mut b, &mut self.rng, &mut self.amaf, &mut self.buf);
+            let shapes = if self.params.playout_shapes {
+                self.model.as_deref()
+            } else {
+                None
+            };
+            playout(&mut b, &mut self.rng, &mut self.amaf, &mut self.buf, shapes);
             let s = b.playout_area_score();
             self.score_result(&b, s as f32)
         };
+        let black = self.value(&b, black, margin);
         self.playouts += 1;
         // Ownership of the root's final positions.
         for i in b.points() {
@@ -476,6 +550,17 @@ impl Tree {
                 }
             }
         }
+    }
+
+    /// Black's value of a playout: the result, mixed with the margin when the score counts.
+    #[inline]
+    fn value(&self, b: &FastBoard, black: f32, margin: f32) -> f32 {
+        let w = self.params.score_weight;
+        if w <= 0.0 {
+            return black;
+        }
+        let scale = 0.5 * ((b.width() * b.height()) as f32).sqrt();
+        (1.0 - w) * black + w * (0.5 + 0.5 * (margin / scale).tanh())
     }
 
     /// Black's result (1 win, 0 loss, ½ draw) and Black's margin after komi.
@@ -592,6 +677,42 @@ impl Tree {
     pub fn size(&self) -> usize {
         self.nodes.len()
     }
+}
+
+/// The hand-written prior of `c` at `i` (virtual visits, virtual wins): captures, shapes near
+/// the last move and open first or third lines up, bad self-ataris down; `priors=none`.
+pub fn heuristic_prior(b: &FastBoard, i: Idx, c: Colour) -> (f32, f32) {
+    if i == PASS {
+        let opp_passed = b.move_count() > 0 && b.last_move() == PASS;
+        return if opp_passed { (10.0, 5.0) } else { (10.0, 1.0) };
+    }
+    let last = b.last_move();
+    let (mut pv, mut pw) = (10.0f32, 5.0f32);
+    if b.captures_something(i, c) {
+        pv += 20.0;
+        pw += 18.0;
+    }
+    if bad_self_atari(b, i, c) {
+        pv += 20.0;
+    }
+    if last != PASS && is_near(b, i, last) && matches_shape(b, i) {
+        pv += 10.0;
+        pw += 8.0;
+    }
+    let (x, y) = b.xy(i);
+    let line = x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
+    if line == 0 && b.width() >= 9 && !has_stone_within(b, i, 2) {
+        pv += 10.0;
+    }
+    if line == 2
+        && b.width() >= 9
+        && !has_stone_within(b, i, 2)
+        && b.empty_count() * 10 > b.width() * b.height() * 8
+    {
+        pv += 6.0;
+        pw += 6.0;
+    }
+    (pv, pw)
 }
 
 fn is_near(b: &FastBoard, i: Idx, j: Idx) -> bool {

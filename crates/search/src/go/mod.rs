@@ -10,14 +10,18 @@
 pub mod board;
 pub mod lib_game;
 pub mod mcts;
+pub mod patterns;
 pub mod playout;
 pub mod rules;
 pub mod state;
 pub mod time;
+pub mod train;
 
 use board::{Colour, Idx, PASS};
 use mcts::{MoveRestriction, MoveStat, Tree, TreeParams};
+use patterns::Model;
 use state::GameState;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The bot's options (`baduk:threads=2,playouts=5000,…`).
@@ -39,7 +43,15 @@ pub struct BotConfig {
     pub reuse_tree: bool,
     /// Tree tuning.
     pub params: TreeParams,
+    /// Learned move priors (None: the hand-written ones, `priors=none`).
+    pub model: Option<Arc<Model>>,
+    /// Strength level 1..=10 (10: full strength at the given time); lower levels cap the
+    /// playouts per move.
+    pub level: u8,
 }
+
+/// Playouts per move at each level below 10 (level 1 first).
+pub const LEVEL_PLAYOUTS: [u64; 9] = [10, 30, 80, 200, 500, 1200, 3000, 7000, 15000];
 
 impl Default for BotConfig {
     fn default() -> Self {
@@ -52,6 +64,8 @@ impl Default for BotConfig {
             resign_moves: 3,
             reuse_tree: true,
             params: TreeParams::default(),
+            model: Some(Model::builtin()),
+            level: 10,
         }
     }
 }
@@ -82,9 +96,35 @@ impl BotConfig {
                 "rave" => self.params.rave_equiv = v.parse().map_err(|e| bad(&e))?,
                 "explore" => self.params.explore = v.parse().map_err(|e| bad(&e))?,
                 "expand" => self.params.expand_at = v.parse().map_err(|e| bad(&e))?,
+                "priors" => {
+                    self.model = match v {
+                        "none" => None,
+                        "builtin" => Some(Model::builtin()),
+                        path => Some(Arc::new(Model::load(path).map_err(|e| e.to_string())?)),
+                    }
+                }
+                "prior-weight" => self.params.prior_weight = v.parse().map_err(|e| bad(&e))?,
+                "widen" => self.params.widen = v.parse().map_err(|e| bad(&e))?,
+                "playout-shapes" => {
+                    self.params.playout_shapes = v.parse().map_err(|e| bad(&e))?
+                }
+                "score" => {
+                    let w: f32 = v.parse().map_err(|e| bad(&e))?;
+                    if !(0.0..=1.0).contains(&w) {
+                        return Err(bad(&"the score weight is between 0 and 1"));
+                    }
+                    self.params.score_weight = w;
+                }
+                "level" => {
+                    let l: u8 = v.parse().map_err(|e| bad(&e))?;
+                    if !(1..=10).contains(&l) {
+                        return Err(bad(&"levels go from 1 to 10"));
+                    }
+                    self.level = l;
+                }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, playout-shapes, score, level)"
                     ))
                 }
             }
@@ -254,6 +294,7 @@ impl Bot {
                     root_moves.clone(),
                     seed,
                 )
+                .with_model(self.config.model.clone())
                 .with_restrictions(restrictions.to_vec())
             })
             .collect();
@@ -267,7 +308,10 @@ impl Bot {
     /// Searches the position of `game` for its side to move.
     pub fn search(&mut self, game: &GameState, req: &SearchRequest) -> Vec<MoveStat> {
         self.prepare(game, req.root_moves.clone(), req.resume, &req.restrictions);
-        let playouts = req.playouts.or(self.config.playouts);
+        let mut playouts = req.playouts.or(self.config.playouts);
+        if let Some(&cap) = LEVEL_PLAYOUTS.get(self.config.level.wrapping_sub(1) as usize) {
+            playouts = Some(playouts.map_or(cap, |p| p.min(cap)));
+        }
         let time = req.time.or(if playouts.is_none() {
             self.config.move_time
         } else {
@@ -442,17 +486,25 @@ impl SearchBench {
 }
 
 /// Tree search from the empty `size`×`size` board (area rules, komi 7) with the real playout
-/// policy, one thread, `playouts` playouts: the `bench go --search` measurement.
-pub fn bench_search(size: usize, playouts: u64, seed: u64) -> SearchBench {
+/// policy, one thread, `playouts` playouts, bot options `opts` on top: the `bench go --search`
+/// measurement.
+pub fn bench_search(
+    size: usize,
+    playouts: u64,
+    seed: u64,
+    opts: &str,
+) -> Result<SearchBench, String> {
     let game = GameState::new(size, rules::BotRules::area(7.0));
-    let mut bot = Bot::new(BotConfig {
+    let mut config = BotConfig {
         threads: 1,
         seed,
         playouts: Some(playouts),
         move_time: None,
         reuse_tree: false,
         ..BotConfig::default()
-    });
+    };
+    config.apply_options(opts)?;
+    let mut bot = Bot::new(config);
     let t = Instant::now();
     let stats = bot.search(
         &game,
@@ -466,12 +518,12 @@ pub fn bench_search(size: usize, playouts: u64, seed: u64) -> SearchBench {
         .iter()
         .map(|s| s.visits as u64 * (s.mv as u64 + 1))
         .fold(0u64, |a, b| a.wrapping_mul(31).wrapping_add(b));
-    SearchBench {
+    Ok(SearchBench {
         size,
         playouts: bot.playouts(),
         signature,
         seconds,
-    }
+    })
 }
 
 /// Black's expected ownership (−1..1) of every index of `board`, from `n` playouts of the real
@@ -492,7 +544,7 @@ pub fn estimate_ownership(board: &board::FastBoard, n: u32, seed: u64) -> Vec<f3
         };
         b.set_to_move(first);
         b.reset_passes();
-        playout::playout(&mut b, &mut rng, &mut amaf, &mut buf);
+        playout::playout(&mut b, &mut rng, &mut amaf, &mut buf, None);
         for i in b.points() {
             let o = b.owner_at(i);
             own[i as usize] += o;

@@ -2,6 +2,7 @@
 //! a random move that neither fills an own eye nor throws a group into atari.
 
 use super::board::{Colour, FastBoard, Idx, PASS};
+use super::patterns::{raw_shape, Model};
 use baduk_rng::Rng;
 use std::sync::OnceLock;
 
@@ -247,8 +248,10 @@ pub fn save_moves(b: &FastBoard, p: Idx, c: Colour, out: &mut Vec<Idx>) {
     }
 }
 
-/// Chooses the playout move for the side to move (PASS when nothing sensible is left).
-pub fn choose(b: &FastBoard, rng: &mut Rng, buf: &mut Vec<Idx>) -> Idx {
+/// Chooses the playout move for the side to move (PASS when nothing sensible is left). With
+/// `shapes`, the replies near the last move are the 3×3 shapes the model rates well above an
+/// empty neighbourhood, drawn in proportion to their gammas; without, the fixed shape list.
+pub fn choose(b: &FastBoard, rng: &mut Rng, buf: &mut Vec<Idx>, shapes: Option<&Model>) -> Idx {
     let c = b.to_move();
     let last = b.last_move();
     if last != PASS {
@@ -272,14 +275,46 @@ pub fn choose(b: &FastBoard, rng: &mut Rng, buf: &mut Vec<Idx>) -> Idx {
             last + s,
             last + s + 1,
         ];
-        for p in ring {
-            if b.is_empty(p) && matches_shape(b, p) && playable(b, p, c) && !bad_self_atari(b, p, c)
-            {
-                buf.push(p);
+        match shapes {
+            Some(m) => {
+                let mut w = [0f32; 8];
+                let mut total = 0f32;
+                let floor = m.playout_shape_floor();
+                for p in ring {
+                    if b.is_empty(p) && playable(b, p, c) {
+                        let g = m.shape_gamma(raw_shape(b, p, c));
+                        if g > floor && !bad_self_atari(b, p, c) {
+                            w[buf.len()] = g;
+                            total += g;
+                            buf.push(p);
+                        }
+                    }
+                }
+                if !buf.is_empty() && rng.below(8) != 0 {
+                    let mut x = rng.unit() as f32 * total;
+                    for (k, &p) in buf.iter().enumerate() {
+                        x -= w[k];
+                        if x <= 0.0 {
+                            return p;
+                        }
+                    }
+                    return buf[buf.len() - 1];
+                }
             }
-        }
-        if !buf.is_empty() && rng.below(8) != 0 {
-            return buf[rng.below(buf.len())];
+            None => {
+                for p in ring {
+                    if b.is_empty(p)
+                        && matches_shape(b, p)
+                        && playable(b, p, c)
+                        && !bad_self_atari(b, p, c)
+                    {
+                        buf.push(p);
+                    }
+                }
+                if !buf.is_empty() && rng.below(8) != 0 {
+                    return buf[rng.below(buf.len())];
+                }
+            }
         }
     }
     random_move(b, c, rng)
@@ -307,12 +342,19 @@ pub fn random_move(b: &FastBoard, c: Colour, rng: &mut Rng) -> Idx {
 }
 
 /// Plays the position out to the end (two passes or a move cap) and returns the board.
-/// `amaf` records, for each point, the colour that played there first (1 black, 2 white).
-pub fn playout(b: &mut FastBoard, rng: &mut Rng, amaf: &mut [u8], buf: &mut Vec<Idx>) {
+/// `amaf` records, for each point, the colour that played there first (1 black, 2 white);
+/// `shapes` as for [`choose`].
+pub fn playout(
+    b: &mut FastBoard,
+    rng: &mut Rng,
+    amaf: &mut [u8],
+    buf: &mut Vec<Idx>,
+    shapes: Option<&Model>,
+) {
     let cap = b.move_count() as usize + 3 * b.width() * b.height();
     while b.passes() < 2 && (b.move_count() as usize) < cap {
         let c = b.to_move();
-        let m = choose(b, rng, buf);
+        let m = choose(b, rng, buf, shapes);
         if m == PASS {
             b.pass();
         } else {
@@ -361,7 +403,7 @@ mod tests {
         for _ in 0..20 {
             let mut b = FastBoard::new(9, 9);
             amaf.iter_mut().for_each(|a| *a = 0);
-            playout(&mut b, &mut rng, &mut amaf, &mut buf);
+            playout(&mut b, &mut rng, &mut amaf, &mut buf, None);
             for p in b.points() {
                 if b.stone(p).is_some() {
                     assert!(b.pseudo_liberties(p) > 0);
