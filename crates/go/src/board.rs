@@ -13,9 +13,10 @@
 use crate::point::{Color, Point, Size, CELLS, MAX_SIDE, STRIDE};
 use std::fmt;
 
-const BLACK: u8 = 0;
-const WHITE: u8 = 1;
-const EMPTY: u8 = 2;
+// Cell values; they are also what [`Board::code`] returns.
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
 const BORDER: u8 = 3;
 const NO_POINT: u16 = 0;
 const MAX_AREA: usize = MAX_SIDE as usize * MAX_SIDE as usize;
@@ -42,7 +43,9 @@ const fn zobrist_table() -> [[u64; CELLS]; 2] {
     let mut c = 0;
     while c < 2 {
         let mut i = 0;
-        while i < CELLS {
+        // The last cell is never a point; leaving it out keeps every key as it was before the
+        // layout grew by that cell.
+        while i < CELLS - 1 {
             let (s, v) = splitmix(state);
             state = s;
             t[c][i] = v;
@@ -59,9 +62,34 @@ static ZOBRIST: [[u64; CELLS]; 2] = zobrist_table();
 /// The key a situational-superko hash combines with the position hash when White is to move.
 pub const WHITE_TO_MOVE_KEY: u64 = 0x5DEE_CE66_D1CE_F00D;
 
+/// The key of a stone of cell value `c` (BLACK or WHITE) on cell `p`.
 #[inline]
 fn key(c: u8, p: usize) -> u64 {
-    ZOBRIST[c as usize][p]
+    ZOBRIST[side(c)][p]
+}
+
+/// The cell value of a stone of `c`.
+#[inline]
+fn stone(c: Color) -> u8 {
+    c as u8 + 1
+}
+
+/// The per-colour array index (0 Black, 1 White) of a stone's cell value.
+#[inline]
+fn side(v: u8) -> usize {
+    (v - 1) as usize
+}
+
+/// Whether a cell value is a stone (black or white).
+#[inline]
+fn is_stone(v: u8) -> bool {
+    v.wrapping_sub(BLACK) <= WHITE - BLACK
+}
+
+/// The cell value of the other colour's stone.
+#[inline]
+fn other(v: u8) -> u8 {
+    v ^ (BLACK ^ WHITE)
 }
 
 #[inline]
@@ -372,10 +400,11 @@ impl Board {
         let mut out = Vec::new();
         if self.get(p).is_some() {
             let id = self.chain[p.index()];
+            let c = self.cell[p.index()];
             for s in self.chain_stones(p) {
                 for d in DIRS {
                     let e = nb(s.index(), d);
-                    if self.cell[e] == EMPTY && self.first_chain_neighbour(e, id) == s.0 {
+                    if self.cell[e] == EMPTY && self.first_chain_neighbour(e, id, c) == s.0 {
                         out.push(Point(e as u16));
                     }
                 }
@@ -393,14 +422,14 @@ impl Board {
         if self.cell[i] != EMPTY {
             return false;
         }
-        let own = c as u8;
+        let own = stone(c);
         for d in DIRS {
             let v = self.cell[nb(i, d)];
             if v != own && v != BORDER {
                 return false;
             }
         }
-        let opp = own ^ 1;
+        let opp = other(own);
         let mut bad = 0;
         let mut edge = 0;
         for d in DIAGS {
@@ -419,8 +448,8 @@ impl Board {
             BORDER => return Err(PlayError::OffBoard),
             _ => return Err(PlayError::Occupied),
         }
-        let own = c as u8;
-        let opp = own ^ 1;
+        let own = stone(c);
+        let opp = other(own);
         let mut seen = [NO_POINT; 4];
         let mut n_seen = 0;
         let mut hash = self.hash ^ key(own, i);
@@ -485,8 +514,6 @@ impl Board {
         if self.cell[i] != EMPTY {
             return false;
         }
-        let own = c as u8;
-        let opp = own ^ 1;
         if i as u16 == self.ko {
             // Retaking is a ko recapture exactly when it captures one stone; the capturer may
             // still fill the point (it captures nothing and is not suicide).
@@ -495,6 +522,16 @@ impl Board {
                 Err(_) => false,
             };
         }
+        self.has_liberty_after(p, c)
+    }
+
+    /// Whether a stone of `c` at the empty point `p` would have a liberty once its captures are
+    /// made, i.e. the play is not suicide (ko is not considered).
+    #[inline]
+    pub fn has_liberty_after(&self, p: Point, c: Color) -> bool {
+        let i = p.index();
+        let own = stone(c);
+        let opp = other(own);
         for d in DIRS {
             let q = nb(i, d);
             let v = self.cell[q];
@@ -510,6 +547,43 @@ impl Board {
             }
         }
         false
+    }
+
+    /// Whether `c` at `p` would capture at least one opponent chain.
+    #[inline]
+    pub fn captures_any(&self, p: Point, c: Color) -> bool {
+        let opp = other(stone(c));
+        DIRS.iter().any(|&d| {
+            let q = nb(p.index(), d);
+            self.cell[q] == opp && self.libs[self.chain[q] as usize] == 1
+        })
+    }
+
+    /// The one liberty of the chain through `p` when it is in atari (exactly one liberty), else
+    /// `None`; costs a walk of the chain.
+    pub fn atari_liberty(&self, p: Point) -> Option<Point> {
+        if self.liberty_count(p) != 1 {
+            return None;
+        }
+        self.chain_stones(p).find_map(|s| {
+            DIRS.iter()
+                .map(|&d| nb(s.index(), d))
+                .find(|&e| self.cell[e] == EMPTY)
+                .map(|e| Point(e as u16))
+        })
+    }
+
+    /// What is on cell `p` as a small code: 0 empty, 1 black, 2 white, 3 off the board (a
+    /// padding cell of the layout, or a point outside this board's size).
+    #[inline]
+    pub fn code(&self, p: Point) -> u8 {
+        self.cell[p.index()]
+    }
+
+    /// Forgets the simple-ko point (a pass ends the ko; used by playouts that pass).
+    #[inline]
+    pub fn clear_ko(&mut self) {
+        self.ko = NO_POINT;
     }
 
     /// For playouts under simple ko: whether `c` may play at the empty point `p` without
@@ -531,8 +605,8 @@ impl Board {
     #[inline]
     pub(crate) fn playout_hash_after(&self, p: Point, c: Color) -> Option<u64> {
         let i = p.index();
-        let own = c as u8;
-        let opp = own ^ 1;
+        let own = stone(c);
+        let opp = other(own);
         let mut ok = false;
         let mut hash = self.hash ^ key(own, i);
         let mut seen = [NO_POINT; 4];
@@ -566,13 +640,13 @@ impl Board {
     /// mover's chain if it has none (suicide). Recorded for [`Board::undo`].
     pub fn play(&mut self, p: Point, c: Color) -> Result<PlayOutcome, PlayError> {
         self.check_playable(p)?;
-        Ok(self.play_impl::<true>(p.index(), c as u8))
+        Ok(self.play_impl::<true>(p.index(), stone(c)))
     }
 
     /// Like [`Board::play`] but not recorded for undo (faster; for playouts).
     pub fn play_unrecorded(&mut self, p: Point, c: Color) -> Result<PlayOutcome, PlayError> {
         self.check_playable(p)?;
-        Ok(self.play_impl::<false>(p.index(), c as u8))
+        Ok(self.play_impl::<false>(p.index(), stone(c)))
     }
 
     /// The stones the last recorded play captured (its own stones too, after a suicide).
@@ -594,9 +668,9 @@ impl Board {
         self.caps.clear();
     }
 
-    /// The `i`-th entry of the empty-point list (`i < empty_count()`).
+    /// The `i`-th entry of the empty-point list (`i < empty_count()`), in no particular order.
     #[inline]
-    pub(crate) fn empty_at(&self, i: usize) -> Point {
+    pub fn empty_at(&self, i: usize) -> Point {
         Point(self.empties[i])
     }
 
@@ -648,36 +722,60 @@ impl Board {
         }
     }
 
-    /// The first neighbour of empty point `e`, in `DIRS` order, belonging to chain `id`.
+    /// The first neighbour of empty point `e`, in `DIRS` order, belonging to chain `id` (of cell
+    /// value `c`: an empty cell's stale chain entry must not count).
     #[inline]
-    fn first_chain_neighbour(&self, e: usize, id: u16) -> u16 {
+    fn first_chain_neighbour(&self, e: usize, id: u16, c: u8) -> u16 {
         for d in DIRS {
             let q = nb(e, d);
-            if self.cell[q] < EMPTY && self.chain[q] == id {
+            if self.cell[q] == c && self.chain[q] == id {
                 return q as u16;
             }
         }
         NO_POINT
     }
 
-    /// Whether the empty point `e` is next to a stone of chain `id`.
+    /// Whether the empty point `e`, next to stone `s` of chain `b`, is a liberty that merging
+    /// `b` into chain `a` (both of cell value `c`) adds: `a` does not touch it and `s` is `b`'s
+    /// first stone next to it (so that each liberty is counted once). One pass over `e`'s
+    /// neighbours.
     #[inline]
-    fn touches_chain(&self, e: usize, id: u16) -> bool {
+    fn gained_liberty(&self, e: usize, s: u16, b: u16, a: u16, c: u8) -> bool {
+        let mut first = NO_POINT;
+        for d in DIRS {
+            let q = nb(e, d);
+            if self.cell[q] == c {
+                let id = self.chain[q];
+                if id == a {
+                    return false;
+                }
+                if id == b && first == NO_POINT {
+                    first = q as u16;
+                }
+            }
+        }
+        first == s
+    }
+
+    /// Whether the empty point `e` is next to a stone of chain `id` (of cell value `c`).
+    #[inline]
+    fn touches_chain(&self, e: usize, id: u16, c: u8) -> bool {
         DIRS.iter().any(|&d| {
             let q = nb(e, d);
-            self.cell[q] < EMPTY && self.chain[q] == id
+            self.cell[q] == c && self.chain[q] == id
         })
     }
 
     /// Exact liberty count of chain `id`: each empty neighbour is counted by its first
     /// neighbouring stone of the chain.
     fn count_libs(&self, id: u16) -> u16 {
+        let c = self.cell[id as usize];
         let mut n = 0;
         let mut s = id;
         loop {
             for d in DIRS {
                 let e = nb(s as usize, d);
-                if self.cell[e] == EMPTY && self.first_chain_neighbour(e, id) == s {
+                if self.cell[e] == EMPTY && self.first_chain_neighbour(e, id, c) == s {
                     n += 1;
                 }
             }
@@ -706,7 +804,7 @@ impl Board {
     /// the stones when `RECORD`. Returns the number of stones removed.
     fn remove_chain_impl<const RECORD: bool>(&mut self, id: u16) -> u32 {
         let c = self.cell[id as usize];
-        let other = c ^ 1;
+        let opp = other(c);
         let n = self.count[id as usize] as u32;
         let mut s = id;
         loop {
@@ -721,7 +819,7 @@ impl Board {
             let mut n_seen = 0;
             for d in DIRS {
                 let q = nb(si, d);
-                if self.cell[q] == other {
+                if self.cell[q] == opp {
                     let cid = self.chain[q];
                     if !seen[..n_seen].contains(&cid) {
                         seen[n_seen] = cid;
@@ -735,12 +833,12 @@ impl Board {
                 break;
             }
         }
-        self.stones[c as usize] -= n as u16;
+        self.stones[side(c)] -= n as u16;
         n
     }
 
     fn play_impl<const RECORD: bool>(&mut self, i: usize, own: u8) -> PlayOutcome {
-        let opp = own ^ 1;
+        let opp = other(own);
         let p = i as u16;
         if RECORD {
             self.log.push(UndoRec {
@@ -758,7 +856,7 @@ impl Board {
         self.cell[i] = own;
         self.hash ^= key(own, i);
         self.remove_empty(i);
-        self.stones[own as usize] += 1;
+        self.stones[side(own)] += 1;
         self.chain[i] = p;
         self.next[i] = p;
         self.count[i] = 1;
@@ -802,7 +900,7 @@ impl Board {
                 last_captured = id;
             }
         }
-        self.captures[own as usize] += captured;
+        self.captures[side(own)] += captured;
 
         // Join the new stone to its own neighbours.
         let id = match n_own {
@@ -828,10 +926,7 @@ impl Board {
                     loop {
                         for d in DIRS {
                             let e = nb(s as usize, d);
-                            if self.cell[e] == EMPTY
-                                && self.first_chain_neighbour(e, b) == s
-                                && !self.touches_chain(e, a)
-                            {
+                            if self.cell[e] == EMPTY && self.gained_liberty(e, s, b, a, own) {
                                 libs += 1;
                             }
                         }
@@ -844,7 +939,7 @@ impl Board {
                 }
                 for d in DIRS {
                     let e = nb(i, d);
-                    if self.cell[e] == EMPTY && !self.touches_chain(e, a) {
+                    if self.cell[e] == EMPTY && !self.touches_chain(e, a, own) {
                         libs += 1;
                     }
                 }
@@ -857,7 +952,7 @@ impl Board {
         let mut suicide = 0;
         if self.libs[id as usize] == 0 {
             suicide = self.remove_chain_impl::<RECORD>(id);
-            self.captures[opp as usize] += suicide;
+            self.captures[side(opp)] += suicide;
         }
         let ko_capture = n_own == 0 && empty_nb == 0 && captured == 1 && captured_chains == 1;
         self.ko = if ko_capture && suicide == 0 && self.libs[i] == 1 {
@@ -884,7 +979,7 @@ impl Board {
     pub fn undo(&mut self) -> Option<(Point, Color)> {
         let r = self.log.pop()?;
         let own = r.color;
-        let opp = own ^ 1;
+        let opp = other(own);
         let start = r.cap_start as usize;
         let opp_end = start + r.n_opp as usize;
         if !r.suicide && !r.merged && r.n_opp == 0 {
@@ -893,12 +988,12 @@ impl Board {
             let pi = r.p as usize;
             self.cell[pi] = EMPTY;
             self.push_empty(pi);
-            self.stones[own as usize] -= 1;
+            self.stones[side(own)] -= 1;
             let mut seen = [NO_POINT; 4];
             let mut n_seen = 0;
             for d in DIRS {
                 let q = nb(pi, d);
-                if self.cell[q] < EMPTY {
+                if is_stone(self.cell[q]) {
                     let id = self.chain[q];
                     if !seen[..n_seen].contains(&id) {
                         seen[n_seen] = id;
@@ -926,7 +1021,7 @@ impl Board {
                 let s = self.caps[k].index();
                 self.remove_empty(s);
                 self.cell[s] = own;
-                self.stones[own as usize] += 1;
+                self.stones[side(own)] += 1;
                 touched.extend(DIRS.iter().map(|&d| nb(s, d) as u16));
             }
         }
@@ -934,14 +1029,14 @@ impl Board {
         let pi = r.p as usize;
         self.cell[pi] = EMPTY;
         self.push_empty(pi);
-        self.stones[own as usize] -= 1;
+        self.stones[side(own)] -= 1;
         touched.extend(DIRS.iter().map(|&d| nb(pi, d) as u16));
         // Put the captured opponent stones back.
         for k in start..opp_end {
             let s = self.caps[k].index();
             self.remove_empty(s);
             self.cell[s] = opp;
-            self.stones[opp as usize] += 1;
+            self.stones[side(opp)] += 1;
             touched.push(s as u16);
             touched.extend(DIRS.iter().map(|&d| nb(s, d) as u16));
         }
@@ -967,7 +1062,7 @@ impl Board {
         for &start in cells {
             let si = start as usize;
             let c = self.cell[si];
-            if c > WHITE || done[si / 64] & (1 << (si % 64)) != 0 {
+            if !is_stone(c) || done[si / 64] & (1 << (si % 64)) != 0 {
                 continue;
             }
             // Flood fill, linking the ring as we go.
@@ -1014,7 +1109,7 @@ impl Board {
         }
         self.clear_undo();
         self.ko = NO_POINT;
-        let new = stone.map_or(EMPTY, |c| c as u8);
+        let new = stone.map_or(EMPTY, self::stone);
         if old == new {
             return Ok(());
         }
@@ -1022,13 +1117,13 @@ impl Board {
             self.remove_empty(i);
         } else {
             self.hash ^= key(old, i);
-            self.stones[old as usize] -= 1;
+            self.stones[side(old)] -= 1;
         }
         if new == EMPTY {
             self.push_empty(i);
         } else {
             self.hash ^= key(new, i);
-            self.stones[new as usize] += 1;
+            self.stones[side(new)] += 1;
         }
         self.cell[i] = new;
         // Chains through the neighbours may have split or joined: rebuild them and `p`'s.
@@ -1064,7 +1159,7 @@ impl Board {
         for p in self.points() {
             let i = p.index();
             if let Some(c) = self.get(p) {
-                h ^= key(c as u8, i);
+                h ^= key(stone(c), i);
                 stones[c.index()] += 1;
                 if self.liberty_count(p) != fresh.liberty_count(p) {
                     return Err(format!(
@@ -1321,6 +1416,51 @@ mod tests {
         let b3 = board_from(&[".X...", "X.X..", ".X...", ".....", "....."]);
         assert!(b3.is_eye(pt("A5", s), Color::Black));
         assert!(!b3.is_eye(pt("A5", s), Color::White));
+    }
+
+    #[test]
+    fn search_queries_agree_with_exact_liberties_in_random_games() {
+        for (seed, n) in [(7u64, 9u32), (8, 19), (9, 25)] {
+            let s = sz(n);
+            let mut b = Board::new(s);
+            let mut rng = Rng::new(seed);
+            let mut color = Color::Black;
+            for _ in 0..(n * n * 2) {
+                let k = b.empty_count();
+                let p = b.empty_at(rng.below(k));
+                for q in b.empty_points() {
+                    let pr = b.probe(q, color).unwrap();
+                    assert_eq!(b.has_liberty_after(q, color), pr.suicide == 0);
+                    assert_eq!(b.captures_any(q, color), pr.captured > 0);
+                }
+                b.play_unrecorded(p, color).unwrap();
+                for q in b.points() {
+                    let libs = b.liberties(q);
+                    let want = (libs.len() == 1).then(|| libs[0]);
+                    assert_eq!(b.atari_liberty(q), want);
+                    let code = match b.get(q) {
+                        Some(Color::Black) => 1,
+                        Some(Color::White) => 2,
+                        None => 0,
+                    };
+                    assert_eq!(b.code(q), code);
+                }
+                color = color.opponent();
+            }
+            assert_eq!(b.code(Point::from_raw(0)), 3);
+        }
+    }
+
+    #[test]
+    fn eye_test_reaches_the_last_corner_of_the_largest_board() {
+        // The top-right corner of 25×25 has the last cell of the layout as a diagonal.
+        let s = sz(25);
+        let mut b = Board::new(s);
+        b.play(Point::new(23, 24), Color::Black).unwrap();
+        b.play(Point::new(24, 23), Color::Black).unwrap();
+        assert!(b.is_eye(Point::new(24, 24), Color::Black));
+        b.clear_ko();
+        assert_eq!(b.ko_point(), None);
     }
 
     #[test]

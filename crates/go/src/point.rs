@@ -7,10 +7,11 @@ use std::fmt;
 pub const MIN_SIDE: u8 = 2;
 /// The largest side length a board may have.
 pub const MAX_SIDE: u8 = 25;
-/// Distance between vertically adjacent points in the padded 1-D layout.
-pub(crate) const STRIDE: usize = MAX_SIDE as usize + 1;
-/// Number of cells of the padded 1-D layout (every board size fits in it).
-pub(crate) const CELLS: usize = (MAX_SIDE as usize + 2) * STRIDE;
+/// Distance between vertically adjacent points in the padded 1-D layout ([`Point::index`]).
+pub const STRIDE: usize = MAX_SIDE as usize + 1;
+/// Number of cells of the padded 1-D layout (every board size fits in it, and so does every
+/// diagonal neighbour of a point: the last cell is the one past the top-right corner of 25×25).
+pub(crate) const CELLS: usize = (MAX_SIDE as usize + 2) * STRIDE + 1;
 
 /// A player (and the colour of a stone).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -225,6 +226,14 @@ impl Point {
     pub const fn new(x: u32, y: u32) -> Point {
         assert!(x < MAX_SIDE as u32 && y < MAX_SIDE as u32);
         Point(((y as usize + 1) * STRIDE + x as usize + 1) as u16)
+    }
+
+    /// The point with raw index `i`, unchecked: a padding cell is a point on no board (its
+    /// [`crate::Board::code`] is 3); `i` must be below [`Point::INDEX_LIMIT`]. For code that keeps
+    /// its own dense indices in the padded layout.
+    #[inline]
+    pub const fn from_raw(i: u16) -> Point {
+        Point(i)
     }
 
     /// The point at (`x`, `y`) if both are below 25.

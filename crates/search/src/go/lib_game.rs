@@ -17,10 +17,7 @@ pub fn colour(c: Color) -> Colour {
 
 /// The library's colour for a bot colour.
 pub fn lib_colour(c: Colour) -> Color {
-    match c {
-        Colour::Black => Color::Black,
-        Colour::White => Color::White,
-    }
+    c.lib()
 }
 
 /// The fast-board index of a library point (library rows count from the bottom).
