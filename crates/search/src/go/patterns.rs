@@ -1,5 +1,5 @@
 //! Learned move priors: the features of a candidate move (its 3×3 shape with the ataris of the
-//! neighbouring chains, distances to the last two moves, line and emptiness, captures, ataris,
+//! neighbouring chains, distances to the last two moves, line, corner and emptiness, captures, ataris,
 //! escapes, self-ataris, passing) and a generalized Bradley-Terry model of their strengths
 //! (Coulom's "gammas", 2007), read from a model file that `baduk go train` writes.
 //!
@@ -233,13 +233,11 @@ pub fn features(b: &FastBoard, i: Idx, c: Colour) -> Features {
         f[DIST_LAST2] = distance(b, i, b.last_move2()).clamp(1, 17);
     }
     let (x, y) = b.xy(i);
-    let line = x
-        .min(y)
-        .min(b.width() - 1 - x)
-        .min(b.height() - 1 - y)
-        .min(4) as u32;
+    let (dx, dy) = (x.min(b.width() - 1 - x), y.min(b.height() - 1 - y));
+    let line = dx.min(dy).min(4) as u32;
+    let corner = u32::from(dx.max(dy) <= 5);
     let empty = u32::from(!stone_within(b, i, 3));
-    f[LINE] = 1 + line * 2 + empty;
+    f[LINE] = 1 + (line * 2 + corner) * 2 + empty;
     f[SHAPE] = raw_shape(b, i, c) + 1;
     f
 }
@@ -422,8 +420,13 @@ impl Model {
             let gamma: f32 = parts[2]
                 .parse()
                 .ok()
-                .filter(|g: &f32| g.is_finite() && *g > 0.0)
-                .ok_or_else(|| err(n, format!("bad gamma `{}`", parts[2])))?;
+                .filter(|g: &f32| g.is_finite() && *g > 1e-6 && *g < 1e6)
+                .ok_or_else(|| {
+                    err(
+                        n,
+                        format!("bad gamma `{}` (a number between 1e-6 and 1e6)", parts[2]),
+                    )
+                })?;
             gammas[g].insert(v, gamma);
             count += 1;
         }
@@ -530,7 +533,58 @@ mod tests {
         b.setup(b.idx(0, 0), Colour::White);
         let f = features(&b, b.idx(0, 1), Colour::Black);
         assert_eq!(f[ATARI], 1);
-        assert_eq!(f[LINE], 1, "first line, a stone nearby");
+        assert_eq!(f[LINE], 3, "first line, in the corner, a stone nearby");
+    }
+
+    #[test]
+    fn every_legal_move_of_random_games_has_a_finite_positive_strength() {
+        let m = Model::builtin();
+        let mut rng = baduk_rng::Rng::new(5);
+        for size in [5usize, 9, 13, 19] {
+            let mut b = FastBoard::new(size, size);
+            for _ in 0..size * size * 2 {
+                let c = b.to_move();
+                let legal: Vec<Idx> = b
+                    .points()
+                    .filter(|&i| b.is_legal(i, c, super::super::board::SuicidePolicy::Forbidden))
+                    .collect();
+                for &i in legal.iter().chain(std::iter::once(&PASS)) {
+                    let f = features(&b, i, c);
+                    assert!(f[LINE] <= 20 && f[DIST_LAST] <= 17 && f[DIST_LAST2] <= 17);
+                    let s = m.strength(&f);
+                    assert!(s.is_finite() && s > 0.0, "{size}x{size} {i}: {s}");
+                }
+                if legal.is_empty() {
+                    b.pass();
+                } else {
+                    b.play(legal[rng.below(legal.len())], c);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_model_parser_never_panics_on_cut_or_mangled_files() {
+        let good = Model::to_text(
+            &Model::parse(BUILTIN, "builtin").unwrap().gammas,
+            &["a comment".to_string()],
+        );
+        assert!(Model::parse(&good, "m").is_ok());
+        let mut rng = baduk_rng::Rng::new(11);
+        let bytes = good.as_bytes();
+        for _ in 0..2000 {
+            let mut v = bytes[..rng.below(bytes.len() + 1)].to_vec();
+            for _ in 0..rng.below(4) {
+                if !v.is_empty() {
+                    let k = rng.below(v.len());
+                    v[k] = b" \n#0123456789abcdefxe.-endshape"[rng.below(31)];
+                }
+            }
+            let text = String::from_utf8_lossy(&v);
+            if let Err(e) = Model::parse(&text, "m") {
+                assert!(e.line <= text.lines().count().max(1), "{e}");
+            }
+        }
     }
 
     #[test]

@@ -194,7 +194,7 @@ pub fn fit(
     }
     let mut out: Vec<HashMap<u32, f32>> = vec![HashMap::new(); GROUPS];
     for (id, &(g, v)) in keys.iter().enumerate() {
-        out[g].insert(v, gamma[id] as f32);
+        out[g].insert(v, (gamma[id] as f32).clamp(1e-5, 1e5));
     }
     out
 }
