@@ -28,6 +28,9 @@ pub struct TreeParams {
     /// Weight of the score in a playout's value (0: win or loss only): the value is
     /// `(1 − w)·win + w·(½ + ½·tanh(margin / scale))`, scale growing with the board.
     pub score_weight: f32,
+    /// The score term is used only while the last search's win rate was below this or above
+    /// one minus this, when the win rate alone no longer tells moves apart (0.5: always).
+    pub score_band: f32,
 }
 
 impl Default for TreeParams {
@@ -39,7 +42,8 @@ impl Default for TreeParams {
             prior_weight: 40.0,
             widen: 1.3,
             playout_shapes: false,
-            score_weight: 0.0,
+            score_weight: 0.1,
+            score_band: 0.2,
         }
     }
 }
@@ -279,6 +283,11 @@ impl Tree {
             }
         }
         true
+    }
+
+    /// Sets the weight of the score in the value of the playouts to come.
+    pub fn set_score_weight(&mut self, w: f32) {
+        self.params.score_weight = w;
     }
 
     /// Runs `n` playouts.

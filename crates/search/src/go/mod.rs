@@ -115,6 +115,7 @@ impl BotConfig {
                     }
                     self.params.score_weight = w;
                 }
+                "score-band" => self.params.score_band = v.parse().map_err(|e| bad(&e))?,
                 "level" => {
                     let l: u8 = v.parse().map_err(|e| bad(&e))?;
                     if !(1..=10).contains(&l) {
@@ -124,7 +125,7 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, playout-shapes, score, level)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, playout-shapes, score, score-band, level)"
                     ))
                 }
             }
@@ -188,6 +189,7 @@ pub struct Bot {
     tree_filter: Option<Vec<Idx>>,
     tree_restrictions: Vec<MoveRestriction>,
     low_streak: u32,
+    last_winrate: f32,
 }
 
 impl Bot {
@@ -202,6 +204,7 @@ impl Bot {
             tree_filter: None,
             tree_restrictions: Vec::new(),
             low_streak: 0,
+            last_winrate: 0.5,
         }
     }
 
@@ -211,6 +214,7 @@ impl Bot {
         self.tree_moves.clear();
         self.tree_setup.clear();
         self.low_streak = 0;
+        self.last_winrate = 0.5;
     }
 
     /// Makes the trees' root the position of `game` with its side to move, keeping what was
@@ -308,6 +312,14 @@ impl Bot {
     /// Searches the position of `game` for its side to move.
     pub fn search(&mut self, game: &GameState, req: &SearchRequest) -> Vec<MoveStat> {
         self.prepare(game, req.root_moves.clone(), req.resume, &req.restrictions);
+        let p = self.config.params;
+        let lopsided = p.score_band >= 0.5
+            || self.last_winrate < p.score_band
+            || self.last_winrate > 1.0 - p.score_band;
+        let w = if lopsided { p.score_weight } else { 0.0 };
+        for t in self.trees.iter_mut() {
+            t.set_score_weight(w);
+        }
         let mut playouts = req.playouts.or(self.config.playouts);
         if let Some(&cap) = LEVEL_PLAYOUTS.get(self.config.level.wrapping_sub(1) as usize) {
             playouts = Some(playouts.map_or(cap, |p| p.min(cap)));
@@ -352,7 +364,11 @@ impl Bot {
                 }
             });
         }
-        self.merged_stats()
+        let stats = self.merged_stats();
+        if let Some(s) = stats.first() {
+            self.last_winrate = s.winrate;
+        }
+        stats
     }
 
     /// Root statistics merged over the threads' trees, most visited first.
