@@ -119,21 +119,25 @@ fn perms() -> &'static Perms {
     })
 }
 
+/// The shape code seen through symmetry `sym` (0..8) of the square.
+fn transformed_shape(code: u32, sym: usize) -> u32 {
+    let p = perms();
+    let mut t = 0u32;
+    for k in 0..8 {
+        t |= ((code >> (2 * k)) & 3) << (2 * p.ring[sym][k]);
+    }
+    for k in 0..4 {
+        t |= ((code >> (16 + k)) & 1) << (16 + p.ortho[sym][k]);
+    }
+    t
+}
+
 /// The smallest code of the shape over the 8 symmetries of the square.
 pub fn canonical_shape(code: u32) -> u32 {
-    let p = perms();
-    let mut best = u32::MAX;
-    for sym in 0..8 {
-        let mut t = 0u32;
-        for k in 0..8 {
-            t |= ((code >> (2 * k)) & 3) << (2 * p.ring[sym][k]);
-        }
-        for k in 0..4 {
-            t |= ((code >> (16 + k)) & 1) << (16 + p.ortho[sym][k]);
-        }
-        best = best.min(t);
-    }
-    best
+    (0..8)
+        .map(|sym| transformed_shape(code, sym))
+        .min()
+        .unwrap_or(code)
 }
 
 /// Coulom's distance between two points: |dx| + |dy| + max(|dx|, |dy|).
@@ -505,15 +509,10 @@ mod tests {
         // An own stone north-west, an enemy stone east in atari.
         let code = 1 | (2 << (2 * 4)) | (1 << (16 + 2));
         let c = canonical_shape(code);
-        let p = perms();
-        for sym in 0..8 {
-            let mut t = 0u32;
-            for k in 0..8 {
-                t |= ((code >> (2 * k)) & 3) << (2 * p.ring[sym][k]);
-            }
-            for k in 0..4 {
-                t |= ((code >> (16 + k)) & 1) << (16 + p.ortho[sym][k]);
-            }
+        let images: std::collections::HashSet<u32> =
+            (0..8).map(|sym| transformed_shape(code, sym)).collect();
+        assert_eq!(images.len(), 8, "this shape has no symmetry of its own");
+        for t in images {
             assert_eq!(canonical_shape(t), c);
         }
     }
