@@ -1,4 +1,5 @@
-//! One search tree: UCT with RAVE and heuristic priors, playouts from `playout`, subtree reuse.
+//! One search tree: UCT with RAVE, learned (or hand-written) priors and progressive widening,
+//! playouts from `playout`, subtree reuse.
 
 use super::board::{Colour, FastBoard, Idx, MAX_CELLS, PASS};
 use super::patterns::Model;

@@ -1,6 +1,7 @@
-//! The Go bot: Monte Carlo tree search (UCT with RAVE and heuristic priors) over a fast board,
-//! with a playout policy that knows captures, ataris and 3×3 shapes, tree reuse between moves,
-//! root-parallel threads and clock-aware time management.
+//! The Go bot: Monte Carlo tree search (UCT with RAVE, learned move priors and progressive
+//! widening, a score term when the game is decided) on the rules library's board, with a playout
+//! policy that knows captures, ataris and 3×3 shapes, tree reuse between moves, root-parallel
+//! threads, clock-aware time management and levels 1–10.
 //!
 //! It is rules-faithful: the caller passes the legal root moves from the rules library's `Game`
 //! (superko included, and repetitions a rule set allows stay available); inside the tree the same
