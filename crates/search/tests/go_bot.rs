@@ -450,6 +450,16 @@ fn levels_cap_the_playouts_and_out_of_range_levels_are_refused() {
         let e = BotConfig::default().apply_options(bad).unwrap_err();
         assert!(e.contains("level"), "{bad}: {e}");
     }
+    for bad in [
+        "prior-weight=-1",
+        "prior-weight=nan",
+        "widen=0.5",
+        "score-band=0.7",
+        "score=2",
+    ] {
+        let e = BotConfig::default().apply_options(bad).unwrap_err();
+        assert!(e.contains(bad), "{bad}: {e}");
+    }
 }
 
 #[test]

@@ -104,8 +104,20 @@ impl BotConfig {
                         path => Some(Arc::new(Model::load(path).map_err(|e| e.to_string())?)),
                     }
                 }
-                "prior-weight" => self.params.prior_weight = v.parse().map_err(|e| bad(&e))?,
-                "widen" => self.params.widen = v.parse().map_err(|e| bad(&e))?,
+                "prior-weight" => {
+                    let w: f32 = v.parse().map_err(|e| bad(&e))?;
+                    if !(0.0..=1000.0).contains(&w) {
+                        return Err(bad(&"the prior weight is between 0 and 1000"));
+                    }
+                    self.params.prior_weight = w;
+                }
+                "widen" => {
+                    let w: f32 = v.parse().map_err(|e| bad(&e))?;
+                    if !(w == 0.0 || (1.0..=100.0).contains(&w)) {
+                        return Err(bad(&"widen is 0 (off) or a factor between 1 and 100"));
+                    }
+                    self.params.widen = w;
+                }
                 "playout-shapes" => {
                     self.params.playout_shapes = v.parse().map_err(|e| bad(&e))?
                 }
@@ -116,7 +128,13 @@ impl BotConfig {
                     }
                     self.params.score_weight = w;
                 }
-                "score-band" => self.params.score_band = v.parse().map_err(|e| bad(&e))?,
+                "score-band" => {
+                    let b: f32 = v.parse().map_err(|e| bad(&e))?;
+                    if !(0.0..=0.5).contains(&b) {
+                        return Err(bad(&"the score band is between 0 and 0.5"));
+                    }
+                    self.params.score_band = b;
+                }
                 "level" => {
                     let l: u8 = v.parse().map_err(|e| bad(&e))?;
                     if !(1..=10).contains(&l) {
