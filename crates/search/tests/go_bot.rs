@@ -439,11 +439,7 @@ fn levels_cap_the_playouts_and_out_of_range_levels_are_refused() {
     let mut cfg = BotConfig::default();
     cfg.apply_options("level=1,time=5").unwrap();
     let mut b = Bot::new(cfg);
-    let g = Game::new(
-        Rules::parse("chinese")
-            .unwrap()
-            .with_size(baduk_go::Size::square(9).unwrap()),
-    );
+    let g = empty_chinese_9x9();
     let (_, r) = genmove(&mut b, &g, req());
     assert_eq!(r.playouts, baduk_search::go::LEVEL_PLAYOUTS[0]);
     for bad in ["level=0", "level=11", "level=x"] {
@@ -488,12 +484,17 @@ fn a_bad_model_file_is_refused_naming_the_file_and_priors_none_falls_back() {
     cfg.apply_options("priors=none,playouts=200").unwrap();
     assert!(cfg.model.is_none());
     let mut b = Bot::new(cfg);
-    let g = Game::new(
-        Rules::parse("chinese")
-            .unwrap()
-            .with_size(baduk_go::Size::square(9).unwrap()),
-    );
+    let g = empty_chinese_9x9();
     let (mv, _) = genmove(&mut b, &g, req());
     assert!(mv.is_some());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// An empty 9×9 game under `chinese`.
+fn empty_chinese_9x9() -> Game {
+    Game::new(
+        Rules::parse("chinese")
+            .unwrap()
+            .with_size(baduk_go::Size::square(9).unwrap()),
+    )
 }
