@@ -50,8 +50,8 @@ const RING: [(usize, usize); 8] = [
     (2, 2),
 ];
 
-fn build_table() -> Vec<bool> {
-    // All 8 symmetries of every shape, both colour assignments.
+/// All 8 symmetries of every shape, both colour assignments, as 3×3 grids of pattern letters.
+fn shape_grids() -> Vec<[[u8; 3]; 3]> {
     let mut grids: Vec<[[u8; 3]; 3]> = Vec::new();
     for s in SHAPES {
         let mut g = [[0u8; 3]; 3];
@@ -94,14 +94,29 @@ fn build_table() -> Vec<bool> {
             }
         }
     }
+    grids
+}
+
+fn build_table() -> Vec<bool> {
+    let grids = shape_grids();
+    // Each grid allows a set of values on each ring cell: mark every code in their product
+    // (a few thousand codes in all, instead of testing all 65,536 codes against every grid).
     let mut table = vec![false; 1 << 16];
-    for (code, slot) in table.iter_mut().enumerate() {
-        let vals: Vec<u8> = (0..8).map(|k| ((code >> (2 * k)) & 3) as u8).collect();
-        *slot = grids.iter().any(|g| {
-            RING.iter()
-                .enumerate()
-                .all(|(k, &(r, c))| cell_matches(g[r][c], vals[k]))
-        });
+    for g in &grids {
+        let mut codes = vec![0usize];
+        for (k, &(r, c)) in RING.iter().enumerate() {
+            let allowed: Vec<usize> = (0..4u8)
+                .filter(|&v| cell_matches(g[r][c], v))
+                .map(usize::from)
+                .collect();
+            codes = codes
+                .iter()
+                .flat_map(|&code| allowed.iter().map(move |&v| code | (v << (2 * k))))
+                .collect();
+        }
+        for code in codes {
+            table[code] = true;
+        }
     }
     table
 }
@@ -140,6 +155,15 @@ pub fn matches_shape(b: &FastBoard, i: Idx) -> bool {
 
 /// Distinct liberties (capped at 3) the chain of a `c` stone at empty `i` would have.
 pub fn liberties_after(b: &FastBoard, i: Idx, c: Colour) -> usize {
+    liberties_after_upto(b, i, c, 3)
+}
+
+/// Distinct liberties (capped at `cap`, at most 3) the chain of a `c` stone at empty `i` would
+/// have: its empty neighbours, those of the own chains it joins, and the points of neighbouring
+/// enemy stones it captures.
+#[inline]
+pub fn liberties_after_upto(b: &FastBoard, i: Idx, c: Colour, cap: usize) -> usize {
+    debug_assert!((1..=3).contains(&cap));
     let mut libs: [Idx; 3] = [0; 3];
     let mut n = 0usize;
     let add = |p: Idx, libs: &mut [Idx; 3], n: &mut usize| {
@@ -148,23 +172,27 @@ pub fn liberties_after(b: &FastBoard, i: Idx, c: Colour) -> usize {
             *n += 1;
         }
     };
-    for nb in b.neighbours(i) {
+    let nbs = b.neighbours(i);
+    for &nb in &nbs {
         if b.is_empty(nb) {
             add(nb, &mut libs, &mut n);
-            if n >= 3 {
-                return 3;
+            if n >= cap {
+                return cap;
             }
+        } else if b.stone(nb) == Some(c) && b.pseudo_liberties(nb) as usize > cap {
+            // Liberty counts are exact: this chain alone keeps `cap` liberties besides `i`.
+            return cap;
         }
     }
-    for nb in b.neighbours(i) {
+    for &nb in &nbs {
         match b.stone(nb) {
             Some(s) if s == c => {
                 for st in b.chain_stones(nb) {
                     for l in b.neighbours(st) {
                         if b.is_empty(l) {
                             add(l, &mut libs, &mut n);
-                            if n >= 3 {
-                                return 3;
+                            if n >= cap {
+                                return cap;
                             }
                         }
                     }
@@ -173,8 +201,8 @@ pub fn liberties_after(b: &FastBoard, i: Idx, c: Colour) -> usize {
             Some(_) if b.in_atari(nb) => {
                 // A capture frees at least this neighbour.
                 add(nb, &mut libs, &mut n);
-                if n >= 3 {
-                    return 3;
+                if n >= cap {
+                    return cap;
                 }
             }
             _ => {}
@@ -195,7 +223,7 @@ pub fn bad_self_atari(b: &FastBoard, i: Idx, c: Colour) -> bool {
     if empties >= 2 {
         return false;
     }
-    if liberties_after(b, i, c) >= 2 {
+    if liberties_after_upto(b, i, c, 2) >= 2 {
         return false;
     }
     // A lone stone thrown in is fine (it may be a useful sacrifice); a group is not.
@@ -243,7 +271,7 @@ pub fn save_moves(b: &FastBoard, p: Idx, c: Colour, out: &mut Vec<Idx>) {
         }
     }
     let l = b.atari_liberty(p);
-    if playable(b, l, c) && liberties_after(b, l, c) >= 2 && !out.contains(&l) {
+    if playable(b, l, c) && liberties_after_upto(b, l, c, 2) >= 2 && !out.contains(&l) {
         out.push(l);
     }
 }
@@ -302,9 +330,10 @@ pub fn choose(b: &FastBoard, rng: &mut Rng, buf: &mut Vec<Idx>, shapes: Option<&
                 }
             }
             None => {
+                let table = table();
                 for p in ring {
                     if b.is_empty(p)
-                        && matches_shape(b, p)
+                        && table[shape_code(b, p)]
                         && playable(b, p, c)
                         && !bad_self_atari(b, p, c)
                     {
@@ -369,6 +398,75 @@ pub fn playout(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table by brute force: every code tested against every grid of every shape.
+    fn brute_force_table() -> Vec<bool> {
+        let grids = shape_grids();
+        (0..1usize << 16)
+            .map(|code| {
+                grids.iter().any(|g| {
+                    RING.iter()
+                        .enumerate()
+                        .all(|(k, &(r, c))| cell_matches(g[r][c], ((code >> (2 * k)) & 3) as u8))
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shape_table_marks_exactly_the_codes_some_shape_matches() {
+        assert_eq!(build_table(), brute_force_table());
+    }
+
+    #[test]
+    fn liberties_after_matches_a_plain_count_in_random_playouts() {
+        // The count by sets: empty neighbours, empty neighbours of the own chains joined, and
+        // enemy neighbours in atari (their point frees up), `i` itself excluded.
+        fn by_sets(b: &FastBoard, i: Idx, c: Colour) -> usize {
+            let mut libs = std::collections::BTreeSet::new();
+            for n in b.neighbours(i) {
+                match b.stone(n) {
+                    None if b.is_empty(n) => {
+                        libs.insert(n);
+                    }
+                    Some(s) if s == c => {
+                        for st in b.chain_stones(n) {
+                            libs.extend(b.neighbours(st).into_iter().filter(|&l| b.is_empty(l)));
+                        }
+                    }
+                    Some(_) if b.in_atari(n) => {
+                        libs.insert(n);
+                    }
+                    _ => {}
+                }
+            }
+            libs.remove(&i);
+            libs.len()
+        }
+        let mut rng = Rng::new(11);
+        let mut buf = Vec::new();
+        let mut checked = 0;
+        for size in [5, 9, 13] {
+            let mut b = FastBoard::new(size, size);
+            for _ in 0..size * size * 2 {
+                let c = b.to_move();
+                for k in 0..b.empty_count() {
+                    let i = b.empty_at(k);
+                    let want = by_sets(&b, i, c);
+                    for cap in 1..=3 {
+                        assert_eq!(liberties_after_upto(&b, i, c, cap), want.min(cap));
+                        checked += 1;
+                    }
+                }
+                let m = choose(&b, &mut rng, &mut buf, None);
+                if b.passes() >= 2 {
+                    break;
+                }
+                b.play(m, c);
+            }
+        }
+        assert!(checked > 10_000);
+    }
 
     #[test]
     fn shape_table_knows_the_hane() {
