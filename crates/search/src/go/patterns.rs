@@ -269,6 +269,9 @@ impl fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
+/// Values below this of the non-shape groups are looked up in a flat table, not a hash map.
+const DENSE_VALUES: usize = 64;
+
 /// The first line of a model file of the version this build reads.
 pub const MODEL_HEADER: &str = "baduk go-patterns 1";
 
@@ -279,6 +282,8 @@ pub struct Model {
     gammas: Vec<HashMap<u32, f32>>,
     /// Gamma of every raw shape code (2^20 entries), filled from the canonical shapes.
     shape_table: Vec<f32>,
+    /// `dense[g][v]`: the gamma of small value `v` of a group other than shapes (1 if unlisted).
+    dense: Vec<Vec<f32>>,
     /// The comment lines at the top of the file (the invocation that made it).
     pub comments: Vec<String>,
 }
@@ -290,21 +295,44 @@ impl Model {
         let shapes = &gammas[SHAPE];
         let rare = shapes.get(&RARE_SHAPE).copied().unwrap_or(1.0);
         let mut shape_table = vec![rare; 1 << 20];
-        if !shapes.is_empty() {
-            for (code, slot) in shape_table.iter_mut().enumerate() {
-                if let Some(&g) = shapes.get(&(canonical_shape(code as u32) + 1)) {
-                    *slot = g;
-                }
+        // A raw code takes the gamma of its canonical shape: fill each listed canonical shape's
+        // orbit under the 8 symmetries (keys that are no canonical code match no raw code).
+        for (&key, &g) in shapes {
+            let Some(code) = key.checked_sub(1).filter(|&c| c < 1 << 20) else {
+                continue;
+            };
+            if canonical_shape(code) != code {
+                continue;
+            }
+            for sym in 0..8 {
+                shape_table[transformed_shape(code, sym) as usize] = g;
             }
         }
+        let dense = gammas
+            .iter()
+            .enumerate()
+            .map(|(g, map)| {
+                let mut row = vec![1.0f32; DENSE_VALUES];
+                if g != SHAPE {
+                    for (&v, &gamma) in map {
+                        if let Some(slot) = row.get_mut(v as usize) {
+                            *slot = gamma;
+                        }
+                    }
+                }
+                row
+            })
+            .collect();
         Model {
             gammas,
             shape_table,
+            dense,
             comments,
         }
     }
 
     /// The gamma of value `v` of group `g` (1 when the model does not list it).
+    #[inline]
     pub fn gamma(&self, g: usize, v: u32) -> f32 {
         if v == 0 {
             return 1.0;
@@ -312,7 +340,10 @@ impl Model {
         if g == SHAPE {
             return self.shape_table[(v - 1) as usize & ((1 << 20) - 1)];
         }
-        self.gammas[g].get(&v).copied().unwrap_or(1.0)
+        match self.dense[g].get(v as usize) {
+            Some(&gamma) => gamma,
+            None => self.gammas[g].get(&v).copied().unwrap_or(1.0),
+        }
     }
 
     /// The gamma of a raw shape code.
@@ -329,6 +360,7 @@ impl Model {
     }
 
     /// The strength of a candidate with features `f` (shape value raw + 1).
+    #[inline]
     pub fn strength(&self, f: &Features) -> f32 {
         let mut s = 1.0f32;
         for (g, &v) in f.iter().enumerate() {
@@ -514,6 +546,20 @@ mod tests {
         assert_eq!(images.len(), 8, "this shape has no symmetry of its own");
         for t in images {
             assert_eq!(canonical_shape(t), c);
+        }
+    }
+
+    #[test]
+    fn shape_table_gives_every_raw_code_its_canonical_shapes_gamma() {
+        let m = Model::builtin();
+        let shapes = &m.gammas[SHAPE];
+        let rare = shapes[&RARE_SHAPE];
+        for code in 0..1u32 << 20 {
+            let want = shapes
+                .get(&(canonical_shape(code) + 1))
+                .copied()
+                .unwrap_or(rare);
+            assert_eq!(m.shape_gamma(code), want, "raw code {code:#x}");
         }
     }
 
