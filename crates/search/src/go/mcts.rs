@@ -396,7 +396,8 @@ impl Tree {
                         strengths[k]
                     }
                 };
-                order.sort_by(|&a, &b| key(b).total_cmp(&key(a)).then(a.cmp(&b)));
+                // Ties go by index, so an unstable sort gives the stable order.
+                order.sort_unstable_by(|&a, &b| key(b).total_cmp(&key(a)).then(a.cmp(&b)));
                 let sorted: Vec<Node> = order
                     .iter()
                     .map(|&k| self.nodes[first as usize + k])
