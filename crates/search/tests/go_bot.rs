@@ -491,6 +491,42 @@ fn a_bad_model_file_is_refused_naming_the_file_and_priors_none_falls_back() {
 }
 
 /// An empty 9×9 game under `chinese`.
+#[test]
+fn the_lowest_levels_play_some_random_sensible_moves_and_level_five_none() {
+    // A level and a plain playout cap of the same size search alike (same seed, no tree
+    // reuse), so the moves differ only where the level blunders.
+    let differences = |level: u32, playouts: u64| {
+        let make = |opts: String| {
+            let mut cfg = BotConfig::default();
+            cfg.apply_options(&opts).unwrap();
+            Bot::new(cfg)
+        };
+        let mut leveled = make(format!("level={level},reuse=false,seed=7"));
+        let mut capped = make(format!("playouts={playouts},reuse=false,seed=7"));
+        let mut g = empty_chinese_9x9();
+        let mut differ = 0;
+        for _ in 0..40 {
+            let (a, _) = genmove(&mut leveled, &g, req());
+            let (b, _) = genmove(&mut capped, &g, req());
+            let a = a.expect("a level-capped bot without a resign threshold never resigns");
+            differ += usize::from(Some(a) != b);
+            if g.play(a).is_err() {
+                panic!("level {level} chose an illegal move {a:?}");
+            }
+            if g.is_over() {
+                break;
+            }
+        }
+        differ
+    };
+    let low = differences(1, baduk_search::go::LEVEL_PLAYOUTS[0]);
+    assert!(
+        low >= 8,
+        "level 1 should blunder about half its moves, differed {low} times"
+    );
+    assert_eq!(differences(5, baduk_search::go::LEVEL_PLAYOUTS[4]), 0);
+}
+
 fn empty_chinese_9x9() -> Game {
     Game::new(
         Rules::parse("chinese")

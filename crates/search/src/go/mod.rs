@@ -47,12 +47,17 @@ pub struct BotConfig {
     /// Learned move priors (None: the hand-written ones, `priors=none`).
     pub model: Option<Arc<Model>>,
     /// Strength level 1..=10 (10: full strength at the given time); lower levels cap the
-    /// playouts per move.
+    /// playouts per move, and the lowest also play some random moves.
     pub level: u8,
 }
 
 /// Playouts per move at each level below 10 (level 1 first).
 pub const LEVEL_PLAYOUTS: [u64; 9] = [10, 30, 80, 200, 500, 1200, 3000, 7000, 15000];
+
+/// How often a level below 10 (level 1 first) plays a random sensible move (one that fills no
+/// own eye and throws no group into atari) instead of its search's choice: a beginner's
+/// blunders, so that the lowest levels are beatable by beginners.
+pub const LEVEL_BLUNDERS: [f64; 9] = [0.5, 0.3, 0.15, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0];
 
 impl Default for BotConfig {
     fn default() -> Self {
@@ -481,6 +486,21 @@ impl Bot {
             None => (BotMove::Pass, 0.5),
         };
         let mut mv = mv;
+        let blunder = LEVEL_BLUNDERS
+            .get(self.config.level.wrapping_sub(1) as usize)
+            .copied()
+            .unwrap_or(0.0);
+        if blunder > 0.0 && !req.cleanup && matches!(mv, BotMove::Play(_)) {
+            let mut rng = baduk_rng::Rng::new(
+                self.config.seed ^ (game.moves().len() as u64).wrapping_mul(0x2545_F491),
+            );
+            if rng.unit() < blunder {
+                let r = playout::random_move(b, me, &mut rng);
+                if r != PASS && legal(r) {
+                    mv = BotMove::Play(r);
+                }
+            }
+        }
         if self.config.resign_threshold > 0.0 && game.rules.resign_allowed {
             if winrate < self.config.resign_threshold {
                 self.low_streak += 1;
