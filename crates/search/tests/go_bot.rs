@@ -452,6 +452,13 @@ fn levels_cap_the_playouts_and_out_of_range_levels_are_refused() {
         "widen=0.5",
         "score-band=0.7",
         "score=2",
+        "time=inf",
+        "time=1e30s",
+        "time=-1",
+        "resign=nan",
+        "rave=-5",
+        "explore=nan",
+        "expand=inf",
     ] {
         let e = BotConfig::default().apply_options(bad).unwrap_err();
         assert!(e.contains(bad), "{bad}: {e}");

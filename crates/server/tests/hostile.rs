@@ -113,6 +113,11 @@ async fn malformed_and_absurd_requests_get_a_4xx_with_a_reason() {
             "levels go from 1 to 10",
         ),
         (
+            r#"{"game":"go","seats":{"white":{"kind":"bot","bot":"baduk","options":"time=inf"}}}"#,
+            400,
+            "the time is 0 to 86400 seconds",
+        ),
+        (
             r#"{"game":"wallgo","seats":{"B":{"kind":"bot","bot":"grandmaster"}}}"#,
             400,
             "unknown bot",

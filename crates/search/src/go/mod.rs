@@ -87,21 +87,46 @@ impl BotConfig {
                 .ok_or_else(|| format!("bot option `{kv}` is not key=value"))?;
             let (k, v) = (k.trim(), v.trim());
             let bad = |e: &dyn std::fmt::Display| format!("bot option {k}={v}: {e}");
+            // The number `text` within `lo..=hi`; `what` says the range in the error.
+            let number = |text: &str, lo: f64, hi: f64, what: &str| -> Result<f64, String> {
+                let x: f64 = text.parse().map_err(|e| bad(&e))?;
+                if (lo..=hi).contains(&x) {
+                    Ok(x)
+                } else {
+                    Err(bad(&what))
+                }
+            };
             match k {
                 "threads" => self.threads = v.parse::<usize>().map_err(|e| bad(&e))?.max(1),
                 "seed" => self.seed = v.parse().map_err(|e| bad(&e))?,
                 "playouts" => self.playouts = Some(v.parse().map_err(|e| bad(&e))?),
                 "time" => {
-                    let s = v.trim_end_matches('s');
-                    let secs: f64 = s.parse().map_err(|e| bad(&e))?;
+                    let secs = number(
+                        v.trim_end_matches('s'),
+                        0.0,
+                        86_400.0,
+                        "the time is 0 to 86400 seconds",
+                    )?;
                     self.move_time = Some(Duration::from_secs_f64(secs.max(0.001)));
                 }
-                "resign" => self.resign_threshold = v.parse().map_err(|e| bad(&e))?,
+                "resign" => {
+                    self.resign_threshold =
+                        number(v, 0.0, 1.0, "the resign threshold is between 0 and 1")? as f32
+                }
                 "resign-moves" => self.resign_moves = v.parse().map_err(|e| bad(&e))?,
                 "reuse" => self.reuse_tree = v.parse().map_err(|e| bad(&e))?,
-                "rave" => self.params.rave_equiv = v.parse().map_err(|e| bad(&e))?,
-                "explore" => self.params.explore = v.parse().map_err(|e| bad(&e))?,
-                "expand" => self.params.expand_at = v.parse().map_err(|e| bad(&e))?,
+                "rave" => {
+                    self.params.rave_equiv =
+                        number(v, 0.0, 1e9, "the RAVE equivalence is between 0 and 1e9")? as f32
+                }
+                "explore" => {
+                    self.params.explore =
+                        number(v, 0.0, 100.0, "the exploration constant is between 0 and 100")? as f32
+                }
+                "expand" => {
+                    self.params.expand_at =
+                        number(v, 0.0, 1e9, "the expansion threshold is between 0 and 1e9")? as f32
+                }
                 "priors" => {
                     self.model = match v {
                         "none" => None,
@@ -110,35 +135,26 @@ impl BotConfig {
                     }
                 }
                 "prior-weight" => {
-                    let w: f32 = v.parse().map_err(|e| bad(&e))?;
-                    if !(0.0..=1000.0).contains(&w) {
-                        return Err(bad(&"the prior weight is between 0 and 1000"));
-                    }
-                    self.params.prior_weight = w;
+                    self.params.prior_weight =
+                        number(v, 0.0, 1000.0, "the prior weight is between 0 and 1000")? as f32
                 }
                 "widen" => {
-                    let w: f32 = v.parse().map_err(|e| bad(&e))?;
-                    if !(w == 0.0 || (1.0..=100.0).contains(&w)) {
+                    let w = number(v, 0.0, 100.0, "widen is 0 (off) or a factor between 1 and 100")?;
+                    if w != 0.0 && w < 1.0 {
                         return Err(bad(&"widen is 0 (off) or a factor between 1 and 100"));
                     }
-                    self.params.widen = w;
+                    self.params.widen = w as f32;
                 }
                 "playout-shapes" => {
                     self.params.playout_shapes = v.parse().map_err(|e| bad(&e))?
                 }
                 "score" => {
-                    let w: f32 = v.parse().map_err(|e| bad(&e))?;
-                    if !(0.0..=1.0).contains(&w) {
-                        return Err(bad(&"the score weight is between 0 and 1"));
-                    }
-                    self.params.score_weight = w;
+                    self.params.score_weight =
+                        number(v, 0.0, 1.0, "the score weight is between 0 and 1")? as f32
                 }
                 "score-band" => {
-                    let b: f32 = v.parse().map_err(|e| bad(&e))?;
-                    if !(0.0..=0.5).contains(&b) {
-                        return Err(bad(&"the score band is between 0 and 0.5"));
-                    }
-                    self.params.score_band = b;
+                    self.params.score_band =
+                        number(v, 0.0, 0.5, "the score band is between 0 and 0.5")? as f32
                 }
                 "level" => {
                     let l: u8 = v.parse().map_err(|e| bad(&e))?;
