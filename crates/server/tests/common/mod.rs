@@ -44,6 +44,8 @@ impl Server {
             database: url,
             rate_limit,
             test_bots,
+            limits: baduk_server::Limits::unlimited(),
+            ..Default::default()
         })
         .await
         .expect("the server starts");

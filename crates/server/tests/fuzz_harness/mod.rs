@@ -19,12 +19,11 @@ use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use baduk_server::http::{router, AppState};
 use baduk_server::hub::{Hub, HubOptions};
-use baduk_server::limit::RateLimiter;
 use baduk_server::room::{Core, Room, Seat, SeatSpec, Settings};
 use baduk_server::store::Store;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use tower::ServiceExt;
 
 /// The longest action sequence one input plays.
@@ -268,11 +267,13 @@ impl Api {
             .expect("a runtime");
         let app = rt.block_on(async {
             let store = Store::open(database).await.expect("the store opens");
-            let hub = Hub::new(store, HubOptions::default());
-            router(AppState {
-                hub,
-                limiter: Arc::new(RateLimiter::new(0.0, 0.0)),
-            })
+            let hub = Hub::new(store, HubOptions::default(), None);
+            let cfg = baduk_server::Config {
+                rate_limit: 0.0,
+                limits: baduk_server::Limits::unlimited(),
+                ..Default::default()
+            };
+            router(AppState::new(hub, &cfg))
         });
         let mut api = Api {
             rt,
