@@ -67,6 +67,10 @@ pub struct ServeArgs {
     /// A WebSocket that sends nothing (not even a pong to the server's ping) this many seconds is closed.
     #[arg(long, default_value_t = 60.0)]
     pub socket_idle_seconds: f64,
+    /// Switch every per-client rate and cap off (benchmarks and tests with every client on one
+    /// address); bot budgets, socket timeouts and the ends of games stay.
+    #[arg(long)]
+    pub no_limits: bool,
     /// Accept the test-only bot `panic` (for tests of fault isolation).
     #[arg(long, hide = true)]
     pub test_bots: bool,
@@ -148,10 +152,21 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         )?,
         ..Default::default()
     };
+    let limits = if a.no_limits {
+        baduk_server::Limits {
+            bots: limits.bots.clone(),
+            ends: limits.ends,
+            socket_idle: limits.socket_idle,
+            trusted_proxies: limits.trusted_proxies.clone(),
+            ..baduk_server::Limits::unlimited()
+        }
+    } else {
+        limits
+    };
     let cfg = baduk_server::Config {
         addr: a.addr,
         database: a.database,
-        rate_limit: a.rate_limit,
+        rate_limit: if a.no_limits { 0.0 } else { a.rate_limit },
         test_bots: a.test_bots,
         limits,
         go_model: a.go_model,

@@ -41,7 +41,7 @@ async fn serve(db: &str) -> Proc {
             "--database",
             db,
         ])
-        .args(["--rate-limit", "0"])
+        .args(["--no-limits"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -145,8 +145,9 @@ async fn sigkill_during_a_stream_of_moves_loses_no_acknowledged_action() {
         .unwrap();
     let acked = streamer.await.unwrap();
     drop(p);
-    // The server stays down a while: that time is charged to nobody.
-    let down = Duration::from_millis(3000);
+    // The server stays down a while, longer than an outage's threshold (5 s without a
+    // heartbeat): that time is charged to nobody.
+    let down = Duration::from_millis(6000);
     tokio::time::sleep(down).await;
     assert!(
         acked.len() > 3,
