@@ -197,7 +197,7 @@ pub fn export(a: ExportArgs) -> Result<(), CliError> {
 /// Arguments of `bench serve`.
 #[derive(Args, Debug)]
 pub struct BenchServeArgs {
-    /// Address of the running server (start it with `--rate-limit 0`).
+    /// Address of the running server (start it with `--no-limits`).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
     /// Concurrent games (9×9, chinese, no clock, two human seats; two sockets each).
@@ -235,6 +235,58 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
     };
     let report = baduk_server::block_on(baduk_server::bench::run(&opts))
         .map_err(|e| CliError::input(format!("baduk bench serve: {e}")))?;
+    for line in report.lines() {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// Arguments of `bench abuse`.
+#[derive(Args, Debug)]
+pub struct BenchAbuseArgs {
+    /// Address of the running server (loopback only; the abusers use 127.0.0.2 and up).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// How long the mix runs, in seconds.
+    #[arg(long, default_value_t = 600)]
+    pub seconds: u64,
+    /// Honest 19×19 games played beside it.
+    #[arg(long, default_value_t = 20)]
+    pub honest: usize,
+    /// Seconds between an honest player's moves.
+    #[arg(long, default_value_t = 0.5)]
+    pub think: f64,
+    /// Abusers of each kind.
+    #[arg(long, default_value_t = 4)]
+    pub abusers: usize,
+    /// Sockets each socket abuser keeps open without reading.
+    #[arg(long, default_value_t = 40)]
+    pub sockets_each: usize,
+    /// The server's process id, to sample its resident memory.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// Seed of the honest moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs `bench abuse` and prints its report.
+pub fn bench_abuse(a: BenchAbuseArgs) -> Result<(), CliError> {
+    if !a.think.is_finite() || a.think < 0.0 {
+        return Err(CliError::input("--think: seconds, 0 or more"));
+    }
+    let opts = baduk_server::abuse::AbuseOptions {
+        addr: a.addr,
+        seconds: a.seconds,
+        honest: a.honest,
+        think: a.think,
+        abusers: a.abusers,
+        sockets_each: a.sockets_each,
+        server_pid: a.server_pid,
+        seed: a.seed,
+    };
+    let report = baduk_server::block_on(baduk_server::abuse::run(&opts))
+        .map_err(|e| CliError::input(format!("baduk bench abuse: {e}")))?;
     for line in report.lines() {
         println!("{line}");
     }

@@ -5,6 +5,7 @@
 //! It is an adapter: every move is checked by the rules libraries (`baduk-go`, `baduk-wallgo`),
 //! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
 
+pub mod abuse;
 pub mod bench;
 pub mod bots;
 pub mod clock;
