@@ -491,17 +491,20 @@ impl Store {
 
     /// Ids of every game not yet finished (loaded at start so clocks and bots run on).
     pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query("SELECT id FROM games WHERE status <> 'finished'")
-            .fetch_all(&self.pool)
-            .await?;
+        let rows =
+            sqlx::query("SELECT id FROM games WHERE status NOT IN ('finished', 'cancelled')")
+                .fetch_all(&self.pool)
+                .await?;
         rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
 
     /// Every unfinished game's id and stored version (to catch up on missed events).
     pub async fn versions(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows = sqlx::query("SELECT id, version FROM games WHERE status <> 'finished'")
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT id, version FROM games WHERE status NOT IN ('finished', 'cancelled')",
+        )
+        .fetch_all(&self.pool)
+        .await?;
         rows.into_iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
             .collect()
