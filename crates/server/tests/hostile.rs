@@ -751,3 +751,27 @@ async fn searches_share_the_bot_threads_and_stop_when_their_game_ends() {
         assert_eq!(s.state(id).await["version"], 1, "no bot move after the end");
     }
 }
+
+#[tokio::test]
+async fn a_second_process_loading_a_game_gives_the_side_to_move_no_time_back() {
+    for db in databases() {
+        let a = Server::start(&db).await;
+        let (id, seats) = a
+            .create(json!({"game": "go", "size": 9, "rules": "chinese", "clock": "absolute:600"}))
+            .await;
+        a.ok(&id, &token(&seats, "black"), "E5").await;
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        // Another process on the same database loads the game now: White has been thinking
+        // 1.5 s, and that is what its clock says there too.
+        let b = Server::start(a.hub.store.url()).await;
+        let st = b.state(&id).await;
+        let shown = st["clocks"]["white"]["main_ms"].as_i64().unwrap();
+        let at = st["actions"][0]["at"].as_i64().unwrap();
+        let now = st["now"].as_i64().unwrap();
+        assert_eq!(shown, 600_000 - (now - at), "{st}");
+        assert!(
+            shown <= 600_000 - 1_400,
+            "White got time back: {shown} ms left"
+        );
+    }
+}
