@@ -31,7 +31,7 @@ pub struct AppState {
 impl IntoResponse for ActError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(json!({"error": self.message}))).into_response()
+        (status, Json(self.to_json())).into_response()
     }
 }
 
@@ -428,10 +428,9 @@ async fn post_action(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ActError> {
-    let token = bearer(&headers).ok_or(ActError {
-        status: 401,
-        message: "missing Authorization: Bearer <seat token>".into(),
-    })?;
+    let token = bearer(&headers).ok_or(ActError::unauthorized(
+        "missing Authorization: Bearer <seat token>",
+    ))?;
     let req: ActionReq = parse_json(&body)?;
     if req.action.trim().is_empty() {
         return Err(ActError::bad_request("action: empty"));
@@ -543,8 +542,7 @@ async fn ws_reply(st: &AppState, id: &str, text: &str, limiter: &RateLimiter) ->
     if !limiter.allow("socket") {
         return json!({"type": "error", "id": mid, "status": 429, "error": "too many messages: slow down"});
     }
-    let err =
-        |e: ActError| json!({"type": "error", "id": mid, "status": e.status, "error": e.message});
+    let err = |e: ActError| json!({"type": "error", "id": mid, "status": e.status, "error": e.message, "code": e.code, "args": e.args});
     match (msg.kind.as_deref(), msg.action.as_deref(), msg.token.as_deref()) {
         (Some("ping"), None, _) => json!({"type": "pong", "id": mid}),
         (Some("hello"), None, Some(t)) => match st.hub.hello(id, t).await {
@@ -561,10 +559,7 @@ async fn ws_reply(st: &AppState, id: &str, text: &str, limiter: &RateLimiter) ->
             Ok(state) => json!({"type": "ack", "id": mid, "version": state["version"]}),
             Err(e) => err(e),
         },
-        (None | Some("action"), Some(_), None) => err(ActError {
-            status: 401,
-            message: "an action needs the seat's token".into(),
-        }),
+        (None | Some("action"), Some(_), None) => err(ActError::unauthorized("an action needs the seat's token")),
         _ => err(ActError::bad_request(
             "expected {\"id\", \"token\", \"action\"}, {\"type\": \"hello\", \"token\"} or {\"type\": \"ping\"}",
         )),

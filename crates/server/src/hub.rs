@@ -679,14 +679,7 @@ fn bot_action(
                 }
             }
             match g.phase {
-                crate::go_room::Phase::Marking => {
-                    let m = g.marking.as_ref().ok_or("no marks")?;
-                    return Ok(if m.dead == m.proposed {
-                        "accept".into()
-                    } else {
-                        "dispute".into()
-                    });
-                }
+                crate::go_room::Phase::Marking => return Ok(g.bot_marking_answer().into()),
                 crate::go_room::Phase::Handicap(_) => {
                     let size = g.rules.size;
                     let stars = crate::go_room::fixed_handicap_points(size.cols(), size.rows(), 9)
