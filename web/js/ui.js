@@ -1,7 +1,7 @@
 // Small helpers shared by the lobby and the game page: element building, names, numbers, the
 // header's language and sound switches, and the optional move sound.
 
-import { t, lang, setLang, applyStatic } from './i18n.js';
+import { t, has, lang, setLang, applyStatic } from './i18n.js';
 
 /** h('div', {class: 'x'}, child, 'text', …): an element with attributes and children. */
 export function h(tag, attrs = {}, ...children) {
@@ -46,10 +46,66 @@ export function kindLabel(info) {
   return info.joined === false ? `${t('kind.human')} (${t('kind.waiting')})` : t('kind.human');
 }
 
+/** A rule set's name in the page's language, from a rules string (`chinese,komi=6.5`): the
+ * preset's name, the changed keys after it (the clock never: it has words of its own). */
+export function ruleName(rules) {
+  const parts = String(rules || '').split(',').filter((p) => p && !/^(time|size)=/.test(p));
+  const preset = parts.shift() || '';
+  const name = has(`rules.${preset}`) ? t(`rules.${preset}`) : preset;
+  return parts.length ? t('rules.changed', name, parts.join(', ')) : name;
+}
+
+function dur(secs) {
+  const s = Number(secs) || 0;
+  if (s >= 60 && s % 60 === 0) return t('tc.min', s / 60);
+  if (s >= 60) return `${t('tc.min', Math.floor(s / 60))} ${t('tc.sec', s % 60)}`;
+  return t('tc.sec', s);
+}
+
+/** A clock (`byo-yomi:180:3:10`, as the rules string's `time=` gives it) in words. */
+export function clockWords(tc) {
+  const [kind, ...n] = String(tc || '').split(':');
+  switch (kind) {
+    case 'absolute':
+      return t('tc.absolute', dur(n[0]));
+    case 'byo-yomi':
+      return t('tc.byo-yomi', dur(n[0]), n[1], dur(n[2]));
+    case 'canadian':
+      return t('tc.canadian', dur(n[0]), n[1], dur(n[2]));
+    case 'fischer':
+      return t('tc.fischer', dur(n[0]), dur(n[1]));
+    case 'ing':
+      return t('tc.ing', dur(n[0]));
+    default:
+      return '';
+  }
+}
+
+/** The clock of a Go rules string (its `time=` part), or ''. */
+export function clockOf(rules) {
+  const m = /(?:^|,)time=([^,]+)/.exec(String(rules || ''));
+  return m ? m[1] : '';
+}
+
+/**
+ * A server message in the page's language: the code's string with its arguments (seats and
+ * rules named in words), or the server's English sentence where the page knows no such code.
+ */
+export function say(code, args, fallback) {
+  if (!code || !has(`code.${code}`)) return fallback || '';
+  const a = { ...(args || {}) };
+  for (const k of ['color', 'seat', 'first', 'owner']) if (a[k]) a[k] = t(`seatname.${a[k]}`);
+  if (a.rules) a.rules = ruleName(a.rules);
+  if (Array.isArray(a.chains)) a.chains = a.chains.join(', ');
+  if (a.point === 'pass') a.point = t('move.pass');
+  return t(`code.${code}`, a);
+}
+
 /** The finished game's result as a sentence in the page's language. */
 export function resultText(st) {
   const r = st.result;
   if (!r) return '';
+  if (r.reason === 'disputed' && !r.winner) return `${t('result.void')} (${r.text})`;
   if (!r.winner) return `${t('result.draw')} (${st.score && st.game === 'wallgo' ? t('score.wall', st.score.A, st.score.B, st.score.neutral) : r.text})`;
   const who = seatName(st, r.winner);
   const reason = r.reason ? t(`reason.${r.reason}`) : '';
