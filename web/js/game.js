@@ -7,7 +7,7 @@ import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
-import { h, fmtNum, seatName, kindLabel, resultText, sound, initChrome, ruleName, clockWords, clockOf, say } from './ui.js';
+import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
 const $ = (sel) => document.querySelector(sel);
@@ -137,6 +137,16 @@ function apply(next) {
     page.resignArmed = false;
     sound('move');
   }
+  // An opponent who shows up: say so, clearly (and with a sound where sound is on).
+  if (st) {
+    for (const [seat, info] of Object.entries(next.seats || {})) {
+      const was = st.seats?.[seat];
+      if (was && !was.joined && info.joined && info.kind !== 'bot' && !mySeats().includes(seat)) {
+        showMessage(t('joined', seatName(next, seat)), 'info');
+        sound('join');
+      }
+    }
+  }
   if (page.replay && next.status !== 'finished') page.replay = null;
   if (next.phase !== 'marking') page.disputeOpen = false;
   render();
@@ -247,6 +257,7 @@ function tick() {
       c.turn_ms = page.turnTotal;
     }
     const v = clockView(c, elapsed);
+    countdown(seat, c, v);
     node.querySelector('.main').textContent = v.main;
     node.querySelector('.extra').textContent = v.extra;
     node.classList.toggle('low', !!v.low && !!c.running);
@@ -254,6 +265,15 @@ function tick() {
     const fill = node.querySelector('.fill');
     if (fill) fill.style.width = `${((c.running ? v.fraction : c.main_ms / c.turn_ms) * 100).toFixed(1)}%`;
   }
+}
+
+/** The byo-yomi countdown: a beep a second over the last 10 s of one's own period (with sound on). */
+function countdown(seat, c, v) {
+  if (!c.running || c.kind !== 'byo-yomi' || !v.low || !mySeats().includes(seat)) return;
+  const s = Math.ceil(v.ms / 1000);
+  if (s > 10 || s < 1 || page.beeped === `${seat}:${page.state.version}:${s}`) return;
+  page.beeped = `${seat}:${page.state.version}:${s}`;
+  sound('tick');
 }
 
 function turnMs(st) {
@@ -279,7 +299,7 @@ function renderBoard() {
     host.replaceChildren();
     page.board =
       st.game === 'go'
-        ? new GoBoard(host, { onPoint, onPending: () => renderControls() })
+        ? new GoBoard(host, { onPoint, onPending: () => renderControls(), onHover: hoverWhy })
         : new WallBoard(host, { onAction: (a) => act(a), onStage: () => renderWallControls() });
   }
   const shown = boardState();
@@ -318,6 +338,23 @@ function confirmSwitch() {
     renderControls();
   };
   return h('label', { class: 'switch' }, box, ' ', t('confirm.moves'));
+}
+
+/** Says, under the board, why the point under the pointer cannot be played (or nothing). */
+function hoverWhy(name, legal) {
+  const el = $('#why');
+  if (!el) return;
+  const st = page.state;
+  let why = '';
+  if (name && !legal && st?.phase === 'play') {
+    const x = page.board.parse(name);
+    const c = x && st.board[x.y]?.[x.x];
+    if (c === 'B' || c === 'W') why = t('why.occupied', name);
+    else if (st.ko === name) why = t('why.ko', name);
+    else why = t('why.illegal', name, ruleName(st.rules));
+  }
+  el.textContent = why;
+  el.hidden = !why;
 }
 
 function onPoint(name) {
@@ -509,6 +546,19 @@ function legendGo() {
   );
 }
 
+/** A short "How to play Wall Go" (from the rules spec), open until the first turn is played. */
+function wallHowTo() {
+  const d = h('details', { class: 'howto', 'data-howto': 'wallgo' }, h('summary', {}, t('howto.title')));
+  d.open = page.howtoOpen ?? !(page.state?.moves || []).length;
+  d.ontoggle = () => {
+    page.howtoOpen = d.open;
+  };
+  const ol = h('ol', {});
+  for (let i = 1; i <= 6; i++) ol.append(h('li', {}, t(`howto.${i}`)));
+  d.append(ol);
+  return d;
+}
+
 function renderWallControls() {
   const st = page.state;
   const box = $('#controls');
@@ -531,6 +581,7 @@ function renderWallControls() {
   if (stage.stage === 'dest' || stage.stage === 'wall') row.append(btn(t('btn.cancel'), () => page.board.reset(), 'quiet', 'cancel'));
   row.append(resignButton());
   box.append(row);
+  box.append(wallHowTo());
   // Keep the status line in step with the picker.
   const turn = $('#status .turn');
   if (turn && hint) turn.textContent = t(hint);
@@ -577,9 +628,9 @@ function scoreTable(st) {
     tr.append(h('td', { class: 'num' }, fmtNum(r.black)));
     tr.append(h('td', { class: 'num' }, fmtNum(r.white)));
     tr.append(h('td', { class: 'num' }, fmtNum(r.margin)));
-    tr.append(h('td', { class: `res ${r.winner === 'B' || r.winner === 'black' ? 'wb' : r.winner === 'W' || r.winner === 'white' ? 'ww' : ''}` }, r.result ?? ''));
+    tr.append(h('td', { class: `res ${r.winner === 'B' || r.winner === 'black' ? 'wb' : r.winner === 'W' || r.winner === 'white' ? 'ww' : ''}`, 'data-re': r.result ?? '' }, resultShort(r.result ?? '')));
     tr.append(h('td', { class: 'num' }, String((r.dead || []).length)));
-    tr.append(h('td', { class: 'notes' }, (r.notes || []).join('; ')));
+    tr.append(h('td', { class: 'notes' }, (r.notes || []).map(noteText).join('; ')));
     body.append(tr);
   }
   table.append(body);

@@ -173,6 +173,9 @@ export class GoBoard {
         }
       }
     }
+    // The ko point just taken: a square on it until a move elsewhere lifts the ban.
+    const ko = this.parse(state.ko);
+    if (ko && state.board[ko.y][ko.x] === '.') el('rect', { x: ko.x - 0.22, y: ko.y - 0.22, width: 0.44, height: 0.44, class: 'ko', 'data-ko': state.ko }, marks);
     const last = this.parse(state.last_move);
     if (last && state.board[last.y][last.x] !== '.') {
       const c = state.board[last.y][last.x];
@@ -270,6 +273,8 @@ export class GoBoard {
 
   #setGhost(p) {
     if (!this.ghost) return;
+    // Why a point under the pointer cannot be played (the page says it near the board).
+    if (this.interactive && this.mode === 'play') this.handlers.onHover?.(p ? this.name(p.x, p.y) : null, !!p && this.legal.has(this.name(p.x, p.y)));
     if (p && this.interactive && this.mode === 'play' && this.legal.has(this.name(p.x, p.y))) {
       this.ghost.setAttribute('cx', p.x);
       this.ghost.setAttribute('cy', p.y);

@@ -857,6 +857,7 @@ impl GoRoom {
             "last_move": self.game.history().last().map(|r| r.mv.to_string()),
             "undo_request": self.undo_request.map(|s| SEATS[s]),
             "undo_moves": self.undo_moves,
+            "ko": self.ko_point().map(|p| p.to_string()),
             "phase": self.phase.word(),
             "handicap_left": match self.phase { Phase::Handicap(n) => n, _ => 0 },
             "ended_by": self.game.end().map(|e| e.to_string()),
@@ -866,6 +867,16 @@ impl GoRoom {
             "rules_label": rules_label(&self.rules),
             "dead_stone_phase": self.rules.life != Life::AsIs && self.rules.end != End::Jk,
         })
+    }
+
+    /// The point a simple-ko rule forbids the side to move just now (after a ko capture), if any.
+    pub fn ko_point(&self) -> Option<Point> {
+        if self.phase != Phase::Play {
+            return None;
+        }
+        let p = self.game.board().ko_point()?;
+        let mv = Move::Play(p);
+        (!self.game.legal_moves().contains(&mv)).then_some(p)
     }
 
     /// The result as JSON (null while playing).

@@ -5,7 +5,7 @@
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, shots, api, clickPoint, playPoint, version, newerThan, record } from './lib.mjs';
+import { BASE, launch, person, shots, api, clickPoint, playPoint, pointAt, version, newerThan, record } from './lib.mjs';
 
 const act = (id, tok, action) => api('POST', `/api/games/${id}/actions`, { action }, tok);
 
@@ -282,6 +282,21 @@ describe('issue 20: what a player trips over', () => {
       assert.doesNotMatch(head, /[A-Za-z]{2,}/);
       const names = await page.$$eval('#score-table tbody th', (ths) => ths.map((th) => th.textContent));
       assert.ok(names.some((n) => /일본 규칙 \(1989\)/.test(n)), names.join(' | '));
+      // No Latin word on the page outside names (baduk, the bot's, the language switch, SGF) and
+      // coordinates.
+      const latin = (text) => (text.match(/[A-Za-z][A-Za-z0-9.+=\-]*/g) || []).filter((w) => !/^(baduk|English|SGF|[A-HJ-T]\d{0,2})$/.test(w));
+      const words = latin(await page.evaluate(() => document.body.innerText));
+      assert.deepEqual(words, [], `Latin words on the Korean game page: ${words.join(' ')}`);
+      // The lobby's finished list: Korean result, date by Intl, rules, komi and the clock in words.
+      await page.goto(`${BASE}/`);
+      await page.click('#list-tabs button[data-status=finished]');
+      const li = await page.waitForSelector(`li[data-game="${g.id}"]`);
+      const text = await li.textContent();
+      assert.match(text, /바둑 9×9 · 중국 규칙 · 덤 [\d.]+ · 초읽기: 3분 \+ 10초 3회/);
+      assert.match(text, /(흑|백) [\d.]+집 승/);
+      assert.match(text, /\d+월 \d+일/);
+      const lobbyWords = latin(await page.evaluate(() => document.body.innerText));
+      assert.deepEqual(lobbyWords, [], `Latin words in the Korean lobby: ${lobbyWords.join(' ')}`);
     });
   });
 
@@ -291,16 +306,7 @@ describe('issue 20: what a player trips over', () => {
       const g = await create({ size: 19, rules: 'japanese', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
       await page.goto(`${BASE}${g.seats.black.url}`);
       await page.waitForSelector('body[data-myturn="1"]');
-      const at = (name) =>
-        page.evaluate((name) => {
-          const svg = document.querySelector('svg.goban');
-          const st = window.__baduk.page.state;
-          const pt = svg.createSVGPoint();
-          pt.x = st.columns.indexOf(name[0]);
-          pt.y = st.size.rows - parseInt(name.slice(1), 10);
-          const p = pt.matrixTransform(svg.getScreenCTM());
-          return { x: p.x, y: p.y };
-        }, name);
+      const at = (name) => pointAt(page, name);
       const spacing = () => page.evaluate(() => document.querySelector('svg.goban').getScreenCTM().a);
       const full = await spacing();
       const v0 = await version(page);
@@ -336,6 +342,64 @@ describe('issue 20: what a player trips over', () => {
       p = await at('K10');
       await page.touchscreen.tap(p.x, p.y);
       await page.waitForSelector('circle.stone.black[data-point=K10]');
+    });
+  });
+
+  test('small things: the ko point marked, why a point is illegal, an opponent’s arrival, the lobby’s lists and selects, bot strength, Wall Go’s how-to', async (t) => {
+    const A = await person(browser, 'small');
+    const B = await person(browser, 'small-friend');
+    await shots(t, [A.page, B.page], async () => {
+      const g = await create({ size: 9, rules: 'japanese', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+      await A.page.goto(`${BASE}${g.seats.black.url}`);
+      await A.page.waitForSelector('body[data-myturn="1"]');
+      // White joins: black is told.
+      await B.page.goto(`${BASE}${g.seats.white.url}`);
+      await A.page.waitForSelector('#message.info');
+      assert.match(await A.page.textContent('#message'), /White has joined/);
+      // A ko capture: the ko point is marked, and hovering it says why it cannot be played.
+      const tok = [g.seats.black.token, g.seats.white.token];
+      const ko = ['B3', 'C3', 'A2', 'D2', 'B1', 'C1', 'C2', 'B2'];
+      for (let i = 0; i < ko.length; i++) assert.equal((await act(g.id, tok[i % 2], ko[i])).status, 200, ko[i]);
+      await A.page.waitForSelector('[data-ko=C2]');
+      const box = await pointAt(A.page, 'C2');
+      await A.page.mouse.move(box.x, box.y);
+      await A.page.waitForSelector('#why:not([hidden])');
+      assert.match(await A.page.textContent('#why'), /C2: ko/);
+      await A.page.mouse.move(box.x + 1, box.y + 1);
+      // The lobby: the rules select shows its whole label; each bot says how strong it is.
+      await A.page.goto(`${BASE}/`);
+      const sel = await A.page.$eval('select[name=preset]', (e) => ({ sw: e.scrollWidth, cw: e.clientWidth, text: e.selectedOptions[0].textContent }));
+      assert.equal(sel.text, 'Japanese (1989)');
+      const fits = await A.page.$eval('select[name=preset]', (e) => {
+        const c = document.createElement('canvas').getContext('2d');
+        c.font = getComputedStyle(e).font;
+        return c.measureText(e.selectedOptions[0].textContent).width + 24 <= e.clientWidth;
+      });
+      assert.ok(fits, 'the rules select is wide enough for "Japanese (1989)"');
+      await A.page.selectOption('select[name=seat-white]', 'bot');
+      assert.match(await A.page.textContent('[data-botnote=white]'), /playouts/);
+      await A.page.selectOption('select[name=level-white]', 'level=10,time=1');
+      assert.match(await A.page.textContent('[data-botnote=white]'), /Full strength/);
+      // The finished list: the most recently finished first (the older game finishes last).
+      const fin = [];
+      for (let i = 0; i < 2; i++) fin.push(await create({ size: 9, rules: 'chinese', komi: 6.5, clock: 'fischer:300:5', seats: { black: { kind: 'human' }, white: { kind: 'human' } } }));
+      assert.equal((await act(fin[1].id, fin[1].seats.black.token, 'resign')).status, 200);
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal((await act(fin[0].id, fin[0].seats.white.token, 'resign')).status, 200);
+      await A.page.click('#list-tabs button[data-status=finished]');
+      await A.page.waitForSelector(`li[data-game="${fin[1].id}"]`);
+      const order = await A.page.$$eval('#games li[data-game]', (lis) => lis.map((li) => li.dataset.game));
+      assert.ok(order.indexOf(fin[0].id) < order.indexOf(fin[1].id), 'newest finished first');
+      const entry = await A.page.textContent(`li[data-game="${fin[0].id}"]`);
+      assert.match(entry, /Go \(바둑\) 9×9 · Chinese · Komi \(덤\) 6\.5 · Fischer: 5 min \+ 5 s a move/);
+      assert.match(entry, /Black: Player · White: Player/);
+      assert.match(entry, /B\+R/);
+      // Wall Go: a short how-to, open before the first turn.
+      const w = await api('POST', '/api/games', { game: 'wallgo', seats: { A: { kind: 'human' }, B: { kind: 'bot', bot: 'easy' } } });
+      assert.equal(w.status, 201);
+      await A.page.goto(`${BASE}${w.data.seats.A.url}`);
+      await A.page.waitForSelector('details[data-howto=wallgo][open]');
+      assert.match(await A.page.textContent('details[data-howto=wallgo]'), /How to play Wall Go.*1 or 2 steps.*wall/s);
     });
   });
 });
