@@ -44,7 +44,7 @@ const page = {
 };
 
 // What tests and curious people can read: round-trip times of this page's own actions.
-window.__baduk = { rtts: [], page };
+window.__baduk = { rtts: [], sounds: [], page };
 
 function mySeats() {
   const st = page.state;

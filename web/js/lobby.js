@@ -2,7 +2,7 @@
 
 import { api, holdSeat, saveInvite, seatLink } from './api.js';
 import { t, lang, applyStatic } from './i18n.js';
-import { h, kindLabel, initChrome, clockWords, ruleName, resultShort } from './ui.js';
+import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort } from './ui.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
@@ -33,7 +33,7 @@ function seatRow(seat) {
       ? GO_LEVELS.map((n) =>
           h('option', { value: `level=${n},time=1`, ...(n === GO_DEFAULT_LEVEL ? { selected: true } : {}) }, goLevelLabel(n)),
         )
-      : WALL_BOTS.map((b) => h('option', { value: b, ...(b === 'easy' ? { selected: true } : {}) }, b))),
+      : WALL_BOTS.map((b) => h('option', { value: b, ...(b === 'easy' ? { selected: true } : {}) }, botName(b)))),
   );
   // One line saying how strong the chosen bot is (docs/bot.md's ladder; the Wall Go bots' search).
   const note = h('p', { class: 'botnote', 'data-botnote': seat });

@@ -196,6 +196,7 @@ export function soundOn() {
 
 export function sound(kind) {
   if (!soundOn()) return;
+  window.__baduk?.sounds?.push(kind); // what tests can read: the sounds played
   try {
     audio = audio || new AudioContext();
     const o = audio.createOscillator();

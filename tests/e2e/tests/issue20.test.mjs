@@ -402,4 +402,21 @@ describe('issue 20: what a player trips over', () => {
       assert.match(await A.page.textContent('details[data-howto=wallgo]'), /How to play Wall Go.*1 or 2 steps.*wall/s);
     });
   });
+
+  test('with sound on (remembered), a stone clicks and the last 10 s of a byo-yomi period tick', async (t) => {
+    const { page } = await person(browser, 'sound');
+    await shots(t, [page], async () => {
+      const g = await create({ size: 9, rules: 'chinese', clock: 'byo-yomi:0:3:12', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+      await page.goto(`${BASE}${g.seats.black.url}`);
+      await page.waitForSelector('body[data-myturn="1"]');
+      assert.equal(await page.evaluate(() => localStorage.getItem('baduk.sound')), null, 'off by default');
+      await page.click('#sound');
+      await page.reload();
+      await page.waitForSelector('body[data-myturn="1"]');
+      assert.equal(await page.getAttribute('#sound', 'aria-pressed'), 'true', 'remembered by the browser');
+      await page.waitForFunction(() => window.__baduk.sounds.filter((s) => s === 'tick').length >= 2, null, { timeout: 8000 });
+      await playPoint(page, 'E5');
+      assert.ok((await page.evaluate(() => window.__baduk.sounds)).includes('move'));
+    });
+  });
 });
