@@ -306,7 +306,8 @@ export class GoBoard {
     this.cursorEl.setAttribute('visibility', this.interactive && this.svg.matches(':focus-visible') ? 'visible' : 'hidden');
     this.svg.setAttribute('aria-activedescendant', '');
     this.svg.setAttribute('aria-label', this.name(this.cursor.x, this.cursor.y));
-    this.#setGhost(this.cursor);
+    // The keyboard's cursor shows its stone; a tap's focus does not (the tap has its own).
+    if (this.svg.matches(':focus-visible')) this.#setGhost(this.cursor);
   }
 
   #key(e) {
