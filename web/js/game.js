@@ -746,10 +746,26 @@ async function sit(seat) {
   }
 }
 
+/** "Copy link": the page's own URL, the spectator's (the seat token never is in it). */
+function watchLink() {
+  const url = `${location.origin}/g/${encodeURIComponent(id)}`;
+  const b = h('button', { class: 'small quiet', type: 'button', 'data-copy': 'watch', 'data-url': url }, t('copy.watch'));
+  b.onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      /* no clipboard: the address bar holds the same URL */
+    }
+    b.textContent = t('lobby.copied');
+  };
+  return b;
+}
+
 function renderInvites() {
   const inv = invites(id);
   const box = $('#invites');
   box.replaceChildren();
+  if (page.state) box.append(h('p', { class: 'watch-link' }, watchLink()));
   // Links for seats still waiting for their player (a joined seat needs no invitation).
   const seats = Object.keys(inv).filter((s) => page.state?.seats?.[s] && !page.state.seats[s].joined);
   if (!seats.length || page.state?.status === 'finished') return;

@@ -294,6 +294,8 @@ export class GoBoard {
       this.#setViewBox();
       this.#drawPending();
       this.handlers.onPending?.(this.name(p.x, p.y));
+      // A tap has no hover: say at once why the waiting point cannot be played, if it cannot.
+      this.handlers.onHover?.(this.name(p.x, p.y), this.legal.has(this.name(p.x, p.y)));
       return;
     }
     this.handlers.onPoint(this.name(p.x, p.y), p);

@@ -203,6 +203,7 @@ describe('issue 20: what a player trips over', () => {
       await A.page.goto(`${BASE}${g.seats.black.url}`);
       await A.page.waitForSelector('body[data-role=player]');
       assert.equal(A.page.url(), `${BASE}/g/${g.id}`, 'the address bar holds the spectator URL');
+      assert.equal(await A.page.getAttribute('[data-copy=watch]', 'data-url'), `${BASE}/g/${g.id}`, '“copy link” gives the spectator URL');
       const held = await A.page.evaluate((id) => localStorage.getItem(`baduk.seats.${id}`), g.id);
       assert.match(held, new RegExp(g.seats.black.token));
       await A.page.goto(`${BASE}/g/${g.id}`);
