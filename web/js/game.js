@@ -7,7 +7,7 @@ import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
-import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say } from './ui.js';
+import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
 const $ = (sel) => document.querySelector(sel);
@@ -749,16 +749,7 @@ async function sit(seat) {
 /** "Copy link": the page's own URL, the spectator's (the seat token never is in it). */
 function watchLink() {
   const url = `${location.origin}/g/${encodeURIComponent(id)}`;
-  const b = h('button', { class: 'small quiet', type: 'button', 'data-copy': 'watch', 'data-url': url }, t('copy.watch'));
-  b.onclick = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      /* no clipboard: the address bar holds the same URL */
-    }
-    b.textContent = t('lobby.copied');
-  };
-  return b;
+  return copyButton(url, t('copy.watch'), { class: 'small quiet', 'data-copy': 'watch', 'data-url': url });
 }
 
 function renderInvites() {

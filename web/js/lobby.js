@@ -2,7 +2,7 @@
 
 import { api, holdSeat, saveInvite, seatLink } from './api.js';
 import { t, lang, applyStatic } from './i18n.js';
-import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort } from './ui.js';
+import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton } from './ui.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
@@ -168,18 +168,6 @@ async function create(e) {
   }
 }
 
-function copyButton(text) {
-  const b = h('button', { type: 'button', class: 'small' }, t('lobby.copy'));
-  b.onclick = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-    } catch {
-      /* the field can still be selected by hand */
-    }
-    b.textContent = t('lobby.copied');
-  };
-  return b;
-}
 
 // ---- the list -------------------------------------------------------------------------------
 

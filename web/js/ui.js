@@ -18,6 +18,20 @@ export function h(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** A button that copies `text` to the clipboard and says so (the text stays selectable by hand). */
+export function copyButton(text, label = t('lobby.copy'), attrs = {}) {
+  const b = h('button', { type: 'button', class: 'small', ...attrs }, label);
+  b.onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      /* the field (or the address bar) can still be copied by hand */
+    }
+    b.textContent = t('lobby.copied');
+  };
+  return b;
+}
+
 /** A score number from the API: a number, or "num/den" for thirds and sixths (Ing's seki). */
 export function fmtNum(v) {
   if (v === null || v === undefined) return '';
