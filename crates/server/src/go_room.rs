@@ -838,7 +838,14 @@ impl GoRoom {
                 },
                 "dispute_ways": self.dispute_ways(),
                 "clicked": m.clicked.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-                "restored": m.restored.as_ref().map(|(s, c)| json!({"seat": SEATS[*s], "chains": c.iter().map(|p| p.to_string()).collect::<Vec<_>>()})),
+                "restored": m.restored.as_ref().map(|(s, c)| {
+                    let chains: Vec<String> = c.iter().map(|p| p.to_string()).collect();
+                    json!({
+                        "seat": SEATS[*s],
+                        "chains": chains,
+                        "reason": format!("{} put back {}: by its reading the marks were not right", SEATS[*s], chains.join(", ")),
+                    })
+                }),
             })
         });
         json!({
