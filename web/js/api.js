@@ -2,9 +2,11 @@
 // action goes to the server, and its 4xx message comes back as an ApiError to show in place.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code, args) {
     super(message);
     this.status = status;
+    this.code = code || null; // the server's code for the reason (docs/api.md), for the page's language
+    this.args = args || null;
   }
 }
 
@@ -27,7 +29,7 @@ async function call(method, path, body, token) {
   }
   if (!res.ok) {
     const msg = (data && data.error) || text || `${res.status} ${res.statusText}`;
-    throw new ApiError(res.status, msg);
+    throw new ApiError(res.status, msg, data && data.code, data && data.args);
   }
   return data;
 }

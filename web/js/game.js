@@ -2,22 +2,24 @@
 // game logic: it draws the server's state, sends the player's clicks as actions, and shows the
 // server's answer (a new state, or a 4xx message in place).
 
-import { api, connect, heldSeats, holdSeat, forgetSeat, invites, seatLink } from './api.js';
+import { api, connect, heldSeats, holdSeat, forgetSeat, invites } from './api.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
-import { h, fmtNum, seatName, kindLabel, resultText, sound, initChrome } from './ui.js';
+import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
 const $ = (sel) => document.querySelector(sel);
 
 // Seat tokens from the link (#token=…&seat=…) go to local storage, so a reload without the
-// fragment, or a new tab from the lobby, finds the seat again.
+// fragment, or a new tab from the lobby, finds the seat again; the address bar is then set to
+// the spectator URL (/g/ID) at once, so the token is never left there to be copied or shared.
 function takeToken() {
   const frag = new URLSearchParams(location.hash.slice(1));
   const token = frag.get('token');
   if (!token) return false;
+  history.replaceState(null, '', location.pathname + location.search);
   const held = heldSeats(id);
   if (Object.values(held).includes(token)) return false;
   holdSeat(id, frag.get('seat') || '?', token);
@@ -42,7 +44,7 @@ const page = {
 };
 
 // What tests and curious people can read: round-trip times of this page's own actions.
-window.__baduk = { rtts: [], page };
+window.__baduk = { rtts: [], sounds: [], page };
 
 function mySeats() {
   const st = page.state;
@@ -110,7 +112,7 @@ async function act(action, seat) {
     if (next && next.id) apply(next);
   } catch (e) {
     page.pending = null;
-    showMessage(e.status ? e.message : t('error.network'), 'error');
+    showMessage(e.status ? say(e.code, e.args, e.message) : t('error.network'), 'error');
     sound('error');
   }
 }
@@ -135,7 +137,18 @@ function apply(next) {
     page.resignArmed = false;
     sound('move');
   }
+  // An opponent who shows up: say so, clearly (and with a sound where sound is on).
+  if (st) {
+    for (const [seat, info] of Object.entries(next.seats || {})) {
+      const was = st.seats?.[seat];
+      if (was && !was.joined && info.joined && info.kind !== 'bot' && !mySeats().includes(seat)) {
+        showMessage(t('joined', seatName(next, seat)), 'info');
+        sound('join');
+      }
+    }
+  }
   if (page.replay && next.status !== 'finished') page.replay = null;
+  if (next.phase !== 'marking') page.disputeOpen = false;
   render();
   if (!st) performance.mark('baduk-board-drawn');
   if (page.pending && next.version > page.pending.version) {
@@ -160,7 +173,7 @@ function render() {
   document.body.dataset.game = st.game;
   const mine = mySeats();
   document.body.dataset.role = mine.length || hasUnknownToken() ? 'player' : 'spectator';
-  const title = st.game === 'go' ? `${t('game.go')} ${st.size.cols}×${st.size.rows} · ${(st.rules_name || st.rules || '').split(',')[0]}` : t('game.wallgo');
+  const title = st.game === 'go' ? `${t('game.go')} ${st.size.cols}×${st.size.rows} · ${ruleName(st.rules)}` : t('game.wallgo');
   $('#title').textContent = title;
   document.title = `${title} — baduk`;
   renderInfo();
@@ -181,14 +194,16 @@ function renderInfo() {
   if (st.game === 'go') {
     parts.push(t('komi', st.komi));
     if (st.handicap) parts.push(t('handicap', st.handicap));
-    parts.push(st.rules);
+    parts.push(ruleName(st.rules));
+    const clock = clockWords(clockOf(st.rules));
+    if (clock) parts.push(clock);
   } else {
     // The variant line in words: placement order, staying in place, equal scores, turn time.
     const v = Object.fromEntries((st.variant || '').split(/\s+/).filter(Boolean).map((f) => f.split('=')));
     if (v.placement) parts.push(`${t('form.placement')}: ${v.placement}`);
     if (v.stay) parts.push(`${t('form.stay')}: ${t(`form.stay.${v.stay}`)}`);
     if (v.tiebreak) parts.push(`${t('form.tiebreak')}: ${t(`form.tiebreak.${v.tiebreak}`)}`);
-    if (st.clocks?.A?.kind === 'turn') parts.push(`${Math.round(turnMs(st) / 1000)} s`);
+    if (st.clocks?.A?.kind === 'turn') parts.push(t('tc.sec', Math.round(turnMs(st) / 1000)));
   }
   $('#info').textContent = parts.join(' · ');
   $('#info').title = st.game === 'go' ? st.rules : st.variant;
@@ -196,6 +211,7 @@ function renderInfo() {
 
 function renderPlayers() {
   const st = page.state;
+  const shown = boardState(); // a replay's position: its captures and clocks
   const mine = mySeats();
   const box = $('#players');
   box.replaceChildren();
@@ -212,13 +228,13 @@ function renderPlayers() {
       card.append(b);
     }
     const meta = h('div', { class: 'pmeta' });
-    if (st.game === 'go' && st.captures) meta.append(h('span', { class: 'caps' }, `${t('captures')} ${st.captures[seat] ?? 0}`));
+    if (st.game === 'go' && shown.captures) meta.append(h('span', { class: 'caps', 'data-caps': seat }, `${t('captures')} ${shown.captures[seat] ?? 0}`));
     if (st.phase === 'marking' && st.marking?.accepted) {
       const ok = st.marking.accepted[seat];
       meta.append(h('span', { class: `acc ${ok ? 'yes' : 'no'}` }, ok ? `✓ ${t('btn.accept')}` : '…'));
     }
     card.append(meta);
-    const c = st.clocks?.[seat];
+    const c = shown.clocks?.[seat];
     if (c) {
       const clock = h('div', { class: 'clock', 'data-clock': seat }, h('span', { class: 'main' }), h('span', { class: 'extra' }));
       if (c.kind === 'turn') clock.append(h('div', { class: 'bar' }, h('div', { class: 'fill' })));
@@ -231,8 +247,9 @@ function renderPlayers() {
 function tick() {
   const st = page.state;
   if (!st || !st.clocks) return;
+  const shown = boardState();
   const elapsed = st.status === 'finished' ? 0 : performance.now() - page.at;
-  for (const [seat, c] of Object.entries(st.clocks)) {
+  for (const [seat, c] of Object.entries(shown.clocks || st.clocks)) {
     const node = document.querySelector(`[data-clock="${seat}"]`);
     if (!node || !c) continue;
     if (c.kind === 'turn') {
@@ -240,6 +257,7 @@ function tick() {
       c.turn_ms = page.turnTotal;
     }
     const v = clockView(c, elapsed);
+    countdown(seat, c, v);
     node.querySelector('.main').textContent = v.main;
     node.querySelector('.extra').textContent = v.extra;
     node.classList.toggle('low', !!v.low && !!c.running);
@@ -247,6 +265,15 @@ function tick() {
     const fill = node.querySelector('.fill');
     if (fill) fill.style.width = `${((c.running ? v.fraction : c.main_ms / c.turn_ms) * 100).toFixed(1)}%`;
   }
+}
+
+/** The byo-yomi countdown: a beep a second over the last 10 s of one's own period (with sound on). */
+function countdown(seat, c, v) {
+  if (!c.running || c.kind !== 'byo-yomi' || !v.low || !mySeats().includes(seat)) return;
+  const s = Math.ceil(v.ms / 1000);
+  if (s > 10 || s < 1 || page.beeped === `${seat}:${page.state.version}:${s}`) return;
+  page.beeped = `${seat}:${page.state.version}:${s}`;
+  sound('tick');
 }
 
 function turnMs(st) {
@@ -272,7 +299,7 @@ function renderBoard() {
     host.replaceChildren();
     page.board =
       st.game === 'go'
-        ? new GoBoard(host, { onPoint })
+        ? new GoBoard(host, { onPoint, onPending: () => renderControls(), onHover: hoverWhy })
         : new WallBoard(host, { onAction: (a) => act(a), onStage: () => renderWallControls() });
   }
   const shown = boardState();
@@ -287,10 +314,47 @@ function renderBoard() {
       mode,
       legal: new Set(st.legal || []),
       hoverColor: st.to_move === 'white' ? 'white' : 'black',
+      confirm: confirmOn(),
     });
   } else {
     page.board.render(shown, { interactive: myTurn && st.phase !== 'finished', showRegions: !replaying && st.phase === 'finished' });
   }
+}
+
+/** Whether a tap needs confirming (a second tap or the button): on by default for touch. */
+function confirmOn() {
+  const saved = localStorage.getItem('baduk.confirm');
+  if (saved === 'on' || saved === 'off') return saved === 'on';
+  return !!window.matchMedia?.('(pointer: coarse)').matches;
+}
+
+function confirmSwitch() {
+  const box = h('input', { type: 'checkbox', name: 'confirm-moves', 'data-setting': 'confirm' });
+  box.checked = confirmOn();
+  box.onchange = () => {
+    localStorage.setItem('baduk.confirm', box.checked ? 'on' : 'off');
+    page.board?.cancelPending?.();
+    renderBoard();
+    renderControls();
+  };
+  return h('label', { class: 'switch' }, box, ' ', t('confirm.moves'));
+}
+
+/** Says, under the board, why the point under the pointer cannot be played (or nothing). */
+function hoverWhy(name, legal) {
+  const el = $('#why');
+  if (!el) return;
+  const st = page.state;
+  let why = '';
+  if (name && !legal && st?.phase === 'play') {
+    const x = page.board.parse(name);
+    const c = x && st.board[x.y]?.[x.x];
+    if (c === 'B' || c === 'W') why = t('why.occupied', name);
+    else if (st.ko === name) why = t('why.ko', name);
+    else why = t('why.illegal', name, ruleName(st.rules));
+  }
+  el.textContent = why;
+  el.hidden = !why;
 }
 
 function onPoint(name) {
@@ -343,7 +407,7 @@ function renderControls() {
       const other = mine.find((s) => s !== st.undo_request) || (hasUnknownToken() && !mine.length ? '?' : null);
       if (other) {
         box.append(
-          h('p', { class: 'note ask' }, t('undo.asked.other', seatName(st, st.undo_request))),
+          h('p', { class: 'note ask' }, t(st.undo_moves === 2 ? 'undo.asked.other2' : 'undo.asked.other', seatName(st, st.undo_request))),
           btn(t('btn.undo_accept'), () => act('undo-accept', other), 'primary', 'undo-accept'),
           btn(t('btn.undo_decline'), () => act('undo-decline', other), '', 'undo-decline'),
         );
@@ -351,13 +415,23 @@ function renderControls() {
     }
     const row = h('div', { class: 'row' });
     row.append(btn(t('btn.pass'), () => act('pass'), '', 'pass', !myTurn));
-    // Only the player who moved last may ask to take the move back: the side not to move.
+    // Undo takes back one's own last move, or on one's turn one's last move and the reply (as
+    // OGS allows; against a bot, which answers at once, only the second form ever applies).
+    const n = (st.moves || []).length;
     const lastMover = st.to_move === 'black' ? 'white' : st.to_move === 'white' ? 'black' : null;
-    const undoSeat = lastMover && (mine.includes(lastMover) || (hasUnknownToken() && !mine.length)) ? lastMover : null;
-    row.append(btn(t('btn.undo'), () => act('undo', undoSeat), '', 'undo', !!st.undo_request || !(st.moves || []).length || !undoSeat));
+    const holds = (s) => s && (mine.includes(s) || (hasUnknownToken() && !mine.length));
+    const undoSeat = n >= 1 && holds(lastMover) ? lastMover : n >= 2 && holds(st.to_move) ? st.to_move : null;
+    row.append(btn(t('btn.undo'), () => act('undo', undoSeat), '', 'undo', !!st.undo_request || st.phase !== 'play' || !undoSeat));
     row.append(resignButton());
+    const pending = page.board?.pendingName?.();
+    if (pending) {
+      const conf = h('div', { class: 'row confirm-row' });
+      conf.append(btn(t('btn.play', pending), () => page.board.confirmPending(), 'primary', 'confirm-move', !myTurn));
+      conf.append(btn(t('btn.cancel'), () => page.board.cancelPending(), 'quiet', 'cancel-move'));
+      box.append(conf);
+    }
     box.append(row);
-    box.append(h('p', { class: 'hint' }, t('lastmove', st.last_move || '—')));
+    box.append(h('p', { class: 'hint' }, t('lastmove', st.last_move || '—'), ' · ', confirmSwitch()));
   } else {
     renderWallControls();
   }
@@ -402,6 +476,8 @@ function renderMarking(box) {
   const st = page.state;
   const mine = mySeats();
   box.append(h('p', { class: 'note' }, t('marking.help')));
+  const rest = st.marking?.restored;
+  if (rest) box.append(h('p', { class: 'note ask', 'data-restored': rest.seat }, t('marking.restored', seatName(st, rest.seat), rest.chains.join(', '))));
   const acc = st.marking?.accepted || {};
   const list = h('ul', { class: 'accepts' });
   for (const s of Object.keys(st.seats)) list.append(h('li', { class: acc[s] ? 'yes' : 'no' }, acc[s] ? `✓ ${t('marking.accepted', seatName(st, s))}` : t('marking.waiting', seatName(st, s))));
@@ -412,12 +488,51 @@ function renderMarking(box) {
     const label = seats.length > 1 ? `${t('btn.accept')} (${seatName(st, s)})` : t('btn.accept');
     row.append(btn(label, () => act('accept', s), 'primary', 'accept', s !== '?' && !!acc[s]));
   }
-  row.append(btn(t('btn.dispute'), () => act('dispute', seats[0]), '', 'dispute'));
+  row.append(btn(t('btn.dispute'), () => {
+    page.disputeOpen = !page.disputeOpen;
+    renderControls();
+  }, '', 'dispute'));
   row.append(resignButton());
   box.append(row);
   box.append(h('p', { class: 'hint' }, t(`marking.dispute.${disputePath(st)}`)));
-  if (st.verification?.length) box.append(h('pre', { class: 'verification' }, [].concat(st.verification).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n')));
+  if (page.disputeOpen) box.append(disputeDialog(st, seats[0]));
   box.append(legendGo());
+}
+
+/** The dispute's confirmation: what happens next under the game's rules, one button a way. */
+function disputeDialog(st, seat) {
+  const ways = st.marking?.dispute_ways || [disputePath(st) === 'verify' ? 'verify' : 'resume'];
+  const japanese = disputePath(st) === 'japanese';
+  const box = h('div', { class: 'dispute-box', role: 'dialog', 'aria-label': t('dispute.title') }, h('strong', {}, t('dispute.title')));
+  for (const way of ways) {
+    const text = japanese ? t(`dispute.jp_${way}`) : t(`dispute.${way}`);
+    const b = btn(t('dispute.go'), () => {
+      page.disputeOpen = false;
+      act(`dispute ${way}`, seat);
+    }, 'danger', `dispute-${way}`);
+    box.append(h('div', { class: 'way', 'data-way': way }, h('p', {}, text), b));
+  }
+  box.append(btn(t('dispute.cancel'), () => {
+    page.disputeOpen = false;
+    renderControls();
+  }, 'quiet', 'dispute-cancel'));
+  return box;
+}
+
+/** The checks a dispute ran (verification play or art. 7 confirmation), in words. */
+function checksList(st) {
+  const checks = st.checks || [];
+  if (!checks.length) return null;
+  const ul = h('ul', { class: 'checks' });
+  const line = (l) => {
+    const what = l.moves.length ? `${l.moves.map((m) => m.replace(/^([BW]) /, (_, c) => (c === 'B' ? '●' : '○'))).join(' ')} → ${t(`check.${l.outcome}`)}` : l.outcome === 'survived' ? t('check.none') : t(`check.${l.outcome}`);
+    return t('check.line', seatName(st, l.first), what);
+  };
+  for (const c of checks) {
+    const head = t('check.head', `${t(`check.mode.${c.mode}`)} ${c.chain}`, seatName(st, c.owner), c.stones, t(`check.status.${c.status}`));
+    ul.append(h('li', { 'data-check': c.chain, 'data-status': c.status }, h('strong', {}, head), h('br'), line(c.opponent_first), h('br'), line(c.owner_first)));
+  }
+  return ul;
 }
 
 function legendGo() {
@@ -426,9 +541,22 @@ function legendGo() {
     { class: 'legend' },
     h('span', {}, h('i', { class: 'sw terr-b' }), ' ', t('territory'), ' ', t('color.black')),
     h('span', {}, h('i', { class: 'sw terr-w' }), ' ', t('territory'), ' ', t('color.white')),
-    h('span', {}, h('i', { class: 'sw deadx' }, '×'), ' ', t('table.dead'), ' (사석)'),
+    h('span', {}, h('i', { class: 'sw deadx' }, '×'), ' ', t('legend.dead')),
     h('span', {}, h('i', { class: 'sw seki' }), ' ', t('seki')),
   );
+}
+
+/** A short "How to play Wall Go" (from the rules spec), open until the first turn is played. */
+function wallHowTo() {
+  const d = h('details', { class: 'howto', 'data-howto': 'wallgo' }, h('summary', {}, t('howto.title')));
+  d.open = page.howtoOpen ?? !(page.state?.moves || []).length;
+  d.ontoggle = () => {
+    page.howtoOpen = d.open;
+  };
+  const ol = h('ol', {});
+  for (let i = 1; i <= 6; i++) ol.append(h('li', {}, t(`howto.${i}`)));
+  d.append(ol);
+  return d;
 }
 
 function renderWallControls() {
@@ -453,6 +581,7 @@ function renderWallControls() {
   if (stage.stage === 'dest' || stage.stage === 'wall') row.append(btn(t('btn.cancel'), () => page.board.reset(), 'quiet', 'cancel'));
   row.append(resignButton());
   box.append(row);
+  box.append(wallHowTo());
   // Keep the status line in step with the picker.
   const turn = $('#status .turn');
   if (turn && hint) turn.textContent = t(hint);
@@ -465,11 +594,12 @@ function renderResult() {
   $('#table').replaceChildren();
   if (st.status !== 'finished' || !st.result) return;
   const r = st.result;
-  box.append(h('h2', { class: 'result-line', 'data-result': r.text }, resultText(st)));
-  if (r.detail) box.append(h('p', { class: 'detail' }, r.detail));
+  box.append(h('h2', { class: 'result-line', 'data-result': r.text, 'data-reason': r.reason }, resultText(st)));
+  if (r.detail) box.append(h('p', { class: 'detail' }, say(r.code, r.args, r.detail)));
   if (st.game === 'go') {
     if (st.marking) box.append(legendGo());
-    if (st.verification?.length) box.append(h('pre', { class: 'verification' }, [].concat(st.verification).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n')));
+    const checks = checksList(st);
+    if (checks) box.append(checks);
     if (r.rows?.length) $('#table').append(scoreTable(st));
     box.append(h('a', { class: 'button', href: api.recordUrl(id), download: `${id}.sgf`, 'data-download': 'sgf' }, t('btn.sgf')));
   } else {
@@ -487,18 +617,20 @@ function scoreTable(st) {
   table.append(h('thead', {}, head));
   const body = h('tbody', {});
   const own = (st.rules || '').split(',')[0];
+  // A game left without a result (disputed) has no row that is "this game's result".
+  const decided = !(st.result.reason === 'disputed' && !st.result.winner);
   for (const r of rows) {
     const name = String(r.rules || '');
-    const mineRow = name === st.rules || name.split(',')[0] === own;
+    const mineRow = decided && (name === st.rules || name.split(',')[0] === own);
     const tr = h('tr', { class: mineRow ? 'this' : '' });
-    tr.append(h('th', { scope: 'row', title: name }, name.split(',')[0], mineRow ? h('small', {}, ` ← ${t('table.this')}`) : ''));
+    tr.append(h('th', { scope: 'row', title: name }, ruleName(name), mineRow ? h('small', {}, ` ← ${t('table.this')}`) : ''));
     tr.append(h('td', { class: 'num' }, fmtNum(r.komi)));
     tr.append(h('td', { class: 'num' }, fmtNum(r.black)));
     tr.append(h('td', { class: 'num' }, fmtNum(r.white)));
     tr.append(h('td', { class: 'num' }, fmtNum(r.margin)));
-    tr.append(h('td', { class: `res ${r.winner === 'B' || r.winner === 'black' ? 'wb' : r.winner === 'W' || r.winner === 'white' ? 'ww' : ''}` }, r.result ?? ''));
+    tr.append(h('td', { class: `res ${r.winner === 'B' || r.winner === 'black' ? 'wb' : r.winner === 'W' || r.winner === 'white' ? 'ww' : ''}`, 'data-re': r.result ?? '' }, resultShort(r.result ?? '')));
     tr.append(h('td', { class: 'num' }, String((r.dead || []).length)));
-    tr.append(h('td', { class: 'notes' }, (r.notes || []).join('; ')));
+    tr.append(h('td', { class: 'notes' }, (r.notes || []).map(noteText).join('; ')));
     body.append(tr);
   }
   table.append(body);
@@ -526,11 +658,17 @@ function renderMoves() {
   const list = $('#moves');
   list.replaceChildren();
   const moves = st.moves || [];
+  const finished = st.status === 'finished';
+  const current = page.replay ? page.replay.n : finished ? moves.length : -1;
   moves.forEach((m, i) => {
-    const li = h('li', {}, m === 'pass' ? t('move.pass') : m);
-    if (page.replay && page.replay.n === i + 1) li.className = 'current';
+    const label = `${i + 1}. ${m === 'pass' ? t('move.pass') : m}`;
+    // A finished game's moves are buttons: a click replays to that move.
+    const li = h('li', { 'data-move': i + 1 }, finished ? h('button', { type: 'button', class: 'mv', title: t('moves.jump', i + 1) }, label) : label);
+    if (current === i + 1) li.className = 'current';
+    if (finished) li.firstChild.onclick = () => replayTo(i + 1);
     list.append(li);
   });
+  list.querySelector('li.current')?.scrollIntoView?.({ block: 'nearest' });
   $('#moves-count').textContent = String(moves.length);
 }
 
@@ -570,6 +708,8 @@ async function replayTo(n) {
   if (r.want !== n) return; // a later key press won
   r.n = n;
   r.active = n < total();
+  renderPlayers();
+  tick();
   renderBoard();
   renderReplayBar();
   renderMoves();
@@ -599,7 +739,6 @@ async function sit(seat) {
   try {
     const r = await api.join(id, seat);
     holdSeat(id, r.seat || seat, r.token);
-    history.replaceState(null, '', seatLink(r.url || location.pathname, r.seat || seat));
     showMessage(null);
     apply(await api.state(id));
   } catch (e) {
@@ -607,10 +746,17 @@ async function sit(seat) {
   }
 }
 
+/** "Copy link": the page's own URL, the spectator's (the seat token never is in it). */
+function watchLink() {
+  const url = `${location.origin}/g/${encodeURIComponent(id)}`;
+  return copyButton(url, t('copy.watch'), { class: 'small quiet', 'data-copy': 'watch', 'data-url': url });
+}
+
 function renderInvites() {
   const inv = invites(id);
   const box = $('#invites');
   box.replaceChildren();
+  if (page.state) box.append(h('p', { class: 'watch-link' }, watchLink()));
   // Links for seats still waiting for their player (a joined seat needs no invitation).
   const seats = Object.keys(inv).filter((s) => page.state?.seats?.[s] && !page.state.seats[s].joined);
   if (!seats.length || page.state?.status === 'finished') return;

@@ -43,6 +43,11 @@ export class GoBoard {
     this.legal = new Set();
     this.hoverColor = 'black';
     this.cursor = null;
+    // The move-confirm step (phones): a first tap shows a ghost stone (and, on 13×13 and up,
+    // zooms to the tapped quadrant); a second tap on it, or the page's button, plays it.
+    this.confirm = false;
+    this.pending = null; // {x, y} of the ghost waiting for confirmation
+    this.zoom = null; // {x0, y0, w, h} in board lines, or null for the whole board
     this.svg = el('svg', { class: 'goban', role: 'grid', tabindex: '0' });
     host.appendChild(this.svg);
     this.svg.addEventListener('pointermove', (e) => this.#hover(e));
@@ -84,7 +89,12 @@ export class GoBoard {
    * Draws a state. opts: {interactive, mode: 'play'|'marking', hoverColor, legal: Set}.
    */
   render(state, opts = {}) {
+    if (this.state && (state.version !== this.state.version || !opts.interactive)) {
+      this.pending = null; // the position changed: what was waiting is stale
+      this.zoom = null;
+    }
     this.state = state;
+    this.confirm = !!opts.confirm;
     this.interactive = !!opts.interactive;
     this.mode = opts.mode || 'play';
     this.legal = opts.legal || new Set();
@@ -92,7 +102,7 @@ export class GoBoard {
     const { cols, rows } = state.size;
     const svg = this.svg;
     svg.replaceChildren();
-    svg.setAttribute('viewBox', `-1.1 -1.1 ${cols + 1.2} ${rows + 1.2}`);
+    this.#setViewBox();
     svg.setAttribute('aria-label', `${cols}×${rows}`);
     svg.classList.toggle('interactive', this.interactive);
     const defs = el('defs', {}, svg);
@@ -163,14 +173,83 @@ export class GoBoard {
         }
       }
     }
+    // The ko point just taken: a square on it until a move elsewhere lifts the ban.
+    const ko = this.parse(state.ko);
+    if (ko && state.board[ko.y][ko.x] === '.') el('rect', { x: ko.x - 0.22, y: ko.y - 0.22, width: 0.44, height: 0.44, class: 'ko', 'data-ko': state.ko }, marks);
     const last = this.parse(state.last_move);
     if (last && state.board[last.y][last.x] !== '.') {
       const c = state.board[last.y][last.x];
       el('circle', { cx: last.x, cy: last.y, r: 0.2, class: `last ${c === 'B' ? 'on-black' : 'on-white'}`, 'data-last': state.last_move }, marks);
     }
     this.ghost = el('circle', { r: 0.47, class: `ghost ${this.hoverColor}`, visibility: 'hidden' }, svg);
+    this.pendingEl = el('circle', { r: 0.47, class: `ghost pending ${this.hoverColor}`, visibility: 'hidden' }, svg);
+    this.zoomLabels = el('g', { class: 'coords zoomed', 'aria-hidden': 'true' }, svg);
     this.cursorEl = el('rect', { width: 0.9, height: 0.9, rx: 0.12, class: 'cursor', visibility: 'hidden' }, svg);
     if (this.cursor) this.#drawCursor();
+    this.#drawPending();
+  }
+
+  /** The point waiting for confirmation (its name), or null. */
+  pendingName() {
+    return this.pending ? this.name(this.pending.x, this.pending.y) : null;
+  }
+
+  /** Plays the point waiting for confirmation. */
+  confirmPending() {
+    const p = this.pending;
+    if (!p) return;
+    this.cancelPending();
+    this.handlers.onPoint(this.name(p.x, p.y), p);
+  }
+
+  /** Drops the point waiting for confirmation and shows the whole board again. */
+  cancelPending() {
+    this.pending = null;
+    this.zoom = null;
+    this.#setViewBox();
+    this.#drawPending();
+    this.handlers.onPending?.(null);
+  }
+
+  #setViewBox() {
+    const { cols, rows } = this.state.size;
+    const z = this.zoom;
+    if (z) this.svg.setAttribute('viewBox', `${z.x0 - 1.1} ${z.y0 - 1.1} ${z.w + 1.2} ${z.h + 1.2}`);
+    else this.svg.setAttribute('viewBox', `-1.1 -1.1 ${cols + 1.2} ${rows + 1.2}`);
+    this.svg.classList.toggle('zoomed', !!z);
+    this.svg.dataset.zoom = z ? `${z.x0},${z.y0},${z.w},${z.h}` : '';
+  }
+
+  /** The quadrant (with two lines of overlap) around p, on boards of 13 lines and more. */
+  #quadrant(p) {
+    const { cols, rows } = this.state.size;
+    if (Math.max(cols, rows) < 13) return null;
+    const w = Math.min(cols, Math.ceil(cols / 2) + 2);
+    const h = Math.min(rows, Math.ceil(rows / 2) + 2);
+    const x0 = p.x < cols / 2 ? 0 : cols - w;
+    const y0 = p.y < rows / 2 ? 0 : rows - h;
+    return { x0, y0, w, h };
+  }
+
+  #drawPending() {
+    if (!this.pendingEl) return;
+    const p = this.pending;
+    this.pendingEl.setAttribute('visibility', p ? 'visible' : 'hidden');
+    if (p) {
+      this.pendingEl.setAttribute('cx', p.x);
+      this.pendingEl.setAttribute('cy', p.y);
+      this.pendingEl.dataset.point = this.name(p.x, p.y);
+    }
+    // A zoomed view keeps its coordinates in sight: labels along its inner edges.
+    const g = this.zoomLabels;
+    g.replaceChildren();
+    const z = this.zoom;
+    if (!z) return;
+    const { cols, rows } = this.state.size;
+    if (z.y0 > 0) for (let x = z.x0; x < z.x0 + z.w; x++) el('text', { x, y: z.y0 - 0.72 }, g).textContent = this.state.columns[x];
+    if (z.y0 + z.h < rows) for (let x = z.x0; x < z.x0 + z.w; x++) el('text', { x, y: z.y0 + z.h - 0.28 }, g).textContent = this.state.columns[x];
+    if (z.x0 > 0) for (let y = z.y0; y < z.y0 + z.h; y++) el('text', { x: z.x0 - 0.72, y }, g).textContent = String(rows - y);
+    if (z.x0 + z.w < cols) for (let y = z.y0; y < z.y0 + z.h; y++) el('text', { x: z.x0 + z.w - 0.28, y }, g).textContent = String(rows - y);
   }
 
   #pointAt(e) {
@@ -194,6 +273,8 @@ export class GoBoard {
 
   #setGhost(p) {
     if (!this.ghost) return;
+    // Why a point under the pointer cannot be played (the page says it near the board).
+    if (this.interactive && this.mode === 'play') this.handlers.onHover?.(p ? this.name(p.x, p.y) : null, !!p && this.legal.has(this.name(p.x, p.y)));
     if (p && this.interactive && this.mode === 'play' && this.legal.has(this.name(p.x, p.y))) {
       this.ghost.setAttribute('cx', p.x);
       this.ghost.setAttribute('cy', p.y);
@@ -206,6 +287,17 @@ export class GoBoard {
   #activate(p) {
     if (!this.interactive) return;
     this.cursor = p;
+    if (this.confirm && this.mode === 'play') {
+      if (this.pending && this.pending.x === p.x && this.pending.y === p.y) return this.confirmPending();
+      if (!this.zoom) this.zoom = this.#quadrant(p);
+      this.pending = p;
+      this.#setViewBox();
+      this.#drawPending();
+      this.handlers.onPending?.(this.name(p.x, p.y));
+      // A tap has no hover: say at once why the waiting point cannot be played, if it cannot.
+      this.handlers.onHover?.(this.name(p.x, p.y), this.legal.has(this.name(p.x, p.y)));
+      return;
+    }
     this.handlers.onPoint(this.name(p.x, p.y), p);
   }
 
@@ -216,7 +308,8 @@ export class GoBoard {
     this.cursorEl.setAttribute('visibility', this.interactive && this.svg.matches(':focus-visible') ? 'visible' : 'hidden');
     this.svg.setAttribute('aria-activedescendant', '');
     this.svg.setAttribute('aria-label', this.name(this.cursor.x, this.cursor.y));
-    this.#setGhost(this.cursor);
+    // The keyboard's cursor shows its stone; a tap's focus does not (the tap has its own).
+    if (this.svg.matches(':focus-visible')) this.#setGhost(this.cursor);
   }
 
   #key(e) {

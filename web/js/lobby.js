@@ -1,8 +1,8 @@
 // The lobby (/): create a game, list open / live / finished games, join an open seat, watch.
 
 import { api, holdSeat, saveInvite, seatLink } from './api.js';
-import { t, applyStatic } from './i18n.js';
-import { h, kindLabel, initChrome } from './ui.js';
+import { t, lang, applyStatic } from './i18n.js';
+import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton } from './ui.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
@@ -33,14 +33,20 @@ function seatRow(seat) {
       ? GO_LEVELS.map((n) =>
           h('option', { value: `level=${n},time=1`, ...(n === GO_DEFAULT_LEVEL ? { selected: true } : {}) }, goLevelLabel(n)),
         )
-      : WALL_BOTS.map((b) => h('option', { value: b, ...(b === 'easy' ? { selected: true } : {}) }, b))),
+      : WALL_BOTS.map((b) => h('option', { value: b, ...(b === 'easy' ? { selected: true } : {}) }, botName(b)))),
   );
+  // One line saying how strong the chosen bot is (docs/bot.md's ladder; the Wall Go bots' search).
+  const note = h('p', { class: 'botnote', 'data-botnote': seat });
   const sync = () => {
     level.hidden = kind.value !== 'bot';
+    note.hidden = kind.value !== 'bot';
+    const lv = /^level=(\d+)/.exec(level.value);
+    note.textContent = game === 'go' ? t(`botdesc.go.${lv ? lv[1] : GO_DEFAULT_LEVEL}`) : t(`botdesc.wall.${level.value}`);
   };
   kind.onchange = sync;
+  level.onchange = sync;
   sync();
-  return h('div', { class: 'seatrow' }, h('span', {}, h('span', { class: `chip ${seat}` }, game === 'wallgo' ? seat : ''), t(`color.${seat}`)), kind, level);
+  return h('div', { class: 'seatrow' }, h('span', {}, h('span', { class: `chip ${seat}` }, game === 'wallgo' ? seat : ''), t(`color.${seat}`)), kind, level, note);
 }
 
 function renderSeats() {
@@ -162,18 +168,6 @@ async function create(e) {
   }
 }
 
-function copyButton(text) {
-  const b = h('button', { type: 'button', class: 'small' }, t('lobby.copy'));
-  b.onclick = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-    } catch {
-      /* the field can still be selected by hand */
-    }
-    b.textContent = t('lobby.copied');
-  };
-  return b;
-}
 
 // ---- the list -------------------------------------------------------------------------------
 
@@ -188,16 +182,19 @@ function when(v) {
   if (!v) return '';
   const d = typeof v === 'number' ? new Date(v) : new Date(v);
   if (Number.isNaN(d.getTime())) return String(v);
-  return d.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return new Intl.DateTimeFormat(lang() === 'ko' ? 'ko-KR' : 'en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }).format(d);
 }
 
 function item(g) {
   const isGo = g.game === 'go';
-  const title = isGo ? `${t('game.go')} ${sizeText(g.size)} · ${String(g.rules ?? '').split(',')[0]}` : `${t('game.wallgo')}`;
+  const clock = isGo ? clockWords(g.clock) : '';
+  const title = isGo
+    ? [`${t('game.go')} ${sizeText(g.size)}`, ruleName(g.rules_label || g.rules), g.komi !== undefined ? t('komi', g.komi) : '', g.handicap ? t('handicap', g.handicap) : '', clock].filter(Boolean).join(' · ')
+    : `${t('game.wallgo')}`;
   const seats = Object.entries(g.seats || {})
-    .map(([s, info]) => `${t(`seatname.${s}`)}: ${kindLabel(info)}`)
+    .map(([s, info]) => `${t(`seatname.${s}`)}: ${kindLabel(info, g.status === 'finished')}`)
     .join(' · ');
-  const res = g.result ? (typeof g.result === 'string' ? g.result : g.result.text) : '';
+  const res = g.result ? resultShort(typeof g.result === 'string' ? g.result : g.result.text) : '';
   const meta = [seats, g.moves ? t('lobby.moves', g.moves) : '', res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)].filter(Boolean).join(' · ');
   const acts = h('div', { class: 'gact' });
   for (const [s, info] of Object.entries(g.seats || {})) {
@@ -225,7 +222,10 @@ async function loadList(more = false) {
   try {
     const r = await api.list(listStatus, 30, more ? next : undefined);
     next = r.next || null;
-    const items = (r.games || []).map(item);
+    // Finished games: the most recently finished first.
+    const games = [...(r.games || [])];
+    if (listStatus === 'finished') games.sort((a, b) => (b.updated_at || 0) - (a.updated_at || 0));
+    const items = games.map(item);
     if (more) list.append(...items);
     else list.replaceChildren(...items);
     if (!list.children.length) list.append(h('li', { class: 'empty' }, t('lobby.empty')));

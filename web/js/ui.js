@@ -1,7 +1,7 @@
 // Small helpers shared by the lobby and the game page: element building, names, numbers, the
 // header's language and sound switches, and the optional move sound.
 
-import { t, lang, setLang, applyStatic } from './i18n.js';
+import { t, has, lang, setLang, applyStatic } from './i18n.js';
 
 /** h('div', {class: 'x'}, child, 'text', …): an element with attributes and children. */
 export function h(tag, attrs = {}, ...children) {
@@ -16,6 +16,20 @@ export function h(tag, attrs = {}, ...children) {
     e.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return e;
+}
+
+/** A button that copies `text` to the clipboard and says so (the text stays selectable by hand). */
+export function copyButton(text, label = t('lobby.copy'), attrs = {}) {
+  const b = h('button', { type: 'button', class: 'small', ...attrs }, label);
+  b.onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      /* the field (or the address bar) can still be copied by hand */
+    }
+    b.textContent = t('lobby.copied');
+  };
+  return b;
 }
 
 /** A score number from the API: a number, or "num/den" for thirds and sixths (Ing's seki). */
@@ -39,24 +53,143 @@ export function seatName(st, seat) {
   return t(`seatname.${seat}`);
 }
 
-export function kindLabel(info) {
+/** A bot's name as players know it, with its strength in a few words where the page has them. */
+export function botName(bot) {
+  return has(`botname.${bot}`) ? t(`botname.${bot}`) : bot || '';
+}
+
+/** Who sits in a seat, in words (`over`: the game is finished, nobody is waiting any more). */
+export function kindLabel(info, over = false) {
   if (!info) return '';
-  if (info.kind === 'bot') return t('kind.bot', info.bot || '');
+  if (info.kind === 'bot') return t('kind.bot', botName(info.bot));
   if (info.kind === 'open') return info.joined ? t('kind.human') : t('kind.open');
-  return info.joined === false ? `${t('kind.human')} (${t('kind.waiting')})` : t('kind.human');
+  return info.joined === false && !over ? `${t('kind.human')} (${t('kind.waiting')})` : t('kind.human');
+}
+
+/** A rule set's name in the page's language, from a rules string (`chinese,komi=6.5`): the
+ * preset's name, the changed keys after it (the clock never: it has words of its own). */
+export function ruleName(rules) {
+  // The clock and the komi have words and columns of their own; the size is the board's.
+  const parts = String(rules || '').split(',').filter((p) => p && !/^(time|size|komi)=/.test(p));
+  const preset = parts.shift() || '';
+  const name = has(`rules.${preset}`) ? t(`rules.${preset}`) : preset;
+  return parts.length ? t('rules.changed', name, parts.join(', ')) : name;
+}
+
+function dur(secs) {
+  const s = Number(secs) || 0;
+  if (s >= 60 && s % 60 === 0) return t('tc.min', s / 60);
+  if (s >= 60) return `${t('tc.min', Math.floor(s / 60))} ${t('tc.sec', s % 60)}`;
+  return t('tc.sec', s);
+}
+
+/** A clock (`byo-yomi:180:3:10`, as the rules string's `time=` gives it) in words. */
+export function clockWords(tc) {
+  const [kind, ...n] = String(tc || '').split(':');
+  switch (kind) {
+    case 'absolute':
+      return t('tc.absolute', dur(n[0]));
+    case 'byo-yomi':
+      return t('tc.byo-yomi', dur(n[0]), n[1], dur(n[2]));
+    case 'canadian':
+      return t('tc.canadian', dur(n[0]), n[1], dur(n[2]));
+    case 'fischer':
+      return t('tc.fischer', dur(n[0]), dur(n[1]));
+    case 'ing':
+      return t('tc.ing', dur(n[0]));
+    default:
+      return '';
+  }
+}
+
+/** The clock of a Go rules string (its `time=` part), or ''. */
+export function clockOf(rules) {
+  const m = /(?:^|,)time=([^,]+)/.exec(String(rules || ''));
+  return m ? m[1] : '';
+}
+
+/**
+ * A server message in the page's language: the code's string with its arguments (seats and
+ * rules named in words), or the server's English sentence where the page knows no such code.
+ */
+export function say(code, args, fallback) {
+  if (!code || !has(`code.${code}`)) return fallback || '';
+  const a = { ...(args || {}) };
+  for (const k of ['color', 'seat', 'first', 'owner']) if (a[k]) a[k] = t(`seatname.${a[k]}`);
+  if (a.rules) a.rules = ruleName(a.rules);
+  if (Array.isArray(a.chains)) a.chains = a.chains.join(', ');
+  if (a.point === 'pass') a.point = t('move.pass');
+  return t(`code.${code}`, a);
+}
+
+/**
+ * A result in its short form, in the page's language: the SGF `RE` of Go (`B+3.5`, `W+R`, `0`,
+ * `Void`) or Wall Go's (`A+R`, `A 6 B 42 neutral 1`). English keeps the SGF form; Korean says it.
+ */
+export function resultShort(text) {
+  const s = String(text ?? '');
+  if (s === 'Void' || s === 'disputed') return t('result.void');
+  const wall = /^A (\d+) B (\d+) neutral (\d+)$/.exec(s);
+  if (wall) return t('score.wall', wall[1], wall[2], wall[3]);
+  if (lang() !== 'ko') return s;
+  if (s === '0' || s === 'Draw') return t('result.draw');
+  const m = /^([BWAb])\+(.*)$/.exec(s);
+  if (!m) return s;
+  const who = { B: '흑', W: '백', A: 'A' }[m[1]] || m[1];
+  if (m[2] === 'R') return `${who} 불계승`;
+  if (m[2] === 'T') return `${who} 시간승`;
+  if (m[2] === 'F') return `${who} 반칙승`;
+  if (m[2] === '') return `${who} 승`;
+  return `${who} ${m[2]}집 승`;
+}
+
+// Korean for the score table's notes (the library writes them in English): pattern, words.
+const NOTES_KO = [
+  [/^territory (\d+)\+(\d+) prisoners$/, '집 {0} + 포로·사석 {1}'],
+  [/^area (\d+)\+(\d+) stones$/, '집 {0} + 돌 {1}'],
+  [/^fill count: B fills (\d+) of (\d+) points( \(180 stones each\))?$/, '채우기 계산: 흑이 {1}점 중 {0}점'],
+  [/^JK art\. 5: territory \+ prisoners$/, '한일 규칙 5조: 집 + 포로'],
+  [/^Kang: territory − own removed \((\d+)\) − dame \((\d+)\)$/, '집 − 들어낸 자기 돌 ({0}) − 공배 ({1})'],
+  [/^every stone alive \(as-is\)$/, '모든 돌을 산 돌로 셈 (있는 그대로)'],
+  [/^(\d+) dead: (.*)$/, '사석 {0}: {1}'],
+  [/^(\d+) seki points not territory$/, '빅 {0}점: 집이 아님'],
+  [/^(\d+) seki points to whoever reaches them$/, '빅 {0}점: 닿는 쪽의 집'],
+  [/^(\d+) seki points dame shared B (\S+) \/ W (\S+)$/, '빅 {0}점: 나눔 흑 {1} / 백 {2}'],
+  [/^(\d+) dame$/, '공배 {0}'],
+  [/^pass stones B (\d+) W (\d+)$/, '착수포기 돌 흑 {0} 백 {1}'],
+  [/^art\. 4\.4: Black moved last, \+1 pass stone$/, '4.4조: 흑이 마지막에 둠, 착수포기 돌 +1'],
+  [/^territory \+ pass stones margin B([+-−]?\d+)$/, '집 + 착수포기 돌로는 흑 {0}'],
+  [/^handicap \+(\d+) to W$/, '치석 보상 백 +{0}'],
+  [/^time extensions −(\d+) B, −(\d+) W$/, '시간 연장 벌점 흑 −{0}, 백 −{1}'],
+  [/^ties → black$/, '동점이면 흑 승'],
+  [/^ties → white$/, '동점이면 백 승'],
+  [/^ties → (\S+)$/, '동점 → {0}'],
+  [/^komi (\S+) \(Ing's rules fix komi at 8\)$/, '덤 {0} (응씨 규칙의 덤은 8점)'],
+  [/^move limit (.*) reached$/, '수 제한 {0}에 닿음'],
+];
+
+/** One note of the score table in the page's language. */
+export function noteText(note) {
+  if (lang() !== 'ko') return note;
+  for (const [re, words] of NOTES_KO) {
+    const m = re.exec(note);
+    if (m) return words.replace(/\{(\d)\}/g, (_, i) => m[+i + 1] ?? '');
+  }
+  return note;
 }
 
 /** The finished game's result as a sentence in the page's language. */
 export function resultText(st) {
   const r = st.result;
   if (!r) return '';
-  if (!r.winner) return `${t('result.draw')} (${st.score && st.game === 'wallgo' ? t('score.wall', st.score.A, st.score.B, st.score.neutral) : r.text})`;
+  if (r.reason === 'disputed' && !r.winner) return `${t('result.void')} (${r.text})`;
+  if (!r.winner) return `${t('result.draw')} (${st.score && st.game === 'wallgo' ? t('score.wall', st.score.A, st.score.B, st.score.neutral) : resultShort(r.text)})`;
   const who = seatName(st, r.winner);
   const reason = r.reason ? t(`reason.${r.reason}`) : '';
   if (st.game === 'go') {
     const m = /^[BW]\+([\d.]+)/.exec(r.text || '');
-    if (r.reason === 'score' && m) return `${t('result.by', who, m[1])} (${r.text})`;
-    if (lang() === 'ko') return `${who} ${reason}승 (${r.text})`;
+    if (r.reason === 'score' && m) return lang() === 'ko' ? t('result.by', who, m[1]) : `${t('result.by', who, m[1])} (${r.text})`;
+    if (lang() === 'ko') return `${who} ${reason}승`;
     return `${t('result.win', who)} — ${reason} (${r.text})`;
   }
   const sc = st.score;
@@ -77,12 +210,15 @@ export function soundOn() {
 
 export function sound(kind) {
   if (!soundOn()) return;
+  window.__baduk?.sounds?.push(kind); // what tests can read: the sounds played
   try {
     audio = audio || new AudioContext();
     const o = audio.createOscillator();
     const g = audio.createGain();
-    o.type = kind === 'error' ? 'square' : 'triangle';
-    o.frequency.value = kind === 'error' ? 180 : 660;
+    // A stone's click, a lower error, a short high tick for the byo-yomi countdown, a rising
+    // note when an opponent joins.
+    o.type = kind === 'error' ? 'square' : kind === 'tick' ? 'sine' : 'triangle';
+    o.frequency.value = { error: 180, tick: 1320, join: 880 }[kind] || 660;
     g.gain.setValueAtTime(0.15, audio.currentTime);
     g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
     o.connect(g).connect(audio.destination);

@@ -383,7 +383,8 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
             ", NOT finished: scored as if it ended now (--now)"
         },
         rec.rules_name.as_ref().map_or(String::new(), |r| {
-            if Rules::from_sgf(r, size).is_ok() {
+            // As the SGF reader takes it: an SGF rules name, or a rules string (ours).
+            if Rules::from_sgf(r, size).is_ok() || Rules::parse(&r.to_ascii_lowercase()).is_ok() {
                 format!(", RU[{r}]")
             } else {
                 format!(", RU[{r}] (not a rule set this program knows; scored under --rules)")

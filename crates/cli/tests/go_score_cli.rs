@@ -291,3 +291,46 @@ fn jk_art_4_3_ecce_finishes_the_game_without_two_passes() {
     let o = baduk(&["go", "score", f.to_str().unwrap(), "--rules", "japanese"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Every `RU` the server writes (each preset, with and without overrides, with a clock) is read by
+/// every `baduk go` command: no "not a rule set this program knows", no error.
+#[test]
+fn every_ru_the_server_writes_is_read_by_every_go_command() {
+    use baduk_server::room::{Room, Seat, Settings};
+    let human = Seat::joined_human();
+    for preset in baduk_go::Rules::presets() {
+        for extra in ["", ",ko=situational,komi=0"] {
+            let rules = format!(
+                "{},size=9,time=byo-yomi:180:3:10{extra}",
+                preset.preset.word()
+            );
+            let settings = Settings::Go {
+                rules: rules.clone(),
+                handicap: 0,
+            };
+            let mut room =
+                Room::new("ru".into(), settings, [human.clone(), human.clone()], 0).unwrap();
+            for (i, m) in ["E5", "C3", "G7"].iter().enumerate() {
+                room.apply(i % 2, m, 1_000 * i as i64, false).unwrap();
+            }
+            let file = sgf(
+                &format!("ru-{}{}.sgf", preset.preset.word(), extra.len()),
+                &room.record(),
+            );
+            for cmd in [
+                vec!["go", "score", "--now"],
+                vec!["go", "replay"],
+                vec!["go", "legal"],
+                vec!["go", "life"],
+            ] {
+                let mut args = cmd.clone();
+                let f = file.to_str().unwrap();
+                args.push(f);
+                let o = baduk(&args);
+                let all = format!("{}{}", out(&o), String::from_utf8_lossy(&o.stderr));
+                assert!(o.status.success(), "{rules}: {cmd:?}: {all}");
+                assert!(!all.contains("not a rule set"), "{rules}: {cmd:?}: {all}");
+            }
+        }
+    }
+}

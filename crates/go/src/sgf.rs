@@ -626,10 +626,15 @@ pub fn write_with(game: &Game, info: &SgfInfo) -> String {
         y: (size.rows() - 1 - p.y()) as u8,
     };
     let base = Rules::preset(rules.preset).with_size(size);
+    // `RU` names the rules alone: the clock has `TM`/`OT`, the komi `KM`.
+    let untimed = Rules {
+        time: base.time,
+        ..*rules
+    };
     let plain_preset = base
         == Rules {
             komi: base.komi,
-            ..*rules
+            ..untimed
         };
     let text = |t: &str| sgf_parse::SimpleText {
         text: t.to_string(),
@@ -650,7 +655,7 @@ pub fn write_with(game: &Game, info: &SgfInfo) -> String {
             text: if plain_preset {
                 rules.sgf_name().to_string()
             } else {
-                rules.name()
+                untimed.name()
             },
         }),
         Prop::KM(rules.komi.as_f64()),

@@ -332,14 +332,7 @@ impl Bots {
                     }
                 }
                 match g.phase {
-                    crate::go_room::Phase::Marking => {
-                        let m = g.marking.as_ref().ok_or("no marks")?;
-                        return Ok(if m.dead == m.proposed {
-                            "accept".into()
-                        } else {
-                            "dispute".into()
-                        });
-                    }
+                    crate::go_room::Phase::Marking => return Ok(g.bot_marking_answer().into()),
                     crate::go_room::Phase::Handicap(_) => {
                         let size = g.rules.size;
                         let stars =

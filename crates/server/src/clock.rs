@@ -239,6 +239,62 @@ impl Clocks {
         }
     }
 
+    /// `side`'s clock `elapsed` ms into its turn, as it stands then (nothing charged, nothing of
+    /// what follows a move applied).
+    fn spent(&self, side: usize, elapsed: i64) -> SideClock {
+        let mut c = self.sides[side];
+        let left = self.flag_after(side).unwrap_or(0) - elapsed;
+        match self.kind {
+            ClockKind::Go(TimeControl::ByoYomi { period, .. }) => {
+                let main_left = c.main_ms - elapsed;
+                if main_left >= 0 {
+                    c.main_ms = main_left;
+                } else {
+                    let over = -main_left;
+                    let used = (over / secs(period).max(1)) as u32;
+                    c.main_ms = 0;
+                    c.periods = c.periods.saturating_sub(used);
+                    c.period_ms = secs(period) - over % secs(period).max(1);
+                }
+            }
+            ClockKind::Go(TimeControl::Canadian { period, stones, .. }) => {
+                if c.stones == 0 {
+                    let main_left = c.main_ms - elapsed;
+                    if main_left >= 0 {
+                        c.main_ms = main_left;
+                    } else {
+                        c.main_ms = 0;
+                        c.stones = stones;
+                        c.period_ms = secs(period) + main_left;
+                    }
+                } else {
+                    c.period_ms -= elapsed;
+                }
+            }
+            ClockKind::Go(TimeControl::Ing { .. }) => {
+                c.main_ms -= elapsed;
+                while c.main_ms < 0 && c.extensions < ING_MAX_EXTENSIONS {
+                    c.main_ms += ING_EXTENSION_MS;
+                    c.extensions += 1;
+                }
+            }
+            _ => c.main_ms -= elapsed,
+        }
+        if left <= 0 {
+            c.main_ms = 0;
+            c.period_ms = 0;
+        }
+        c
+    }
+
+    /// Charges `side` for a turn that ended without a move (a resignation) after `elapsed` ms:
+    /// the time is spent, and nothing that follows a move (period reset, increment) applies.
+    pub fn stop(&mut self, side: usize, elapsed: i64) {
+        if elapsed > 0 {
+            self.sides[side] = self.spent(side, elapsed);
+        }
+    }
+
     /// The JSON view of `side`'s clock, `elapsed` ms into its turn when `running`.
     pub fn view(&self, side: usize, running: bool, elapsed: i64) -> Value {
         let mut c = self.sides[side];
@@ -262,50 +318,10 @@ impl Clocks {
         };
         if running && elapsed > 0 {
             // Show the clock as it stands now, without charging it.
-            let mut probe = *self;
-            probe.sides[side] = c;
-            let left = probe.flag_after(side).unwrap_or(0) - elapsed;
-            match self.kind {
-                ClockKind::Go(TimeControl::ByoYomi { period, .. }) => {
-                    let main_left = c.main_ms - elapsed;
-                    if main_left >= 0 {
-                        c.main_ms = main_left;
-                    } else {
-                        let over = -main_left;
-                        let used = (over / secs(period).max(1)) as u32;
-                        c.main_ms = 0;
-                        c.periods = c.periods.saturating_sub(used);
-                        c.period_ms = secs(period) - over % secs(period).max(1);
-                    }
-                }
-                ClockKind::Go(TimeControl::Canadian { period, stones, .. }) => {
-                    if c.stones == 0 {
-                        let main_left = c.main_ms - elapsed;
-                        if main_left >= 0 {
-                            c.main_ms = main_left;
-                        } else {
-                            c.main_ms = 0;
-                            c.stones = stones;
-                            c.period_ms = secs(period) + main_left;
-                        }
-                    } else {
-                        c.period_ms -= elapsed;
-                    }
-                }
-                ClockKind::Go(TimeControl::Ing { .. }) => {
-                    c.main_ms -= elapsed;
-                    while c.main_ms < 0 && c.extensions < ING_MAX_EXTENSIONS {
-                        c.main_ms += ING_EXTENSION_MS;
-                        c.extensions += 1;
-                    }
-                }
-                _ => c.main_ms -= elapsed,
-            }
-            if left <= 0 {
-                c.main_ms = 0;
-                c.period_ms = 0;
-            }
-        } else if matches!(self.kind, ClockKind::Go(TimeControl::ByoYomi { .. })) && c.main_ms == 0
+            c = self.spent(side, elapsed);
+        } else if matches!(self.kind, ClockKind::Go(TimeControl::ByoYomi { .. }))
+            && c.main_ms == 0
+            && c.period_ms <= 0
         {
             c.period_ms = period_ms;
         }

@@ -46,6 +46,10 @@ pub struct Marking {
     pub unsettled: Vec<Point>,
     /// Who accepted the current marks (Black, White).
     pub accepted: [bool; 2],
+    /// The points players clicked (a chain is named by the point its marker chose).
+    pub clicked: Vec<Point>,
+    /// The last `restore`: who put which chains back to the proposal.
+    pub restored: Option<(usize, Vec<Point>)>,
 }
 
 /// The end of a game: its result and everything shown beside it.
@@ -59,6 +63,8 @@ pub struct GoResult {
     pub reason: &'static str,
     /// A sentence explaining it.
     pub detail: String,
+    /// The detail as a code and its arguments (`result.counted`, `{"black": 45, …}`).
+    pub code: (&'static str, Value),
     /// The table of every rule set (scored endings only).
     pub rows: Vec<Value>,
 }
@@ -76,10 +82,15 @@ pub struct GoRoom {
     pub phase: Phase,
     /// Who asked to take back a move (seat), if anyone.
     pub undo_request: Option<usize>,
+    /// How many moves the waiting undo request takes back (1: the asker's last; 2: the asker's
+    /// last and the reply).
+    pub undo_moves: usize,
     /// The dead-stone phase, once reached (kept after the end).
     pub marking: Option<Marking>,
     /// Lines of verification play or art. 7 confirmation, when a dispute ran one.
     pub verification: Vec<String>,
+    /// The same checks as data (chain, owner, verdict, both lines), for pages in any language.
+    pub checks: Vec<Value>,
     /// The result, once over.
     pub result: Option<GoResult>,
     /// Free handicap stones placed so far.
@@ -150,8 +161,10 @@ impl GoRoom {
             handicap,
             phase: Phase::Play,
             undo_request: None,
+            undo_moves: 0,
             marking: None,
             verification: Vec::new(),
+            checks: Vec::new(),
             result: None,
             setup: Board::new(size),
         };
@@ -203,8 +216,9 @@ impl GoRoom {
     }
 
     fn point(&self, s: &str) -> Result<Point, ActError> {
-        Point::from_gtp(s, self.rules.size)
-            .map_err(|e| ActError::bad_request(format!("`{s}`: {e}")))
+        Point::from_gtp(s, self.rules.size).map_err(|e| {
+            ActError::bad_request(format!("`{s}`: {e}")).with_code("point.bad", json!({"point": s}))
+        })
     }
 
     /// Applies one action of `seat` (`ing` gives the Ing extensions used so far, for scoring).
@@ -220,7 +234,7 @@ impl GoRoom {
             )));
         }
         if self.phase == Phase::Finished {
-            return Err(ActError::conflict("the game is over"));
+            return Err(ActError::conflict("the game is over").with_code("game.over", Value::Null));
         }
         if verb == "resign" {
             self.game.resign(color_of(seat));
@@ -284,14 +298,26 @@ impl GoRoom {
         match (verb, arg) {
             ("undo", None) => {
                 if self.undo_request.is_some() {
-                    return Err(ActError::conflict("an undo request is already waiting"));
+                    return Err(ActError::conflict("an undo request is already waiting")
+                        .with_code("undo.waiting", Value::Null));
                 }
-                if self.game.last_mover() != Some(me) {
+                // One's own last move, or (on one's turn) one's last move and the reply, as
+                // OGS allows: against a bot that answers at once only the second form is
+                // ever possible.
+                let hist = self.game.history();
+                let n = hist.len();
+                let moves = if n >= 1 && hist[n - 1].color == me {
+                    1
+                } else if n >= 2 && hist[n - 2].color == me {
+                    2
+                } else {
                     return Err(ActError::conflict(
-                        "undo: you may ask to take back only your own last move",
-                    ));
-                }
+                        "undo: you have no move on the board to take back",
+                    )
+                    .with_code("undo.nothing", Value::Null));
+                };
                 self.undo_request = Some(seat);
+                self.undo_moves = moves;
                 Ok(())
             }
             ("undo-accept", None) | ("undo-decline", None) => {
@@ -300,34 +326,44 @@ impl GoRoom {
                     _ => {
                         return Err(ActError::conflict(
                             "no undo request from your opponent is waiting",
-                        ))
+                        )
+                        .with_code("undo.none", Value::Null))
                     }
                 }
                 self.undo_request = None;
                 if verb == "undo-accept" {
-                    self.game.undo();
+                    for _ in 0..self.undo_moves.max(1) {
+                        self.game.undo();
+                    }
                 }
+                self.undo_moves = 0;
                 Ok(())
+            }
+            ("dead", _) | ("alive", _) | ("accept", None) | ("dispute", _) | ("restore", None) => {
+                Err(ActError::bad_request(format!(
+                    "`{action}`: not an action during play: the dead-stone phase has not begun (it follows the game's ending passes)"
+                ))
+                .with_code("marking.not_now", json!({"action": action})))
             }
             ("pass", None) | (_, None) => {
                 if self.game.to_move() != me {
-                    return Err(ActError::conflict("not your turn"));
+                    return Err(ActError::conflict("not your turn").with_code("turn.not_yours", Value::Null));
                 }
                 let mv = if verb == "pass" {
                     Move::Pass
                 } else {
                     Move::Play(self.point(verb)?)
                 };
-                self.game
-                    .play(mv)
-                    .map_err(|e| ActError::illegal(e.to_string()))?;
+                self.game.play(mv).map_err(|e| illegal(&e, &self.rules))?;
                 self.undo_request = None;
+                self.undo_moves = 0;
                 self.after_move(ing);
                 Ok(())
             }
             _ => Err(ActError::bad_request(format!(
                 "`{action}`: not a Go action during play (a point such as D4, pass, resign, undo, undo-accept, undo-decline)"
-            ))),
+            ))
+            .with_code("action.unknown", json!({"action": action}))),
         }
     }
 
@@ -359,6 +395,8 @@ impl GoRoom {
             dead: est.settled.dead,
             unsettled,
             accepted: [false; 2],
+            clicked: Vec::new(),
+            restored: None,
         });
         self.phase = Phase::Marking;
     }
@@ -376,9 +414,8 @@ impl GoRoom {
             ("dead", Some(p)) | ("alive", Some(p)) => {
                 let p = self.point(p)?;
                 if board.get(p).is_none() {
-                    return Err(ActError::illegal(format!(
-                        "{verb} {p}: no stone there to mark"
-                    )));
+                    return Err(ActError::illegal(format!("{verb} {p}: no stone there to mark"))
+                        .with_code("marking.empty", json!({"point": p.to_string()})));
                 }
                 let m = self.marking.as_mut().expect("marking phase has marks");
                 for s in board.chain_stones(p) {
@@ -388,7 +425,26 @@ impl GoRoom {
                         m.dead.remove(s);
                     }
                 }
+                m.clicked.retain(|&q| !board.chain_stones(p).any(|s| s == q));
+                m.clicked.push(p);
                 m.accepted = [false; 2];
+                m.restored = None;
+                Ok(())
+            }
+            ("restore", None) => {
+                let m = self.marking.as_mut().expect("marking phase has marks");
+                let chains = differing_chains(&board, m);
+                for &c in &chains {
+                    for s in board.chain_stones(c) {
+                        if m.proposed.contains(s) {
+                            m.dead.insert(s);
+                        } else {
+                            m.dead.remove(s);
+                        }
+                    }
+                }
+                m.accepted = [false; 2];
+                m.restored = Some((seat, chains));
                 Ok(())
             }
             ("accept", None) => {
@@ -399,55 +455,100 @@ impl GoRoom {
                 }
                 Ok(())
             }
-            ("dispute", None) => {
-                self.dispute(ing);
-                Ok(())
-            }
+            ("dispute", way) => self.dispute(seat, way, ing),
+            ("undo", None) => Err(ActError::conflict(
+                "undo: not during the dead-stone phase (dispute to resume play where the rules allow)",
+            )
+            .with_code("undo.not_now", Value::Null)),
             _ => Err(ActError::bad_request(format!(
-                "`{action}`: not an action of the dead-stone phase (dead D4, alive D4, accept, dispute, resign)"
-            ))),
+                "`{action}`: not an action of the dead-stone phase (dead D4, alive D4, restore, accept, dispute, resign)"
+            ))
+            .with_code("action.unknown", json!({"action": action}))),
         }
     }
 
-    /// A dispute over life and death, settled as the game's rules say.
-    fn dispute(&mut self, ing: [u32; 2]) {
+    /// What a bot answers in the dead-stone phase: `accept` when the marks agree with its own
+    /// analysis (the estimator's proposal; a chain the estimator could not settle is the
+    /// players' call), else `restore` (its marks back, the chains named). Never a dispute.
+    pub fn bot_marking_answer(&self) -> &'static str {
+        match &self.marking {
+            Some(m) if !differing_chains(self.game.board(), m).is_empty() => "restore",
+            _ => "accept",
+        }
+    }
+
+    /// The ways a dispute can go under these rules (`resume`, `verify`, `confirm`).
+    pub fn dispute_ways(&self) -> &'static [&'static str] {
+        match self.rules.life {
+            Life::Resume | Life::AsIs => &["resume"],
+            Life::Verify => &["verify"],
+            // Japanese 1989: art. 9 (resumption of play, the opponent first) or art. 7's
+            // confirmation of the disputed chains.
+            Life::Japanese => &["resume", "confirm"],
+        }
+    }
+
+    /// A dispute over life and death, settled as the game's rules say (`way`: one of
+    /// [`GoRoom::dispute_ways`]; none: the first).
+    fn dispute(&mut self, seat: usize, way: Option<&str>, ing: [u32; 2]) -> Result<(), ActError> {
+        let ways = self.dispute_ways();
+        let way = way.unwrap_or(if self.rules.life == Life::Japanese {
+            "confirm"
+        } else {
+            ways[0]
+        });
+        if !ways.contains(&way) {
+            return Err(ActError::bad_request(format!(
+                "dispute {way}: under these rules a dispute is {}",
+                ways.join(" or ")
+            ))
+            .with_code("dispute.way", json!({"way": way, "ways": ways})));
+        }
         let m = self.marking.clone().expect("marking phase has marks");
         let board = self.game.board().clone();
-        let mode = match self.rules.life {
-            Life::Resume | Life::AsIs => {
-                // Area rules: play on; captures settle it.
-                self.game.resume();
-                self.marking = None;
-                self.phase = Phase::Play;
-                return;
+        if way == "resume" {
+            // Area rules: play on, captures settle it. Japanese art. 9: play resumes with the
+            // opponent of the player who asked moving first (their ending pass is taken back
+            // when the asker would be to move).
+            self.game.resume();
+            if self.rules.life == Life::Japanese && self.game.to_move() == color_of(seat) {
+                self.game.undo();
             }
-            Life::Verify => Mode::Verify,
-            Life::Japanese => Mode::Japanese,
+            self.marking = None;
+            self.verification.clear();
+            self.checks.clear();
+            self.phase = Phase::Play;
+            return Ok(());
+        }
+        let mode = if way == "verify" {
+            Mode::Verify
+        } else {
+            Mode::Japanese
         };
         // The disputed chains: those whose marks differ from the proposal, and the ones the
         // estimator could not settle.
-        let mut targets: Vec<Point> = Vec::new();
+        let mut targets = differing_chains(&board, &m);
         let mut seen = PointSet::new();
-        let mut add = |p: Point, targets: &mut Vec<Point>| {
-            if !seen.contains(p) {
-                for s in board.chain_stones(p) {
-                    seen.insert(s);
-                }
-                targets.push(p);
-            }
-        };
-        for p in board.points() {
-            if board.get(p).is_some() && m.dead.contains(p) != m.proposed.contains(p) {
-                add(p, &mut targets);
-            }
+        for &t in &targets {
+            board.chain_stones(t).for_each(|s| seen.insert(s));
         }
         for &p in &m.unsettled {
-            add(p, &mut targets);
+            if !seen.contains(p) {
+                board.chain_stones(p).for_each(|s| seen.insert(s));
+                targets.push(name_of(&board, &m, p));
+            }
+        }
+        if targets.is_empty() {
+            return Err(ActError::conflict(
+                "dispute: no chain is in dispute (mark the chains you disagree about first)",
+            )
+            .with_code("dispute.nothing", Value::Null));
         }
         targets.truncate(8);
         let mut dead = m.dead;
-        let mut disputed = Vec::new();
+        let mut undecided = Vec::new();
         self.verification.clear();
+        self.checks.clear();
         for &t in &targets {
             let v = life::verify(
                 &board,
@@ -458,17 +559,10 @@ impl GoRoom {
                     nodes: 3_000,
                 },
             );
-            self.verification.push(format!(
-                "{} {t}: {} (opponent first: {}; owner first: {})",
-                if mode == Mode::Verify {
-                    "verification play"
-                } else {
-                    "art. 7 confirmation"
-                },
-                v.status,
-                v.opponent_first.text(),
-                v.owner_first.text()
-            ));
+            let owner = board.get(t).expect("a target is a stone");
+            let (line, check) = check_lines(mode, t, owner, board.chain_stones(t).count(), &v);
+            self.verification.push(line);
+            self.checks.push(check);
             match v.status {
                 Status::Dead => board.chain_stones(t).for_each(|s| dead.insert(s)),
                 Status::Alive | Status::Seki => board.chain_stones(t).for_each(|s| dead.remove(s)),
@@ -481,36 +575,42 @@ impl GoRoom {
                             dead.remove(s);
                         }
                     }
-                    disputed.push(format!("{t}: {r}"));
+                    undecided.push((t, r));
                 }
             }
         }
         if let Some(mm) = self.marking.as_mut() {
             mm.dead = dead;
         }
-        if mode == Mode::Japanese {
-            // Japanese 1989 art. 9: a dispute is not settled by play; the game is disputed.
-            let detail = if targets.is_empty() {
-                "the players disagree over life and death (Japanese 1989 art. 9: a dispute is referred, not played out)".to_string()
-            } else {
-                format!(
-                    "the players disagree over life and death; art. 7 confirmation: {}",
-                    self.verification.join("; ")
-                )
-            };
+        if mode == Mode::Japanese && !undecided.is_empty() {
+            // Japanese 1989: what art. 7's confirmation does not settle stays disputed: no
+            // result (a referee's matter), not a draw.
+            let chains: Vec<String> = undecided.iter().map(|(p, _)| p.to_string()).collect();
+            let detail = format!(
+                "no result (disputed): the art. 7 confirmation does not settle {} ({})",
+                chains.join(", "),
+                undecided
+                    .iter()
+                    .map(|(p, r)| format!("{p}: {r}"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
             let rows = self.rows(&dead, ing);
             self.result = Some(GoResult {
-                text: "disputed".into(),
+                text: "Void".into(),
                 winner: None,
                 reason: "disputed",
                 detail,
+                code: ("result.disputed", json!({"chains": chains})),
                 rows,
             });
             self.phase = Phase::Finished;
-            return;
+            return Ok(());
         }
-        // Verification play decides; the board is restored and counted with its verdicts.
-        self.finish_scored(&dead, ing, Some(disputed));
+        // The verdicts decide; the board is counted with them.
+        let undecided: Vec<String> = undecided.iter().map(|(p, r)| format!("{p}: {r}")).collect();
+        self.finish_scored(&dead, ing, Some(undecided));
+        Ok(())
     }
 
     fn facts(&self, ing: [u32; 2]) -> GameFacts {
@@ -576,17 +676,18 @@ impl GoRoom {
     fn finish_scored(&mut self, dead: &PointSet, ing: [u32; 2], undecided: Option<Vec<String>>) {
         let settled = self.settled(dead);
         let s = scoring::score(self.game.board(), &self.facts(ing), &settled, &self.rules);
+        let label = rules_label(&self.rules);
         let mut detail = format!(
-            "counted under {}: Black {}, White {}",
-            self.rules.name(),
-            s.black,
-            s.white
+            "counted under {label}: Black {}, White {}",
+            s.black, s.white
         );
+        let mut args = json!({"rules": self.rules.preset.word(), "black": s.black.to_string(), "white": s.white.to_string()});
         if let Some(u) = undecided.filter(|u| !u.is_empty()) {
             detail.push_str(&format!(
                 "; verification undecided, the estimate counted: {}",
                 u.join("; ")
             ));
+            args["undecided"] = json!(u);
         }
         self.result = Some(GoResult {
             text: s.outcome.to_string(),
@@ -597,6 +698,7 @@ impl GoRoom {
                 _ => "score",
             },
             detail,
+            code: ("result.counted", args),
             rows: self.rows(dead, ing),
         });
         self.phase = Phase::Finished;
@@ -649,11 +751,23 @@ impl GoRoom {
                 return;
             }
         };
+        let code = match end {
+            Some(GameEnd::Resignation { loser }) => {
+                ("result.resigned", json!({"seat": SEATS[seat_of(loser)]}))
+            }
+            Some(GameEnd::Loss {
+                loser,
+                rule: LossRule::Time,
+                ..
+            }) => ("result.time", json!({"seat": SEATS[seat_of(loser)]})),
+            _ => ("result.other", json!({"text": detail})),
+        };
         self.result = Some(GoResult {
             text,
             winner,
             reason,
             detail,
+            code,
             rows: Vec::new(),
         });
         self.phase = Phase::Finished;
@@ -669,7 +783,7 @@ impl GoRoom {
         verb: &str,
         ing: [u32; 2],
     ) -> Option<Result<(), ActError>> {
-        let (text, winner, reason, detail) = match verb {
+        let (text, winner, reason, detail, code) = match verb {
             "abandon" => {
                 let loser = color_of(seat);
                 (
@@ -680,6 +794,7 @@ impl GoRoom {
                         "{} made no move within the server's limit and loses by abandonment",
                         SEATS[seat]
                     ),
+                    ("result.abandoned", json!({"seat": SEATS[seat]})),
                 )
             }
             "cancel" => (
@@ -687,6 +802,7 @@ impl GoRoom {
                 None,
                 "cancelled",
                 "nobody took a seat within the server's limit: the game is cancelled".to_string(),
+                ("result.cancelled", Value::Null),
             ),
             "marks-timeout" => {
                 if self.phase != Phase::Marking {
@@ -698,6 +814,9 @@ impl GoRoom {
                         "the dead-stone phase ran out of time: the marks as they stood were counted; {}",
                         r.detail
                     );
+                    if let Some(o) = r.code.1.as_object_mut() {
+                        o.insert("marks_timeout".into(), json!(true));
+                    }
                 }
                 return Some(Ok(()));
             }
@@ -708,6 +827,7 @@ impl GoRoom {
             winner,
             reason,
             detail,
+            code,
             rows: Vec::new(),
         });
         self.phase = Phase::Finished;
@@ -780,6 +900,16 @@ impl GoRoom {
                     Life::Verify => "verify",
                     Life::Japanese => "disputed",
                 },
+                "dispute_ways": self.dispute_ways(),
+                "clicked": m.clicked.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+                "restored": m.restored.as_ref().map(|(s, c)| {
+                    let chains: Vec<String> = c.iter().map(|p| p.to_string()).collect();
+                    json!({
+                        "seat": SEATS[*s],
+                        "chains": chains,
+                        "reason": format!("{} put back {}: by its reading the marks were not right", SEATS[*s], chains.join(", ")),
+                    })
+                }),
             })
         });
         json!({
@@ -797,13 +927,27 @@ impl GoRoom {
             "moves": moves,
             "last_move": self.game.history().last().map(|r| r.mv.to_string()),
             "undo_request": self.undo_request.map(|s| SEATS[s]),
+            "undo_moves": self.undo_moves,
+            "ko": self.ko_point().map(|p| p.to_string()),
             "phase": self.phase.word(),
             "handicap_left": match self.phase { Phase::Handicap(n) => n, _ => 0 },
             "ended_by": self.game.end().map(|e| e.to_string()),
             "marking": marking,
             "verification": self.verification,
+            "checks": self.checks,
+            "rules_label": rules_label(&self.rules),
             "dead_stone_phase": self.rules.life != Life::AsIs && self.rules.end != End::Jk,
         })
+    }
+
+    /// The point a simple-ko rule forbids the side to move just now (after a ko capture), if any.
+    pub fn ko_point(&self) -> Option<Point> {
+        if self.phase != Phase::Play {
+            return None;
+        }
+        let p = self.game.board().ko_point()?;
+        let mv = Move::Play(p);
+        (!self.game.legal_moves().contains(&mv)).then_some(p)
     }
 
     /// The result as JSON (null while playing).
@@ -815,10 +959,149 @@ impl GoRoom {
                 "winner": r.winner.map(|c| SEATS[seat_of(c)]),
                 "reason": r.reason,
                 "detail": r.detail,
+                "code": r.code.0,
+                "args": r.code.1,
                 "rows": r.rows,
             }),
         }
     }
+}
+
+/// The rules string without the clock (the clock has words of its own): what messages, results
+/// and the record's `RU` name.
+pub fn rules_label(r: &Rules) -> String {
+    Rules {
+        time: Rules::preset(r.preset).time,
+        ..*r
+    }
+    .name()
+}
+
+/// An illegal move as a 422 with a code per rule: the library's sentence, the rules named
+/// without their clock.
+fn illegal(e: &baduk_go::IllegalMove, rules: &Rules) -> ActError {
+    use baduk_go::IllegalReason as R;
+    let (code, extra) = match &e.reason {
+        R::Occupied => ("illegal.occupied", Value::Null),
+        R::OffBoard => ("illegal.offboard", Value::Null),
+        R::Suicide { .. } => ("illegal.suicide", Value::Null),
+        R::Ko { .. } => ("illegal.ko", Value::Null),
+        R::PositionalSuperko { after_move } | R::SituationalSuperko { after_move } => {
+            ("illegal.superko", json!(after_move))
+        }
+        R::JkNoPass | R::JkNoNormalPass => ("illegal.jk_pass", Value::Null),
+        R::GameOver { .. } => ("game.over", Value::Null),
+        _ => ("illegal", Value::Null),
+    };
+    let message = e.to_string().replace(
+        &format!("under {}", rules.name()),
+        &format!("under {}", rules_label(rules)),
+    );
+    ActError::illegal(message).with_code(
+        code,
+        json!({"number": e.number, "color": SEATS[seat_of(e.color)], "point": e.mv.to_string(), "after": extra, "rules": rules.preset.word()}),
+    )
+}
+
+/// The chains whose marks differ from the estimator's proposal, leaving out those it could not
+/// settle; each named by the point a player clicked on it, if any.
+fn differing_chains(board: &Board, m: &Marking) -> Vec<Point> {
+    let mut seen = PointSet::new();
+    for &u in &m.unsettled {
+        board.chain_stones(u).for_each(|s| seen.insert(s));
+    }
+    let mut out = Vec::new();
+    for p in board.points() {
+        if board.get(p).is_some()
+            && !seen.contains(p)
+            && m.dead.contains(p) != m.proposed.contains(p)
+        {
+            board.chain_stones(p).for_each(|s| seen.insert(s));
+            out.push(name_of(board, m, p));
+        }
+    }
+    out
+}
+
+/// The name of `p`'s chain: the point a player clicked on it, else `p`.
+fn name_of(board: &Board, m: &Marking, p: Point) -> Point {
+    m.clicked
+        .iter()
+        .rev()
+        .copied()
+        .find(|&c| board.chain_stones(p).any(|s| s == c))
+        .unwrap_or(p)
+}
+
+/// One verification as a sentence and as data: the chain, its owner, the verdict and both lines
+/// with their moves ("no sequence captures it" when the owner's chain survives without one).
+fn check_lines(
+    mode: Mode,
+    t: Point,
+    owner: Color,
+    stones: usize,
+    v: &life::Verification,
+) -> (String, Value) {
+    use baduk_go::life::verify::Outcome;
+    let word = |o: Outcome| match o {
+        Outcome::Captured => "captured",
+        Outcome::Survived => "survived",
+        Outcome::Bound => "bound",
+    };
+    let seq = |l: &life::verify::Line| -> Vec<String> {
+        l.sequence
+            .iter()
+            .map(|(c, m)| format!("{} {m}", c.letter()))
+            .collect()
+    };
+    let line_text = |l: &life::verify::Line| {
+        let moves = seq(l).join(" ");
+        match (l.outcome, moves.is_empty()) {
+            (Outcome::Survived, true) => "no sequence captures it".to_string(),
+            (Outcome::Survived, false) => format!("{moves}, the chain survives"),
+            (Outcome::Captured, _) => format!("{moves}, the chain is captured"),
+            (Outcome::Bound, _) => format!("{moves} … (search limit reached)"),
+        }
+    };
+    let line_json = |l: &life::verify::Line| {
+        json!({
+            "first": SEATS[seat_of(l.first)],
+            "outcome": word(l.outcome),
+            "moves": seq(l),
+        })
+    };
+    let (status, reason) = match &v.status {
+        Status::Alive => ("alive", None),
+        Status::Dead => ("dead", None),
+        Status::Seki => ("seki", None),
+        Status::Undecided(r) => ("undecided", Some(r.clone())),
+        Status::Disputed(r) => ("disputed", Some(r.clone())),
+    };
+    let label = if mode == Mode::Verify {
+        "verification play"
+    } else {
+        "art. 7 confirmation"
+    };
+    let text = format!(
+        "{label} {t} ({} chain, {stones} stones): {}; {} first: {}; {} first: {}",
+        SEATS[seat_of(owner)],
+        v.status,
+        SEATS[seat_of(owner.opponent())],
+        line_text(&v.opponent_first),
+        SEATS[seat_of(owner)],
+        line_text(&v.owner_first)
+    );
+    let data = json!({
+        "mode": if mode == Mode::Verify { "verify" } else { "confirm" },
+        "chain": t.to_string(),
+        "owner": SEATS[seat_of(owner)],
+        "stones": stones,
+        "status": status,
+        "reason": reason,
+        "opponent_first": line_json(&v.opponent_first),
+        "owner_first": line_json(&v.owner_first),
+    });
+    (text, data)
 }
 
 /// Territory points of each colour with the dead stones removed (empty regions reached by one
@@ -929,12 +1212,101 @@ mod tests {
     }
 
     #[test]
-    fn a_dispute_under_japanese_rules_is_a_disputed_result() {
+    fn a_japanese_dispute_needs_a_chain_in_dispute_and_an_undecided_one_is_no_result() {
         let mut r = room("japanese,size=5");
-        r.act(0, "pass", [0; 2]).unwrap();
+        r.act(0, "C3", [0; 2]).unwrap();
         r.act(1, "pass", [0; 2]).unwrap();
-        r.act(1, "dispute", [0; 2]).unwrap();
-        assert_eq!(r.result.unwrap().text, "disputed");
+        r.act(0, "pass", [0; 2]).unwrap();
+        let e = r.act(1, "dispute", [0; 2]).unwrap_err();
+        assert_eq!((e.status, e.code), (409, "dispute.nothing"));
+        assert_eq!(r.phase, Phase::Marking);
+        r.act(1, "dead C3", [0; 2]).unwrap();
+        assert_eq!(r.act(1, "dispute verify", [0; 2]).unwrap_err().status, 400);
+        r.act(1, "dispute confirm", [0; 2]).unwrap();
+        let res = r.result.clone().unwrap();
+        eprintln!("{res:?} {:?}", r.verification);
+        assert_eq!(r.checks[0]["chain"], "C3");
+        assert!(r.verification[0].contains("C3"), "{:?}", r.verification);
+        if res.winner.is_none() {
+            assert_eq!((res.text.as_str(), res.reason), ("Void", "disputed"));
+            assert!(res.detail.contains("C3"), "{}", res.detail);
+        }
+    }
+
+    #[test]
+    fn japanese_art_9_resumption_lets_the_opponent_move_first() {
+        for (asker, first) in [(0, 1), (1, 0)] {
+            let mut r = room("japanese,size=5");
+            r.act(0, "C3", [0; 2]).unwrap();
+            r.act(1, "pass", [0; 2]).unwrap();
+            r.act(0, "pass", [0; 2]).unwrap();
+            r.act(asker, "dispute resume", [0; 2]).unwrap();
+            assert_eq!(r.phase, Phase::Play);
+            assert_eq!(r.to_move(), Some(first), "asker {asker}");
+        }
+    }
+
+    #[test]
+    fn a_bot_restores_changed_marks_and_then_accepts_never_disputes() {
+        let mut r = room("japanese,size=5");
+        r.act(0, "C3", [0; 2]).unwrap();
+        r.act(1, "pass", [0; 2]).unwrap();
+        r.act(0, "pass", [0; 2]).unwrap();
+        assert_eq!(r.bot_marking_answer(), "accept");
+        r.act(0, "dead C3", [0; 2]).unwrap();
+        assert_eq!(r.bot_marking_answer(), "restore");
+        r.act(1, "restore", [0; 2]).unwrap();
+        let m = r.marking.as_ref().unwrap();
+        assert_eq!(m.dead, m.proposed);
+        assert_eq!(
+            m.restored.as_ref().unwrap().1,
+            vec![Point::from_gtp("C3", r.rules.size).unwrap()]
+        );
+        assert_eq!(r.bot_marking_answer(), "accept");
+    }
+
+    #[test]
+    fn marks_out_of_phase_and_on_empty_points_are_refused_with_codes() {
+        let mut r = room("japanese,size=5");
+        for a in ["dead C3", "accept", "dispute", "restore"] {
+            let e = r.act(0, a, [0; 2]).unwrap_err();
+            assert_eq!((e.status, e.code), (400, "marking.not_now"), "{a}");
+        }
+        r.act(0, "C3", [0; 2]).unwrap();
+        r.act(1, "pass", [0; 2]).unwrap();
+        r.act(0, "pass", [0; 2]).unwrap();
+        let e = r.act(0, "dead D4", [0; 2]).unwrap_err();
+        assert_eq!((e.status, e.code), (422, "marking.empty"));
+        let e = r.act(0, "undo", [0; 2]).unwrap_err();
+        assert_eq!((e.status, e.code), (409, "undo.not_now"));
+        assert!(r.marking.as_ref().unwrap().dead.is_empty());
+    }
+
+    #[test]
+    fn undo_on_ones_turn_takes_back_ones_move_and_the_reply() {
+        let mut r = room("chinese,size=5");
+        let e = r.act(0, "undo", [0; 2]).unwrap_err();
+        assert_eq!((e.status, e.code), (409, "undo.nothing"));
+        r.act(0, "C3", [0; 2]).unwrap();
+        r.act(1, "D4", [0; 2]).unwrap();
+        r.act(0, "undo", [0; 2]).unwrap();
+        assert_eq!(r.undo_moves, 2);
+        r.act(1, "undo-accept", [0; 2]).unwrap();
+        assert_eq!(r.game.move_count(), 0);
+        assert_eq!(r.to_move(), Some(0));
+    }
+
+    #[test]
+    fn an_illegal_ko_names_the_rules_without_the_clock() {
+        let mut r = room("japanese,size=5,time=fischer:300:5");
+        for m in ["B3", "C3", "A2", "D2", "B1", "C1", "C2", "B2"] {
+            let seat = r.to_move().unwrap();
+            r.act(seat, m, [0; 2]).unwrap();
+        }
+        let e = r.act(0, "C2", [0; 2]).unwrap_err();
+        assert_eq!(e.code, "illegal.ko", "{e:?}");
+        assert!(!e.message.contains("time="), "{}", e.message);
+        assert_eq!(e.args["point"], "C2");
     }
 
     #[test]

@@ -95,7 +95,7 @@ impl AppState {
 impl IntoResponse for ActError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(json!({"error": self.message}))).into_response()
+        (status, Json(self.to_json())).into_response()
     }
 }
 
@@ -105,7 +105,8 @@ fn too_many(r: Refused) -> Response {
     (
         StatusCode::TOO_MANY_REQUESTS,
         [(header::RETRY_AFTER, secs.to_string())],
-        Json(json!({"error": format!("too many {}: slow down (try again in {secs} s)", r.budget), "retry_after": secs})),
+        Json(json!({"error": format!("too many {}: slow down (try again in {secs} s)", r.budget),
+            "code": "limit.rate", "args": {"budget": r.budget, "seconds": secs}, "retry_after": secs})),
     )
         .into_response()
 }
@@ -521,10 +522,9 @@ async fn post_action(
     if let Err(r) = st.budgets.actions.check(&client) {
         return Ok(too_many(r));
     }
-    let token = bearer(&headers).ok_or(ActError {
-        status: 401,
-        message: "missing Authorization: Bearer <seat token>".into(),
-    })?;
+    let token = bearer(&headers).ok_or(ActError::unauthorized(
+        "missing Authorization: Bearer <seat token>",
+    ))?;
     let req: ActionReq = parse_json(&body)?;
     if req.action.trim().is_empty() {
         return Err(ActError::bad_request("action: empty"));
@@ -539,10 +539,9 @@ async fn post_rotate(
     Path((id, seat)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ActError> {
-    let token = bearer(&headers).ok_or(ActError {
-        status: 401,
-        message: "missing Authorization: Bearer <seat token>".into(),
-    })?;
+    let token = bearer(&headers).ok_or(ActError::unauthorized(
+        "missing Authorization: Bearer <seat token>",
+    ))?;
     let (i, fresh) = st.hub.rotate(&id, &seat, token).await?;
     let h = st.hub.get(&id).await?;
     let name = h.room.lock().await.seat_names()[i];
@@ -599,7 +598,10 @@ fn too_many_sockets() -> Response {
     (
         StatusCode::TOO_MANY_REQUESTS,
         [(header::RETRY_AFTER, "10".to_string())],
-        Json(json!({"error": "too many sockets open: close one first (per client or per game)", "retry_after": 10})),
+        Json(
+            json!({"error": "too many sockets open: close one first (per client or per game)",
+            "code": "limit.sockets", "args": null, "retry_after": 10}),
+        ),
     )
         .into_response()
 }
@@ -767,10 +769,10 @@ pub async fn ws_reply(st: &AppState, id: &str, text: &str, client: &ClientKey) -
     if let Err(r) = budget.check(client) {
         let secs = r.retry_secs();
         return json!({"type": "error", "id": mid, "status": 429, "retry_after": secs,
-            "error": format!("too many {}: slow down (try again in {secs} s)", r.budget)});
+            "error": format!("too many {}: slow down (try again in {secs} s)", r.budget),
+            "code": "limit.rate", "args": {"budget": r.budget, "seconds": secs}});
     }
-    let err =
-        |e: ActError| json!({"type": "error", "id": mid, "status": e.status, "error": e.message});
+    let err = |e: ActError| json!({"type": "error", "id": mid, "status": e.status, "error": e.message, "code": e.code, "args": e.args});
     match (msg.kind.as_deref(), msg.action.as_deref(), msg.token.as_deref()) {
         (Some("ping"), None, _) => json!({"type": "pong", "id": mid}),
         (Some("hello"), None, Some(t)) => match st.hub.hello(id, t).await {
@@ -792,10 +794,9 @@ pub async fn ws_reply(st: &AppState, id: &str, text: &str, client: &ClientKey) -
                 Err(e) => err(e),
             }
         }
-        (None | Some("action"), Some(_), None) => err(ActError {
-            status: 401,
-            message: "an action needs the seat's token".into(),
-        }),
+        (None | Some("action"), Some(_), None) => {
+            err(ActError::unauthorized("an action needs the seat's token"))
+        }
         _ => err(ActError::bad_request(
             "expected {\"id\", \"token\", \"action\"}, {\"type\": \"hello\", \"token\"} or {\"type\": \"ping\"}",
         )),

@@ -226,12 +226,10 @@ impl Hub {
                 .unwrap_or(true)
         });
         if mine.len() >= cap {
-            return Err(ActError {
-                status: 429,
-                message: format!(
-                    "open games: at most {cap} unstarted games a client; wait until one is joined or cancelled"
-                ),
-            });
+            return Err(ActError::too_many(format!(
+                "open games: at most {cap} unstarted games a client; wait until one is joined or cancelled"
+            ))
+            .with_code("limit.open_games", json!({"cap": cap})));
         }
         Ok(())
     }
@@ -451,7 +449,8 @@ impl Hub {
         if crate::room::SERVER_ACTIONS.contains(&verb.as_str()) {
             return Err(ActError::bad_request(format!(
                 "`{verb}` is stored by the server's clock, not sent"
-            )));
+            ))
+            .with_code("action.server_only", json!({"action": verb})));
         }
         self.mark_joined(&h, &mut room, seat).await;
         let now = now_ms();

@@ -10,57 +10,73 @@ use baduk_wallgo::Variant;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-/// Why an action or request was refused: an HTTP status and a sentence naming the problem.
+/// Why an action or request was refused: an HTTP status, a sentence naming the problem (English,
+/// for API clients) and a code with its arguments (for pages that say it in their own language).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActError {
     /// The HTTP status (4xx).
     pub status: u16,
     /// The reason, shown to the player.
     pub message: String,
+    /// A stable code for the reason (`illegal.ko`, `undo.nothing`, …); by default the status's.
+    pub code: &'static str,
+    /// The code's arguments (`{"point": "D4"}`), or null.
+    pub args: Value,
+}
+
+fn err(status: u16, code: &'static str, m: impl Into<String>) -> ActError {
+    ActError {
+        status,
+        message: m.into(),
+        code,
+        args: Value::Null,
+    }
 }
 
 impl ActError {
+    /// The same error with a precise code and its arguments.
+    pub fn with_code(mut self, code: &'static str, args: Value) -> ActError {
+        self.code = code;
+        self.args = args;
+        self
+    }
+
+    /// The error's JSON body: `{"error": message, "code": code, "args": args}`.
+    pub fn to_json(&self) -> Value {
+        json!({"error": self.message, "code": self.code, "args": self.args})
+    }
+
     /// 400: the request or action is malformed.
     pub fn bad_request(m: impl Into<String>) -> ActError {
-        ActError {
-            status: 400,
-            message: m.into(),
-        }
+        err(400, "bad_request", m)
     }
     /// 409: not now (not your turn, game over, another action came first).
     pub fn conflict(m: impl Into<String>) -> ActError {
-        ActError {
-            status: 409,
-            message: m.into(),
-        }
+        err(409, "conflict", m)
     }
     /// 422: the rules forbid it (the library's message names the rule).
     pub fn illegal(m: impl Into<String>) -> ActError {
-        ActError {
-            status: 422,
-            message: m.into(),
-        }
+        err(422, "illegal", m)
+    }
+    /// 401: no token where one is needed.
+    pub fn unauthorized(m: impl Into<String>) -> ActError {
+        err(401, "unauthorized", m)
     }
     /// 403: this token may not act for that seat.
     pub fn forbidden(m: impl Into<String>) -> ActError {
-        ActError {
-            status: 403,
-            message: m.into(),
-        }
+        err(403, "forbidden", m)
     }
     /// 404: no such game.
     pub fn not_found(m: impl Into<String>) -> ActError {
-        ActError {
-            status: 404,
-            message: m.into(),
-        }
+        err(404, "not_found", m)
+    }
+    /// 429: over a limit (rates, caps); the message names it.
+    pub fn too_many(m: impl Into<String>) -> ActError {
+        err(429, "too_many", m)
     }
     /// 500: the server failed (storage); nothing was changed.
     pub fn internal(m: impl Into<String>) -> ActError {
-        ActError {
-            status: 500,
-            message: m.into(),
-        }
+        err(500, "internal", m)
     }
 }
 
@@ -120,6 +136,21 @@ pub struct Seat {
     pub token_hash: Option<[u8; 32]>,
     /// Whether the seat's owner has shown up (acted or connected with the token).
     pub joined: bool,
+}
+
+impl Seat {
+    /// A human seat already joined, without a token (tests and tools that build rooms).
+    pub fn joined_human() -> Seat {
+        Seat {
+            spec: SeatSpec {
+                kind: "human".into(),
+                bot: None,
+                options: None,
+            },
+            token_hash: None,
+            joined: true,
+        }
+    }
 }
 
 /// One stored action.
@@ -451,7 +482,8 @@ impl Room {
         if SERVER_ACTIONS.contains(&verb.as_str()) && !auto {
             return Err(ActError::bad_request(format!(
                 "`{verb}` is stored by the server's clock, not sent"
-            )));
+            ))
+            .with_code("action.server_only", json!({"action": verb})));
         }
         if check_deadline && !auto {
             self.check_caps(seat, &verb)?;
@@ -495,6 +527,13 @@ impl Room {
         if is_timeout {
             self.clocks.flag(seat);
         } else if before == Some(seat)
+            && self.move_count() == moves_before
+            && self.is_over()
+            && !wall_expiry
+        {
+            // A resignation on one's own turn: the time since the last move is spent too.
+            self.clocks.stop(seat, now - self.turn_start);
+        } else if before == Some(seat)
             && self.move_count() != moves_before
             && self.clocks.charge(
                 seat,
@@ -529,7 +568,8 @@ impl Room {
         if self.actions.len() >= MAX_ACTIONS && verb != "resign" {
             return Err(ActError::conflict(format!(
                 "this game's log is full ({MAX_ACTIONS} actions): only resign is accepted"
-            )));
+            ))
+            .with_code("log.full", json!({"cap": MAX_ACTIONS})));
         }
         let mine = |rows: &[ActionRow], words: &[&str]| {
             rows.iter()
@@ -549,12 +589,14 @@ impl Room {
                 if mine(turn, &["undo"]) >= UNDO_PER_TURN {
                     return Err(ActError::conflict(format!(
                         "undo: at most {UNDO_PER_TURN} requests a turn"
-                    )));
+                    ))
+                    .with_code("undo.cap_turn", json!({"cap": UNDO_PER_TURN})));
                 }
                 if mine(&self.actions, &["undo"]) >= UNDO_PER_GAME {
                     return Err(ActError::conflict(format!(
                         "undo: at most {UNDO_PER_GAME} requests a game"
-                    )));
+                    ))
+                    .with_code("undo.cap_game", json!({"cap": UNDO_PER_GAME})));
                 }
             }
             (Core::Go(_), "dead" | "alive")
@@ -562,7 +604,8 @@ impl Room {
             {
                 return Err(ActError::conflict(format!(
                     "dead-stone marks: at most {MARKS_PER_PHASE} changes a seat in one dead-stone phase"
-                )));
+                ))
+                .with_code("marks.cap", json!({"cap": MARKS_PER_PHASE})));
             }
             _ => {}
         }
@@ -677,6 +720,15 @@ impl Room {
                 }
                 obj.insert("replay_move".into(), json!(n));
                 obj.insert("legal".into(), json!([]));
+                if self.clocks.is_running_kind() {
+                    let c = self.clocks_at_move(n);
+                    let names = self.seat_names();
+                    let mut m = serde_json::Map::new();
+                    for (i, name) in names.iter().enumerate() {
+                        m.insert(name.to_string(), c.view(i, false, 0));
+                    }
+                    obj.insert("clocks".into(), Value::Object(m));
+                }
             }
             Core::Wall(w) => {
                 let acts = w.game.actions();
@@ -694,6 +746,29 @@ impl Room {
                 obj.insert("legal".into(), json!([]));
             }
         }
+    }
+
+    /// The clocks as they stood after the last stored action that left `n` moves on the board
+    /// (a replay's clocks follow its move).
+    fn clocks_at_move(&self, n: usize) -> Clocks {
+        let Ok(mut room) = Room::new(
+            self.id.clone(),
+            self.settings.clone(),
+            self.seats.clone(),
+            self.created_at,
+        ) else {
+            return self.clocks;
+        };
+        let mut at = room.clocks;
+        for row in &self.actions {
+            if room.replay(row).is_err() {
+                break;
+            }
+            if room.move_count() == n {
+                at = row.clocks;
+            }
+        }
+        at
     }
 
     /// One line of the lobby.
@@ -714,7 +789,7 @@ impl Room {
                 let s = g.rules.size;
                 (
                     json!(g.phase.word()),
-                    json!({"rules": g.rules.name(), "size": {"cols": s.cols(), "rows": s.rows()}, "komi": g.rules.komi.as_f64(), "handicap": g.handicap}),
+                    json!({"rules": g.rules.name(), "rules_label": go_room::rules_label(&g.rules), "clock": g.rules.time.to_string(), "size": {"cols": s.cols(), "rows": s.rows()}, "komi": g.rules.komi.as_f64(), "handicap": g.handicap}),
                     g.result_json(),
                 )
             }
@@ -755,13 +830,9 @@ impl Room {
                 let info = baduk_go::sgf::SgfInfo {
                     black: Some(who(&self.seats[0])),
                     white: Some(who(&self.seats[1])),
-                    result: g.result.as_ref().map(|r| {
-                        if r.reason == "disputed" {
-                            "?".to_string()
-                        } else {
-                            r.text.clone()
-                        }
-                    }),
+                    // FF[4] RE: a disputed game left undecided is `Void` (no result), its
+                    // `C[]` saying why; the text is already the SGF form otherwise.
+                    result: g.result.as_ref().map(|r| r.text.clone()),
                     date: None,
                     comment: g.result.as_ref().map(|r| r.detail.clone()),
                 };
@@ -824,21 +895,104 @@ pub fn seed_of(id: &str) -> u64 {
 mod tests {
     use super::*;
 
+    /// A room with two joined human seats.
+    fn room_of(settings: Settings) -> Room {
+        Room::new(
+            "t".into(),
+            settings,
+            [Seat::joined_human(), Seat::joined_human()],
+            0,
+        )
+        .unwrap()
+    }
+
     fn wall_room(turn_ms: i64) -> Room {
-        let human = Seat {
-            spec: SeatSpec {
-                kind: "human".into(),
-                bot: None,
-                options: None,
-            },
-            token_hash: None,
-            joined: true,
-        };
-        let settings = Settings::Wallgo {
+        room_of(Settings::Wallgo {
             variant: "placement=ABAB".into(),
             turn_ms,
-        };
-        Room::new("t".into(), settings, [human.clone(), human], 0).unwrap()
+        })
+    }
+
+    fn go_room(rules: &str) -> Room {
+        room_of(Settings::Go {
+            rules: rules.into(),
+            handicap: 0,
+        })
+    }
+
+    #[test]
+    fn a_resignation_on_ones_turn_is_charged_the_time_since_the_last_move() {
+        for clock in [
+            "absolute:300",
+            "fischer:300:5",
+            "byo-yomi:0:3:30",
+            "canadian:300:5:60",
+        ] {
+            let mut r = go_room(&format!("japanese,size=9,time={clock}"));
+            r.apply(0, "E5", 1_000, false).unwrap();
+            let before = r.clocks.sides[1];
+            let shown = r.clocks.view(1, true, 4_000);
+            r.apply(1, "resign", 5_000, false).unwrap();
+            assert!(r.is_over());
+            let after = r.clocks.view(1, false, 0);
+            for k in ["main_ms", "period_ms", "periods"] {
+                assert_eq!(after[k], shown[k], "{clock} {k}: {after} vs {shown}");
+            }
+            assert_ne!(r.clocks.sides[1], before, "{clock}: 4 s were charged");
+            // The stored row replays to the same clocks.
+            let rebuilt = Room::from_stored(
+                "t",
+                crate::store::StoredGame {
+                    settings: r.settings.clone(),
+                    seats: r
+                        .seats
+                        .iter()
+                        .map(|s| (s.spec.clone(), None, true))
+                        .collect(),
+                    actions: r.actions.clone(),
+                    created_at: 0,
+                },
+            );
+            assert_eq!(rebuilt.map(|x| x.clocks), Ok(r.clocks), "{clock}");
+        }
+    }
+
+    #[test]
+    fn every_ru_the_server_writes_is_read_back_for_every_preset_and_clock() {
+        for preset in Rules::presets() {
+            for clock in [
+                "none",
+                "absolute:600",
+                "byo-yomi:180:3:10",
+                "canadian:300:25:300",
+                "fischer:300:5",
+                "ing:3600",
+            ] {
+                for extra in ["", ",komi=0", ",ko=situational"] {
+                    let rules = format!("{},size=9,time={clock}{extra}", preset.preset.word());
+                    let Ok(parsed) = Rules::parse(&rules) else {
+                        continue;
+                    };
+                    let room = go_room(&rules);
+                    let sgf = room.record();
+                    let ru = sgf
+                        .split("RU[")
+                        .nth(1)
+                        .and_then(|t| t.split(']').next())
+                        .unwrap();
+                    assert!(!ru.contains("time="), "{rules}: RU[{ru}]");
+                    let g = baduk_go::SgfGame::parse(&sgf).unwrap();
+                    let back = g
+                        .rules(None)
+                        .unwrap_or_else(|e| panic!("{rules}: RU[{ru}]: {e}"));
+                    let want = Rules {
+                        time: Rules::preset(parsed.preset).time,
+                        ..parsed
+                    };
+                    assert_eq!(back, want, "{rules}: RU[{ru}]");
+                }
+            }
+        }
     }
 
     #[test]

@@ -86,17 +86,20 @@ impl WallRoom {
             if !to.contains('/') && !to.contains(' ') {
                 return Err(ActError::bad_request(format!(
                     "`{t}`: a turn ends with a wall: {from}-{to}/N, /E, /S or /W"
-                )));
+                ))
+                .with_code("wall.no_wall", json!({"action": t})));
             }
         }
-        body.parse::<Action>()
-            .map_err(|e| ActError::bad_request(format!("`{t}`: {e}")))
+        body.parse::<Action>().map_err(|e| {
+            ActError::bad_request(format!("`{t}`: {e}"))
+                .with_code("action.unknown", json!({"action": t}))
+        })
     }
 
     /// Applies one action of `seat` (`auto`: the server played it for a player out of time).
     pub fn act(&mut self, seat: usize, text: &str, auto: bool) -> Result<(), ActError> {
         if self.is_over() {
-            return Err(ActError::conflict("the game is over"));
+            return Err(ActError::conflict("the game is over").with_code("game.over", Value::Null));
         }
         if text.trim().eq_ignore_ascii_case("resign") {
             self.resigned = Some(seat);
@@ -104,11 +107,13 @@ impl WallRoom {
         }
         let a = Self::parse(text)?;
         if self.game.position().to_move() != player(seat) {
-            return Err(ActError::conflict("not your turn"));
+            return Err(
+                ActError::conflict("not your turn").with_code("turn.not_yours", Value::Null)
+            );
         }
         self.game
             .play(a)
-            .map_err(|e| ActError::illegal(e.to_string()))?;
+            .map_err(|e| ActError::illegal(e.to_string()).with_code("wall.illegal", Value::Null))?;
         self.auto.push(auto);
         Ok(())
     }
@@ -262,8 +267,13 @@ impl WallRoom {
         let pos = self.game.position();
         let s = pos.score();
         let winner = self.winner();
-        let (reason, detail) = match (self.resigned, pos.phase()) {
-            (Some(r), _) => ("resignation", format!("{} resigned", SEATS[r])),
+        let (reason, detail, code, args) = match (self.resigned, pos.phase()) {
+            (Some(r), _) => (
+                "resignation",
+                format!("{} resigned", SEATS[r]),
+                "result.resigned",
+                json!({"seat": SEATS[r]}),
+            ),
             _ if self.server_end.is_some() => match self.server_end {
                 Some((s, "abandon")) => (
                     "abandonment",
@@ -271,20 +281,28 @@ impl WallRoom {
                         "{} made no move within the server's limit and loses by abandonment",
                         SEATS[s]
                     ),
+                    "result.abandoned",
+                    json!({"seat": SEATS[s]}),
                 ),
                 _ => (
                     "cancelled",
                     "nobody took a seat within the server's limit: the game is cancelled"
                         .to_string(),
+                    "result.cancelled",
+                    Value::Null,
                 ),
             },
             (None, Phase::Over(baduk_wallgo::EndReason::TwoPasses)) => (
                 "passes",
                 "two passes in a row: mixed regions score for nobody".to_string(),
+                "result.wall.passes",
+                Value::Null,
             ),
             _ => (
                 "separation",
                 "no region holds pieces of both players".to_string(),
+                "result.wall.separation",
+                Value::Null,
             ),
         };
         let text = match (self.resigned, winner) {
@@ -300,6 +318,8 @@ impl WallRoom {
             "winner": winner.map(|w| SEATS[w]),
             "reason": reason,
             "detail": detail,
+            "code": code,
+            "args": args,
             "rows": [],
         })
     }

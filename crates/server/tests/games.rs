@@ -124,19 +124,45 @@ async fn korean_dispute_runs_verification_play_and_counts_its_verdict() {
     }
 }
 
+/// A 9×9 semeai the art. 7 confirmation cannot settle within its bound: Black's six stones
+/// D3–D6, C3, C6 against White's E3–E6, F3, F6.
+const SEMEAI: &[&str] = &[
+    "D5", "E5", "D4", "E4", "C6", "F6", "C3", "F3", "D6", "E6", "D3", "E3", "pass", "pass",
+];
+
 #[tokio::test]
-async fn japanese_dispute_ends_as_disputed_with_the_reason() {
+async fn japanese_dispute_is_no_result_when_the_art_7_confirmation_does_not_settle_it() {
     for db in databases() {
         let s = Server::start(&db).await;
-        let (id, seats) = s.create(go("japanese", 5)).await;
+        let (id, seats) = s.create(go("japanese", 9)).await;
         let (b, w) = (token(&seats, "black"), token(&seats, "white"));
-        play(&s, &id, &b, &w, &["C3", "pass", "pass"]).await;
-        let st = s.ok(&id, &b, "dispute").await;
-        assert_eq!(st["result"]["text"], "disputed");
-        assert_eq!(st["result"]["reason"], "disputed");
-        assert!(st["result"]["detail"].as_str().unwrap().contains("art."));
+        play(&s, &id, &b, &w, SEMEAI).await;
+        // Nothing marked differently: nothing to confirm, and nothing stored changes.
+        let v = s.state(&id).await["version"].clone();
+        let (status, e) = s.act(&id, &b, "dispute confirm").await;
+        assert_eq!(
+            (status, e["code"].as_str()),
+            (409, Some("dispute.nothing")),
+            "{e}"
+        );
+        assert_eq!(s.state(&id).await["version"], v);
+        s.ok(&id, &w, "dead D5").await;
+        let st = s.ok(&id, &w, "dispute confirm").await;
+        let r = &st["result"];
+        assert_eq!(r["text"], "Void", "{r}");
+        assert_eq!(r["reason"], "disputed");
+        assert_eq!(r["code"], "result.disputed");
+        assert_eq!(r["args"]["chains"], json!(["D5"]));
+        assert!(r["detail"].as_str().unwrap().contains("D5"), "{r}");
+        assert_eq!(st["checks"][0]["chain"], "D5");
+        assert!(!st["checks"][0]["opponent_first"]["moves"]
+            .as_array()
+            .unwrap()
+            .is_empty());
         let (_, sgf) = s.get(&format!("/api/games/{id}/record")).await;
-        assert!(sgf.as_str().unwrap().contains("RE[?]"));
+        let sgf = sgf.as_str().unwrap();
+        assert!(sgf.contains("RE[Void]"), "{sgf}");
+        assert!(sgf.contains("C[no result (disputed)"), "{sgf}");
     }
 }
 

@@ -450,7 +450,7 @@ async fn a_creation_flood_stops_at_the_rate_and_at_the_open_games_cap() {
 async fn an_idle_socket_is_closed_and_a_non_reading_one_is_dropped() {
     let s = Server::start_config("sqlite", |c| {
         c.limits.socket_idle = std::time::Duration::from_secs(1);
-        c.limits.socket_send_timeout = std::time::Duration::from_millis(500);
+        c.limits.socket_send_timeout = std::time::Duration::from_secs(2);
     })
     .await;
     let (id, seats) = s
@@ -466,7 +466,18 @@ async fn an_idle_socket_is_closed_and_a_non_reading_one_is_dropped() {
     assert!(common::eventually(5, || s.hub.sockets() == 0).await);
     // Non-reading: a tiny receive window and no reads while the game floods it with states.
     let _stuck = common::raw_socket(s.addr, &id, 2048).await;
+    // A watcher that does read, all along.
     let mut reader = s.watch(&id).await;
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(0));
+    let seen2 = seen.clone();
+    let reading = tokio::spawn(async move {
+        loop {
+            let v = reader.next_of("state").await;
+            if let Some(n) = v["state"]["version"].as_i64() {
+                seen2.store(n, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    });
     assert!(common::eventually(5, || s.hub.sockets() == 2).await);
     let (b, w) = (token(&seats, "black"), token(&seats, "white"));
     let mut st = s.state(&id).await;
@@ -489,9 +500,15 @@ async fn an_idle_socket_is_closed_and_a_non_reading_one_is_dropped() {
     );
     // The reading watcher still follows the game.
     let v = st["version"].as_i64().unwrap();
-    reader
-        .state_where(|x| x["version"].as_i64() == Some(v))
-        .await;
+    assert!(
+        common::eventually(10, || seen.load(std::sync::atomic::Ordering::Relaxed) == v).await,
+        "the reading watcher saw version {v}"
+    );
+    assert!(
+        !reading.is_finished(),
+        "the reading watcher was not dropped"
+    );
+    reading.abort();
 }
 
 #[tokio::test]

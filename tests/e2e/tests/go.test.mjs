@@ -164,7 +164,7 @@ describe('Go 9×9 through the UI', () => {
       await B.page.waitForSelector('#score-table tbody tr');
       const rows = await B.page.$$eval('#score-table tbody tr', (trs) => trs.map((tr) => tr.textContent));
       assert.ok(rows.length >= 9, `${rows.length} rows`);
-      assert.ok(rows.some((r) => /chinese/.test(r)));
+      assert.ok(rows.some((r) => /Chinese/.test(r)));
       const result = await B.page.textContent('.result-line');
       assert.match(result, /wins|Draw/);
       const href = await B.page.getAttribute('[data-download=sgf]', 'href');

@@ -68,9 +68,9 @@ export async function newerThan(page, v, timeout = 15000) {
   await page.waitForFunction((v) => Number(document.body.dataset.version) > v, v, { timeout });
 }
 
-/** Clicks a Go point by its name (D4) on the page's goban. */
-export async function clickPoint(page, name) {
-  const box = await page.evaluate((name) => {
+/** Where a Go point (D4) is on the screen, as {x, y} in CSS pixels. */
+export async function pointAt(page, name) {
+  return page.evaluate((name) => {
     const svg = document.querySelector('svg.goban');
     const st = window.__baduk.page.state;
     const x = st.columns.indexOf(name[0]);
@@ -82,6 +82,11 @@ export async function clickPoint(page, name) {
     const p = pt.matrixTransform(m);
     return { x: p.x, y: p.y };
   }, name);
+}
+
+/** Clicks a Go point by its name (D4) on the page's goban. */
+export async function clickPoint(page, name) {
+  const box = await pointAt(page, name);
   await page.mouse.click(box.x, box.y);
 }
 

@@ -61,12 +61,12 @@ describe('pages', () => {
     });
   });
 
-  test('a dispute in the dead-stone phase follows the game’s rules (resume, or ended as disputed)', async (t) => {
+  test('a dispute in the dead-stone phase asks first and follows the game’s rules (area: resume; japanese: art. 9 or art. 7)', async (t) => {
     const { page } = await person(browser, 'dispute');
     await shots(t, [page], async () => {
-      for (const [rules, expect] of [
-        ['chinese', 'resume'],
-        ['japanese', 'disputed'],
+      for (const [rules, hintWord, ways, first] of [
+        ['chinese', /resumes/, ['resume'], 'white'],
+        ['japanese', /art\. 9.*art\. 7/, ['resume', 'confirm'], 'black'],
       ]) {
         const g = await api('POST', '/api/games', { game: 'go', size: 9, rules, seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
         assert.equal(g.status, 201, JSON.stringify(g.data));
@@ -78,14 +78,15 @@ describe('pages', () => {
         await page.goto(`${BASE}${g.data.seats.white.url}`);
         await page.waitForSelector('body[data-phase=marking]');
         const hint = await page.textContent('#controls .hint');
-        assert.match(hint, expect === 'resume' ? /resumes/ : /disputed/, hint);
+        assert.match(hint, hintWord, hint);
         await page.click('[data-action=dispute]');
-        if (expect === 'resume') {
-          await page.waitForSelector('body[data-phase=play]');
-        } else {
-          await page.waitForSelector('body[data-status=finished]');
-          assert.match(await page.textContent('.result-line'), /disputed/i);
-        }
+        await page.waitForSelector('.dispute-box');
+        assert.deepEqual(await page.$$eval('.dispute-box [data-way]', (ws) => ws.map((w) => w.dataset.way)), ways);
+        await page.click('[data-action=dispute-resume]');
+        await page.waitForSelector('body[data-phase=play]');
+        // Black passed last and White asked: under area rules White plays on; under art. 9
+        // the opponent of the one who asked, Black, moves first.
+        await page.waitForSelector(`.player.seat-${first}.to-move`);
       }
     });
   });
@@ -174,7 +175,8 @@ describe('pages', () => {
       await page.goto(`${BASE}${g.data.seats.black.url}`);
       await page.waitForSelector('[data-action=pass]');
       assert.match(await page.textContent('[data-action=pass]'), /착수포기/);
-      // A tap plays.
+      // A tap shows the stone to be played (the move-confirm step is on for touch); a second tap
+      // on it plays.
       const box = await page.evaluate(() => {
         const svg = document.querySelector('svg.goban');
         const pt = svg.createSVGPoint();
@@ -183,6 +185,8 @@ describe('pages', () => {
         const p = pt.matrixTransform(svg.getScreenCTM());
         return { x: p.x, y: p.y };
       });
+      await page.touchscreen.tap(box.x, box.y);
+      await page.waitForSelector('circle.ghost.pending[data-point=E5][visibility=visible]');
       await page.touchscreen.tap(box.x, box.y);
       await page.waitForSelector('circle.stone.black[data-point=E5]');
       // The board fits the screen's width.
@@ -196,6 +200,7 @@ describe('pages', () => {
       await page.keyboard.press('ArrowUp');
       await page.keyboard.press('ArrowUp');
       await page.keyboard.press('Enter');
+      await page.keyboard.press('Enter'); // the confirm step: Enter again on the same point
       await page.waitForSelector('circle.stone.white[data-point=E7]');
       await page.click('#lang');
       assert.match(await page.textContent('[data-action=pass]'), /Pass/);
