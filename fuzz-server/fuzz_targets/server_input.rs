@@ -16,11 +16,24 @@ fuzz_target!(|data: &[u8]| {
     let Some((&which, rest)) = data.split_first() else {
         return;
     };
-    if which & 1 == 0 {
-        fuzz_harness::room_actions(rest);
-    } else {
-        let mut api = API.lock().unwrap_or_else(|e| e.into_inner());
-        api.get_or_insert_with(|| fuzz_harness::Api::new(&fuzz_harness::scratch_database("server")))
-            .request(rest);
+    match which & 3 {
+        0 | 2 => fuzz_harness::room_actions(rest),
+        1 => api().as_mut().expect("the API is made").request(rest),
+        _ => match rest.split_first() {
+            Some((&k, more)) if k & 1 == 0 => fuzz_harness::bot_options(more),
+            Some((_, more)) => api()
+                .as_mut()
+                .expect("the API is made")
+                .socket_messages(more),
+            None => {}
+        },
     }
 });
+
+fn api() -> std::sync::MutexGuard<'static, Option<fuzz_harness::Api>> {
+    let mut api = API.lock().unwrap_or_else(|e| e.into_inner());
+    if api.is_none() {
+        *api = Some(fuzz_harness::Api::new(&fuzz_harness::scratch_database("server")));
+    }
+    api
+}

@@ -31,8 +31,11 @@ TMP=$(mktemp -d)
 rm -rf "$E2E/artifacts"
 mkdir -p "$E2E/artifacts"
 PORT=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-echo "== $BIN serve --addr 127.0.0.1:$PORT --database sqlite:$TMP/e2e.db"
-"$BIN" serve --addr "127.0.0.1:$PORT" --database "sqlite:$TMP/e2e.db" >"$TMP/server.log" 2>&1 &
+# The tests make many games from one address in a few seconds: creation and open games are not
+# capped here; every other limit is the default one.
+SERVE_ARGS=(--addr "127.0.0.1:$PORT" --database "sqlite:$TMP/e2e.db" --creates-per-minute 0 --open-games-per-client 0)
+echo "== $BIN serve ${SERVE_ARGS[*]}"
+"$BIN" serve "${SERVE_ARGS[@]}" >"$TMP/server.log" 2>&1 &
 PID=$!
 cleanup() {
   kill "$PID" 2>/dev/null || true

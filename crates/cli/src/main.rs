@@ -111,6 +111,8 @@ enum BenchCmd {
     Search(wall_bots_cmd::BenchSearchArgs),
     /// Concurrent human-vs-human games over WebSocket against a running `baduk serve`.
     Serve(serve_cmd::BenchServeArgs),
+    /// A scripted abuse mix (floods, made-up tokens, sockets never read) beside honest games.
+    Abuse(serve_cmd::BenchAbuseArgs),
 }
 
 fn main() {
@@ -142,6 +144,7 @@ fn main() {
             BenchCmd::Wall(a) => wall_cmd::bench(a),
             BenchCmd::Search(a) => wall_bots_cmd::bench_search(a),
             BenchCmd::Serve(a) => serve_cmd::bench_serve(a),
+            BenchCmd::Abuse(a) => serve_cmd::bench_abuse(a),
         },
     };
     if let Err(e) = result {

@@ -14,32 +14,168 @@ pub struct ServeArgs {
     /// Database: `sqlite:PATH` (an embedded file, created if missing) or `postgres://USER@HOST/DB`.
     #[arg(long, default_value = "sqlite:./baduk.db")]
     pub database: String,
-    /// Requests a second allowed per client (address and token); 0 turns the limit off.
+    /// API and socket requests a second allowed per client address (IPv6: per /64); 0 turns the limit off.
     #[arg(long, default_value_t = 50.0)]
     pub rate_limit: f64,
+    /// Games one client address may create a minute (0: no limit).
+    #[arg(long, default_value_t = 10.0)]
+    pub creates_per_minute: f64,
+    /// Actions one client address may send a second, HTTP and WebSocket together (0: no limit).
+    #[arg(long, default_value_t = 10.0)]
+    pub actions_per_second: f64,
+    /// WebSocket connections one client address may open a minute (0: no limit).
+    #[arg(long, default_value_t = 30.0)]
+    pub sockets_per_minute: f64,
+    /// Open (unstarted) games one client address may have at once (0: no cap).
+    #[arg(long, default_value_t = 5)]
+    pub open_games_per_client: usize,
+    /// WebSockets one client address may hold open at once (0: no cap).
+    #[arg(long, default_value_t = 20)]
+    pub sockets_per_client: usize,
+    /// WebSockets one game may have open at once (0: no cap).
+    #[arg(long, default_value_t = 100)]
+    pub sockets_per_game: usize,
+    /// A proxy (address or range, e.g. 127.0.0.1 or 10.0.0.0/8) whose X-Forwarded-For names the
+    /// client; repeat for several. Without it the header is ignored.
+    #[arg(long = "trusted-proxy", value_name = "CIDR")]
+    pub trusted_proxy: Vec<String>,
+    /// The Go bot's move-prior model file (default: the built-in one). Clients never name files.
+    #[arg(long, value_name = "PATH")]
+    pub go_model: Option<String>,
+    /// `sedol`'s evaluation model file (default: the built-in one).
+    #[arg(long, value_name = "PATH")]
+    pub wall_model: Option<String>,
+    /// Longest a bot thinks about one move, in seconds (bot options and clocks only lower it).
+    #[arg(long, default_value_t = 3.0)]
+    pub bot_max_time: f64,
+    /// Search threads all bots together may use at once; more searches wait their turn, oldest
+    /// first (default: the machine's cores).
+    #[arg(long)]
+    pub bot_threads: Option<usize>,
+    /// Allow games with a bot in both seats (at the same budget).
+    #[arg(long)]
+    pub allow_bot_games: bool,
+    /// An untimed game with no action for this many hours is lost by the side to move (abandonment).
+    #[arg(long, default_value_t = 168.0)]
+    pub abandon_hours: f64,
+    /// A game whose human seat nobody joined for this many hours is cancelled and unlisted.
+    #[arg(long, default_value_t = 24.0)]
+    pub unstarted_hours: f64,
+    /// The dead-stone phase's clock in seconds; when it runs out the marks as they stand count.
+    #[arg(long, default_value_t = 120.0)]
+    pub marking_seconds: f64,
+    /// A WebSocket that sends nothing (not even a pong to the server's ping) this many seconds is closed.
+    #[arg(long, default_value_t = 60.0)]
+    pub socket_idle_seconds: f64,
+    /// Switch every per-client rate and cap off (benchmarks and tests with every client on one
+    /// address); bot budgets, socket timeouts and the ends of games stay.
+    #[arg(long)]
+    pub no_limits: bool,
     /// Accept the test-only bot `panic` (for tests of fault isolation).
     #[arg(long, hide = true)]
     pub test_bots: bool,
 }
 
+/// A positive, finite number of seconds from the flag `name`.
+fn seconds(name: &str, v: f64, lo: f64, hi: f64) -> Result<std::time::Duration, CliError> {
+    if !v.is_finite() || v < lo || v > hi {
+        return Err(CliError::input(format!(
+            "{name}: a number from {lo} to {hi}"
+        )));
+    }
+    Ok(std::time::Duration::from_secs_f64(v))
+}
+
 /// Runs `serve` until Ctrl-C or SIGTERM.
 pub fn serve(a: ServeArgs) -> Result<(), CliError> {
-    if !a.rate_limit.is_finite() || a.rate_limit < 0.0 {
-        return Err(CliError::input(
-            "--rate-limit: a number of requests a second, 0 or more",
-        ));
+    for (name, v) in [
+        ("--rate-limit", a.rate_limit),
+        ("--creates-per-minute", a.creates_per_minute),
+        ("--actions-per-second", a.actions_per_second),
+        ("--sockets-per-minute", a.sockets_per_minute),
+    ] {
+        if !v.is_finite() || v < 0.0 {
+            return Err(CliError::input(format!(
+                "{name}: a rate, 0 (no limit) or more"
+            )));
+        }
     }
+    let mut trusted = Vec::new();
+    for t in &a.trusted_proxy {
+        trusted.push(
+            t.parse::<baduk_server::limit::Cidr>()
+                .map_err(|e| CliError::input(format!("--trusted-proxy {e}")))?,
+        );
+    }
+    let hour = 3600.0;
+    let ends = baduk_server::room::Ends {
+        abandon_ms: seconds("--abandon-hours", a.abandon_hours, 1.0 / 60.0, 24.0 * 365.0)?
+            .mul_f64(hour)
+            .as_millis() as i64,
+        unstarted_ms: seconds(
+            "--unstarted-hours",
+            a.unstarted_hours,
+            1.0 / 60.0,
+            24.0 * 365.0,
+        )?
+        .mul_f64(hour)
+        .as_millis() as i64,
+        marking_ms: seconds("--marking-seconds", a.marking_seconds, 5.0, 86_400.0)?.as_millis()
+            as i64,
+    };
+    let mut bots = baduk_server::bots::BotLimits {
+        max_time: seconds("--bot-max-time", a.bot_max_time, 0.05, 600.0)?,
+        allow_bot_games: a.allow_bot_games,
+        ..Default::default()
+    };
+    if let Some(n) = a.bot_threads {
+        if n == 0 || n > 1024 {
+            return Err(CliError::input("--bot-threads: 1 to 1024"));
+        }
+        bots.threads = n;
+    }
+    let limits = baduk_server::Limits {
+        creates_per_minute: a.creates_per_minute,
+        actions_per_second: a.actions_per_second,
+        sockets_per_minute: a.sockets_per_minute,
+        open_games_per_client: a.open_games_per_client,
+        sockets_per_client: a.sockets_per_client,
+        sockets_per_game: a.sockets_per_game,
+        trusted_proxies: trusted,
+        bots,
+        ends,
+        socket_idle: seconds(
+            "--socket-idle-seconds",
+            a.socket_idle_seconds,
+            1.0,
+            86_400.0,
+        )?,
+        ..Default::default()
+    };
+    let limits = if a.no_limits {
+        baduk_server::Limits {
+            bots: limits.bots.clone(),
+            ends: limits.ends,
+            socket_idle: limits.socket_idle,
+            trusted_proxies: limits.trusted_proxies.clone(),
+            ..baduk_server::Limits::unlimited()
+        }
+    } else {
+        limits
+    };
     let cfg = baduk_server::Config {
         addr: a.addr,
         database: a.database,
-        rate_limit: a.rate_limit,
+        rate_limit: if a.no_limits { 0.0 } else { a.rate_limit },
         test_bots: a.test_bots,
+        limits,
+        go_model: a.go_model,
+        wall_model: a.wall_model,
     };
     baduk_server::block_on(baduk_server::serve(cfg))
         .map_err(|e| CliError::input(format!("baduk serve: {e}")))
 }
 
-/// Arguments of `wall export`.
 #[derive(Args, Debug)]
 pub struct ExportArgs {
     /// The server's database URL.
@@ -61,7 +197,7 @@ pub fn export(a: ExportArgs) -> Result<(), CliError> {
 /// Arguments of `bench serve`.
 #[derive(Args, Debug)]
 pub struct BenchServeArgs {
-    /// Address of the running server (start it with `--rate-limit 0`).
+    /// Address of the running server (start it with `--no-limits`).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
     /// Concurrent games (9×9, chinese, no clock, two human seats; two sockets each).
@@ -99,6 +235,58 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
     };
     let report = baduk_server::block_on(baduk_server::bench::run(&opts))
         .map_err(|e| CliError::input(format!("baduk bench serve: {e}")))?;
+    for line in report.lines() {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// Arguments of `bench abuse`.
+#[derive(Args, Debug)]
+pub struct BenchAbuseArgs {
+    /// Address of the running server (loopback only; the abusers use 127.0.0.2 and up).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// How long the mix runs, in seconds.
+    #[arg(long, default_value_t = 600)]
+    pub seconds: u64,
+    /// Honest 19×19 games played beside it.
+    #[arg(long, default_value_t = 20)]
+    pub honest: usize,
+    /// Seconds between an honest player's moves.
+    #[arg(long, default_value_t = 0.5)]
+    pub think: f64,
+    /// Abusers of each kind.
+    #[arg(long, default_value_t = 4)]
+    pub abusers: usize,
+    /// Sockets each socket abuser keeps open without reading.
+    #[arg(long, default_value_t = 40)]
+    pub sockets_each: usize,
+    /// The server's process id, to sample its resident memory.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// Seed of the honest moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs `bench abuse` and prints its report.
+pub fn bench_abuse(a: BenchAbuseArgs) -> Result<(), CliError> {
+    if !a.think.is_finite() || a.think < 0.0 {
+        return Err(CliError::input("--think: seconds, 0 or more"));
+    }
+    let opts = baduk_server::abuse::AbuseOptions {
+        addr: a.addr,
+        seconds: a.seconds,
+        honest: a.honest,
+        think: a.think,
+        abusers: a.abusers,
+        sockets_each: a.sockets_each,
+        server_pid: a.server_pid,
+        seed: a.seed,
+    };
+    let report = baduk_server::block_on(baduk_server::abuse::run(&opts))
+        .map_err(|e| CliError::input(format!("baduk bench abuse: {e}")))?;
     for line in report.lines() {
         println!("{line}");
     }

@@ -41,7 +41,7 @@ async fn serve(db: &str) -> Proc {
             "--database",
             db,
         ])
-        .args(["--rate-limit", "0"])
+        .args(["--no-limits", "--allow-bot-games"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -145,8 +145,9 @@ async fn sigkill_during_a_stream_of_moves_loses_no_acknowledged_action() {
         .unwrap();
     let acked = streamer.await.unwrap();
     drop(p);
-    // The server stays down a while: that time is charged to nobody.
-    let down = Duration::from_millis(3000);
+    // The server stays down a while, longer than an outage's threshold (5 s without a
+    // heartbeat): that time is charged to nobody.
+    let down = Duration::from_millis(6000);
     tokio::time::sleep(down).await;
     assert!(
         acked.len() > 3,
@@ -381,4 +382,36 @@ async fn two_processes_on_one_postgres_share_moves_watchers_clocks_and_turns() {
         2,
         "still one timeout: {st}"
     );
+}
+
+#[test]
+fn the_operators_model_files_and_proxies_are_checked_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad-model.txt");
+    std::fs::write(&bad, "not a model\n").unwrap();
+    let db = format!("sqlite:{}", dir.path().join("m.db").display());
+    let bad = bad.display().to_string();
+    for (flags, words) in [
+        (
+            vec!["--wall-model", "/nonexistent/sedol.txt"],
+            "--wall-model /nonexistent/sedol.txt: cannot read",
+        ),
+        (
+            vec!["--go-model", "/nonexistent/go.txt"],
+            "--go-model /nonexistent/go.txt",
+        ),
+        (vec!["--wall-model", bad.as_str()], "line 1"),
+        (vec!["--go-model", bad.as_str()], "bad-model.txt:1"),
+        (vec!["--trusted-proxy", "10.0.0.0/99"], "--trusted-proxy"),
+        (vec!["--bot-max-time", "0"], "--bot-max-time"),
+    ] {
+        let out = Command::new(BIN)
+            .args(["serve", "--addr", "127.0.0.1:0", "--database", &db])
+            .args(&flags)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(words), "{flags:?}: {err}");
+    }
 }

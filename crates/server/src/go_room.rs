@@ -247,6 +247,9 @@ impl GoRoom {
             self.finish(ing);
             return Ok(());
         }
+        if let Some(done) = self.server_ending(seat, verb, ing) {
+            return done;
+        }
         match self.phase {
             Phase::Handicap(left) => {
                 if seat != 0 {
@@ -768,6 +771,64 @@ impl GoRoom {
             rows: Vec::new(),
         });
         self.phase = Phase::Finished;
+    }
+
+    /// The endings only the server stores (the room refuses them from clients): `abandon` (the
+    /// seat to move made no move in the server's limit and loses, SGF `+F`), `cancel` (nobody
+    /// joined: no result) and `marks-timeout` (the dead-stone phase's clock ran out: the marks
+    /// as they stand are counted).
+    fn server_ending(
+        &mut self,
+        seat: usize,
+        verb: &str,
+        ing: [u32; 2],
+    ) -> Option<Result<(), ActError>> {
+        let (text, winner, reason, detail, code) = match verb {
+            "abandon" => {
+                let loser = color_of(seat);
+                (
+                    format!("{}+F", loser.opponent().letter()),
+                    Some(loser.opponent()),
+                    "abandonment",
+                    format!(
+                        "{} made no move within the server's limit and loses by abandonment",
+                        SEATS[seat]
+                    ),
+                    ("result.abandoned", json!({"seat": SEATS[seat]})),
+                )
+            }
+            "cancel" => (
+                "Void".to_string(),
+                None,
+                "cancelled",
+                "nobody took a seat within the server's limit: the game is cancelled".to_string(),
+                ("result.cancelled", Value::Null),
+            ),
+            "marks-timeout" => {
+                if self.phase != Phase::Marking {
+                    return Some(Err(ActError::conflict("not in the dead-stone phase")));
+                }
+                self.finish(ing);
+                if let Some(r) = self.result.as_mut() {
+                    r.detail = format!(
+                        "the dead-stone phase ran out of time: the marks as they stood were counted; {}",
+                        r.detail
+                    );
+                }
+                return Some(Ok(()));
+            }
+            _ => return None,
+        };
+        self.result = Some(GoResult {
+            text,
+            winner,
+            reason,
+            detail,
+            code,
+            rows: Vec::new(),
+        });
+        self.phase = Phase::Finished;
+        Some(Ok(()))
     }
 
     /// Legal actions of the side to move, in the action notation.

@@ -2,7 +2,7 @@
 //! status codes. No game logic here.
 
 use crate::hub::{now_ms, Hub};
-use crate::limit::RateLimiter;
+use crate::limit::{client_ip, Budget, Cidr, ClientKey, Refused};
 use crate::room::{ActError, SeatSpec, Settings};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -15,17 +15,81 @@ use axum::{Json, Router};
 use baduk_go::{Rules, Size, TimeControl};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The rate budgets of every client.
+pub struct Budgets {
+    /// Every API and socket request.
+    pub requests: Budget,
+    /// Games created.
+    pub creates: Budget,
+    /// Actions (HTTP and WebSocket).
+    pub actions: Budget,
+    /// WebSocket connections opened.
+    pub sockets: Budget,
+}
 
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
     /// The live games.
     pub hub: Arc<Hub>,
-    /// Requests per client.
-    pub limiter: Arc<RateLimiter>,
+    /// Rates per client.
+    pub budgets: Arc<Budgets>,
+    /// Proxies whose `X-Forwarded-For` is believed.
+    pub trusted: Arc<Vec<Cidr>>,
+    /// Sockets open now per client.
+    pub open_sockets: Arc<Mutex<HashMap<ClientKey, usize>>>,
+    /// The limits the server runs under.
+    pub limits: Arc<crate::Limits>,
+}
+
+impl AppState {
+    /// The state of a server configured by `cfg`.
+    pub fn new(hub: Arc<Hub>, cfg: &crate::Config) -> AppState {
+        let l = &cfg.limits;
+        let r = cfg.rate_limit;
+        AppState {
+            hub,
+            budgets: Arc::new(Budgets {
+                requests: Budget::new("requests", r, (r * 4.0).ceil() as u32),
+                creates: Budget::new(
+                    "games created",
+                    l.creates_per_minute / 60.0,
+                    (l.creates_per_minute / 2.0).ceil() as u32,
+                ),
+                actions: Budget::new(
+                    "actions",
+                    l.actions_per_second,
+                    (l.actions_per_second * 3.0).ceil() as u32,
+                ),
+                sockets: Budget::new(
+                    "sockets opened",
+                    l.sockets_per_minute / 60.0,
+                    (l.sockets_per_minute / 3.0).ceil() as u32,
+                ),
+            }),
+            trusted: Arc::new(l.trusted_proxies.clone()),
+            open_sockets: Arc::new(Mutex::new(HashMap::new())),
+            limits: Arc::new(l.clone()),
+        }
+    }
+
+    /// Forgets idle clients of every budget (run now and then: memory stays bounded).
+    pub fn forget_idle(&self) {
+        for b in [
+            &self.budgets.requests,
+            &self.budgets.creates,
+            &self.budgets.actions,
+            &self.budgets.sockets,
+        ] {
+            b.forget_idle();
+        }
+    }
 }
 
 impl IntoResponse for ActError {
@@ -33,6 +97,17 @@ impl IntoResponse for ActError {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         (status, Json(self.to_json())).into_response()
     }
+}
+
+/// A 429 naming the budget, with `Retry-After`.
+fn too_many(r: Refused) -> Response {
+    let secs = r.retry_secs();
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, secs.to_string())],
+        Json(json!({"error": format!("too many {}: slow down (try again in {secs} s)", r.budget), "retry_after": secs})),
+    )
+        .into_response()
 }
 
 /// The largest request body accepted.
@@ -46,6 +121,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(get_record))
         .route("/api/games/{id}/actions", post(post_action))
         .route("/api/games/{id}/join", post(post_join))
+        .route("/api/games/{id}/seats/{seat}/rotate", post(post_rotate))
         .route("/ws/games/{id}", get(ws_game))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -84,20 +160,23 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
     (!t.is_empty()).then_some(t)
 }
 
+/// Who the client is: its address (through trusted proxies), never a header it invents.
+fn client_key(st: &AppState, peer: SocketAddr, headers: &HeaderMap) -> ClientKey {
+    let xff = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());
+    ClientKey::of(client_ip(peer.ip(), xff, &st.trusted))
+}
+
 async fn rate_limit(
     State(st): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    req: Request,
+    mut req: Request,
     next: Next,
 ) -> Response {
-    let key = format!("{}|{}", addr.ip(), bearer(req.headers()).unwrap_or(""));
-    if !st.limiter.allow(&key) {
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            Json(json!({"error": "too many requests: slow down"})),
-        )
-            .into_response();
+    let key = client_key(&st, addr, req.headers());
+    if let Err(r) = st.budgets.requests.check(&key) {
+        return too_many(r);
     }
+    req.extensions_mut().insert(key);
     next.run(req).await
 }
 
@@ -275,7 +354,11 @@ fn wall_settings(r: &CreateReq) -> Result<Settings, ActError> {
     })
 }
 
-async fn create_game(State(st): State<AppState>, body: Bytes) -> Result<Response, ActError> {
+async fn create_game(
+    State(st): State<AppState>,
+    axum::Extension(client): axum::Extension<ClientKey>,
+    body: Bytes,
+) -> Result<Response, ActError> {
     let req: CreateReq = parse_json(&body)?;
     let (settings, names) = match req.game.as_str() {
         "go" => (go_settings(&req)?, crate::go_room::SEATS),
@@ -302,7 +385,10 @@ async fn create_game(State(st): State<AppState>, body: Bytes) -> Result<Response
             seats[i] = spec;
         }
     }
-    let (id, tokens) = st.hub.create(settings, seats).await?;
+    if let Err(r) = st.budgets.creates.check(&client) {
+        return Ok(too_many(r));
+    }
+    let (id, tokens) = st.hub.create(settings, seats, Some(client)).await?;
     let mut out = serde_json::Map::new();
     for (i, t) in tokens {
         out.insert(
@@ -361,7 +447,10 @@ async fn list_games(
         .store
         .list(&status, limit, before)
         .await
-        .map_err(|e| ActError::internal(e.to_string()))?;
+        .map_err(|e| {
+            tracing::error!("lobby query failed: {e}");
+            ActError::internal("the lobby could not be read; try again")
+        })?;
     let next = (rows.len() as i64 == limit)
         .then(|| rows.last().map(|(id, t, _)| format!("{t}:{id}")))
         .flatten();
@@ -425,17 +514,41 @@ struct ActionReq {
 async fn post_action(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    axum::Extension(client): axum::Extension<ClientKey>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Json<Value>, ActError> {
-    let token = bearer(&headers).ok_or(ActError::unauthorized(
+) -> Result<Response, ActError> {
+    if let Err(r) = st.budgets.actions.check(&client) {
+        return Ok(too_many(r));
+    }
+    let token = bearer(&headers).ok_or(ActError::new(
+        401,
         "missing Authorization: Bearer <seat token>",
     ))?;
     let req: ActionReq = parse_json(&body)?;
     if req.action.trim().is_empty() {
         return Err(ActError::bad_request("action: empty"));
     }
-    Ok(Json(st.hub.act(&id, token, &req.action).await?))
+    Ok(Json(st.hub.act(&id, token, &req.action).await?).into_response())
+}
+
+/// `POST /api/games/{id}/seats/{seat}/rotate`: the seat's holder gets a fresh token; the old
+/// one is refused from now on.
+async fn post_rotate(
+    State(st): State<AppState>,
+    Path((id, seat)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ActError> {
+    let token = bearer(&headers).ok_or(ActError::new(
+        401,
+        "missing Authorization: Bearer <seat token>",
+    ))?;
+    let (i, fresh) = st.hub.rotate(&id, &seat, token).await?;
+    let h = st.hub.get(&id).await?;
+    let name = h.room.lock().await.seat_names()[i];
+    Ok(Json(
+        json!({"seat": name, "token": fresh, "url": format!("/g/{id}#token={fresh}")}),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -461,15 +574,77 @@ async fn post_join(
 async fn ws_game(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    axum::Extension(client): axum::Extension<ClientKey>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ActError> {
+    if let Err(r) = st.budgets.sockets.check(&client) {
+        return Ok(too_many(r));
+    }
     let h = st.hub.get(&id).await?;
+    let Some(seat) = SocketSeat::take(&st, client, &h) else {
+        return Ok(too_many_sockets());
+    };
     // Messages in are small: a 4 KiB read buffer (it grows for a larger frame) instead of the
-    // default 128 KiB, which made a two-seat game cost about 300 KiB of memory.
+    // default 128 KiB, which made a two-seat game cost about 300 KiB of memory. Writes are not
+    // buffered beyond one message: a client that does not read is dropped (see `watch`).
     Ok(ws
         .max_message_size(BODY_LIMIT)
         .read_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| watch(socket, st, id, h)))
+        .write_buffer_size(0)
+        .max_write_buffer_size(1024 * 1024)
+        .on_upgrade(move |socket| watch(socket, st, id, h, client, seat)))
+}
+
+fn too_many_sockets() -> Response {
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, "10".to_string())],
+        Json(json!({"error": "too many sockets open: close one first (per client or per game)", "retry_after": 10})),
+    )
+        .into_response()
+}
+
+/// One open socket counted against its client's and its game's caps; dropping it uncounts.
+struct SocketSeat {
+    st: AppState,
+    client: ClientKey,
+    h: Arc<crate::hub::Handle>,
+}
+
+impl SocketSeat {
+    /// Counts a socket for `client` on game `h`, or None when either cap is reached.
+    fn take(st: &AppState, client: ClientKey, h: &Arc<crate::hub::Handle>) -> Option<SocketSeat> {
+        let per_client = st.limits.sockets_per_client;
+        let per_game = st.limits.sockets_per_game;
+        let mut open = st.open_sockets.lock().expect("sockets lock");
+        let mine = open.get(&client).copied().unwrap_or(0);
+        if per_client > 0 && mine >= per_client {
+            return None;
+        }
+        if per_game > 0 && h.sockets.load(Ordering::Relaxed) >= per_game {
+            return None;
+        }
+        open.insert(client, mine + 1);
+        h.sockets.fetch_add(1, Ordering::Relaxed);
+        Some(SocketSeat {
+            st: st.clone(),
+            client,
+            h: h.clone(),
+        })
+    }
+}
+
+impl Drop for SocketSeat {
+    fn drop(&mut self) {
+        self.h.sockets.fetch_sub(1, Ordering::Relaxed);
+        let mut open = self.st.open_sockets.lock().expect("sockets lock");
+        if let Some(n) = open.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.client);
+            }
+        }
+    }
 }
 
 /// A message from a socket client.
@@ -486,44 +661,88 @@ struct WsIn {
     action: Option<String>,
 }
 
-async fn watch(mut socket: WebSocket, st: AppState, id: String, h: Arc<crate::hub::Handle>) {
+/// Sends one message within the send timeout; false: the socket is gone or too slow.
+async fn send_within(socket: &mut WebSocket, msg: Message, limit: Duration) -> bool {
+    matches!(
+        tokio::time::timeout(limit, socket.send(msg)).await,
+        Ok(Ok(()))
+    )
+}
+
+fn snapshot(room: &crate::room::Room) -> Message {
+    Message::Text(
+        json!({"type": "state", "state": room.state(now_ms(), None, None)})
+            .to_string()
+            .into(),
+    )
+}
+
+async fn watch(
+    mut socket: WebSocket,
+    st: AppState,
+    id: String,
+    h: Arc<crate::hub::Handle>,
+    client: ClientKey,
+    _seat: SocketSeat,
+) {
+    let send_limit = st.limits.socket_send_timeout;
+    let idle = st.limits.socket_idle;
     let mut rx = h.tx.subscribe();
-    let snapshot = {
-        let room = h.room.lock().await;
-        json!({"type": "state", "state": room.state(now_ms(), None, None)}).to_string()
-    };
-    if socket.send(Message::Text(snapshot.into())).await.is_err() {
+    let mut gone = h.gone.subscribe();
+    let first = snapshot(&*h.room.lock().await);
+    if !send_within(&mut socket, first, send_limit).await {
         return;
     }
-    let limiter = RateLimiter::new(20.0, 60.0);
+    // Ping at a third of the idle time; a client silent (no message, no pong) for the whole
+    // idle time is closed.
+    let mut ping = tokio::time::interval((idle / 3).max(Duration::from_millis(100)));
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ping.tick().await;
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
-            ev = rx.recv() => match ev {
-                Ok(msg) => {
-                    if socket.send(Message::Text(msg.to_string().into())).await.is_err() {
-                        return;
-                    }
+            ev = rx.recv() => {
+                let msg = match ev {
+                    Ok(msg) => Message::Text(msg.to_string().into()),
+                    // Fallen behind: a fresh state instead of the missed events.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => snapshot(&*h.room.lock().await),
+                    Err(_) => return,
+                };
+                if !send_within(&mut socket, msg, send_limit).await {
+                    return; // a slow consumer: dropped; it reconnects and resyncs from the state
                 }
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                    let snap = {
-                        let room = h.room.lock().await;
-                        json!({"type": "state", "state": room.state(now_ms(), None, None)}).to_string()
-                    };
-                    if socket.send(Message::Text(snap.into())).await.is_err() {
-                        return;
-                    }
+            }
+            _ = gone.changed() => {
+                let bye = Message::Close(Some(axum::extract::ws::CloseFrame {
+                    code: 1000,
+                    reason: "the game is over and closed here; load it again to see it".into(),
+                }));
+                let _ = send_within(&mut socket, bye, send_limit).await;
+                return;
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() >= idle {
+                    let bye = Message::Close(Some(axum::extract::ws::CloseFrame {
+                        code: 1001,
+                        reason: "idle: nothing heard from this socket".into(),
+                    }));
+                    let _ = send_within(&mut socket, bye, send_limit).await;
+                    return;
                 }
-                Err(_) => return,
-            },
+                if !send_within(&mut socket, Message::Ping(Bytes::new()), send_limit).await {
+                    return;
+                }
+            }
             msg = socket.recv() => {
                 let Some(Ok(msg)) = msg else { return };
+                heard = tokio::time::Instant::now();
                 let text = match msg {
                     Message::Text(t) => t.to_string(),
                     Message::Close(_) => return,
                     _ => continue,
                 };
-                let reply = ws_reply(&st, &id, &text, &limiter).await;
-                if socket.send(Message::Text(reply.to_string().into())).await.is_err() {
+                let reply = ws_reply(&st, &id, &text, &client).await;
+                if !send_within(&mut socket, Message::Text(reply.to_string().into()), send_limit).await {
                     return;
                 }
             }
@@ -531,7 +750,8 @@ async fn watch(mut socket: WebSocket, st: AppState, id: String, h: Arc<crate::hu
     }
 }
 
-async fn ws_reply(st: &AppState, id: &str, text: &str, limiter: &RateLimiter) -> Value {
+/// The answer to one socket message (`hello`, `ping` or an action) from `client`.
+pub async fn ws_reply(st: &AppState, id: &str, text: &str, client: &ClientKey) -> Value {
     let msg: WsIn = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
@@ -539,8 +759,15 @@ async fn ws_reply(st: &AppState, id: &str, text: &str, limiter: &RateLimiter) ->
         }
     };
     let mid = msg.id.clone().unwrap_or(Value::Null);
-    if !limiter.allow("socket") {
-        return json!({"type": "error", "id": mid, "status": 429, "error": "too many messages: slow down"});
+    let budget = if msg.action.is_some() {
+        &st.budgets.actions
+    } else {
+        &st.budgets.requests
+    };
+    if let Err(r) = budget.check(client) {
+        let secs = r.retry_secs();
+        return json!({"type": "error", "id": mid, "status": 429, "retry_after": secs,
+            "error": format!("too many {}: slow down (try again in {secs} s)", r.budget)});
     }
     let err = |e: ActError| json!({"type": "error", "id": mid, "status": e.status, "error": e.message, "code": e.code, "args": e.args});
     match (msg.kind.as_deref(), msg.action.as_deref(), msg.token.as_deref()) {
@@ -555,11 +782,16 @@ async fn ws_reply(st: &AppState, id: &str, text: &str, limiter: &RateLimiter) ->
             }
             Err(e) => err(e),
         },
-        (None | Some("action"), Some(a), Some(t)) => match st.hub.act(id, t, a).await {
-            Ok(state) => json!({"type": "ack", "id": mid, "version": state["version"]}),
-            Err(e) => err(e),
-        },
-        (None | Some("action"), Some(_), None) => err(ActError::unauthorized("an action needs the seat's token")),
+        (None | Some("action"), Some(a), Some(t)) => {
+            if a.trim().is_empty() {
+                return err(ActError::bad_request("action: empty"));
+            }
+            match st.hub.act(id, t, a).await {
+                Ok(state) => json!({"type": "ack", "id": mid, "version": state["version"]}),
+                Err(e) => err(e),
+            }
+        }
+        (None | Some("action"), Some(_), None) => err(ActError::new(401, "an action needs the seat's token")),
         _ => err(ActError::bad_request(
             "expected {\"id\", \"token\", \"action\"}, {\"type\": \"hello\", \"token\"} or {\"type\": \"ping\"}",
         )),

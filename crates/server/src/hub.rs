@@ -2,23 +2,45 @@
 //! action takes (check with the library → store → broadcast), bots, clocks and, on PostgreSQL,
 //! the events of other processes.
 
-use crate::room::{seed_of, ActError, ActionRow, Core, Room, Seat, SeatSpec, Settings};
+use crate::bots::{bot_to_act, BotLimits, Bots, Job, Models};
+use crate::limit::ClientKey;
+use crate::room::{ActError, ActionRow, Ends, Room, Seat, SeatSpec, Settings};
 use crate::store::{Store, StoreError};
-use baduk_go::Point;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 use subtle::ConstantTimeEq;
 use tokio::sync::broadcast;
 
-/// Milliseconds since 1970.
+/// How far the database's clock is ahead of this machine's (ms); every process charges time
+/// by the database's clock, so two machines whose clocks differ agree on every clock.
+static CLOCK_OFFSET_MS: AtomicI64 = AtomicI64::new(0);
+
+/// Milliseconds since 1970 by the database's clock (this machine's clock plus the measured
+/// offset; SQLite lives on this machine, so its offset is 0).
 pub fn now_ms() -> i64 {
+    local_ms() + CLOCK_OFFSET_MS.load(Ordering::Relaxed)
+}
+
+/// Milliseconds since 1970 by this machine's clock.
+pub fn local_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
 }
+
+/// Sets the offset of the database's clock (see [`now_ms`]).
+pub fn set_clock_offset(ms: i64) {
+    CLOCK_OFFSET_MS.store(ms, Ordering::Relaxed);
+}
+
+/// Heartbeats are written this often (ms); a gap of more than [`OUTAGE_MS`] without one is an
+/// outage, whose time is charged to nobody.
+pub const HEARTBEAT_MS: i64 = 2_000;
+/// The shortest gap between heartbeats that counts as an outage (no process was running).
+pub const OUTAGE_MS: i64 = 5_000;
 
 /// SHA-256 of a token.
 pub fn hash_token(token: &str) -> [u8; 32] {
@@ -59,13 +81,32 @@ pub struct Handle {
     pub room: tokio::sync::Mutex<Room>,
     /// Committed events (JSON messages) for WebSocket watchers.
     pub tx: broadcast::Sender<Arc<str>>,
+    /// The stop flag of the bot search running or queued for this game, if any.
+    bot_stop: Mutex<Option<Arc<AtomicBool>>>,
+    /// Sockets watching this game now.
+    pub sockets: AtomicUsize,
+    /// Sent `true` when the game leaves this process's memory: its sockets close.
+    pub gone: tokio::sync::watch::Sender<bool>,
 }
+
+/// Messages a watcher may fall behind by before it is sent a fresh state instead.
+pub const WATCH_BACKLOG: usize = 16;
 
 /// Options of the hub.
 #[derive(Clone, Debug, Default)]
 pub struct HubOptions {
     /// Accept the test-only bot `panic` (a bot that panics, to test isolation).
     pub test_bots: bool,
+    /// The bots' budget.
+    pub bots: BotLimits,
+    /// The operator's models.
+    pub models: Models,
+    /// When games nobody finishes end.
+    pub ends: Ends,
+    /// Open (unstarted) games one client may have at once (0: no cap).
+    pub open_games_per_client: usize,
+    /// How long a finished game stays in memory for its watchers (ms).
+    pub finished_grace_ms: i64,
 }
 
 /// The live games of this process.
@@ -73,9 +114,16 @@ pub struct Hub {
     /// The database.
     pub store: Store,
     rooms: Mutex<HashMap<String, Arc<Handle>>>,
-    /// When this process started: time while no server ran is not charged to any clock.
+    /// When this process started.
     started_at: i64,
+    /// The last heartbeat before this process started, if it came before an outage: a turn
+    /// that spans the outage is not charged for it.
+    outage: Option<(i64, i64)>,
     opts: HubOptions,
+    /// The bots and their queue.
+    pub bots: Arc<Bots>,
+    /// The open games each client created (ids), for the cap on open games.
+    opened: Mutex<HashMap<ClientKey, Vec<String>>>,
 }
 
 fn storage(e: StoreError) -> ActError {
@@ -84,7 +132,9 @@ fn storage(e: StoreError) -> ActError {
             ActError::conflict("another action was stored for this turn first; reload the game")
         }
         StoreError::Db(m) => {
-            ActError::internal(format!("storage failed, nothing was changed: {m}"))
+            // The database's words stay in the log: they may name files or hosts.
+            tracing::error!("storage failed: {m}");
+            ActError::internal("storage failed, nothing was changed; try again")
         }
     }
 }
@@ -97,18 +147,43 @@ fn state_message(room: &Room) -> Arc<str> {
 }
 
 impl Hub {
-    /// A hub over `store`.
-    pub fn new(store: Store, opts: HubOptions) -> Arc<Hub> {
+    /// A hub over `store`; `last_alive` is the newest heartbeat stored before this process
+    /// started (None: a new database).
+    pub fn new(store: Store, opts: HubOptions, last_alive: Option<i64>) -> Arc<Hub> {
+        let started_at = now_ms();
+        let outage = last_alive
+            .filter(|&a| started_at - a > OUTAGE_MS)
+            .map(|a| (a, started_at));
         Arc::new(Hub {
             store,
             rooms: Mutex::new(HashMap::new()),
-            started_at: now_ms(),
+            started_at,
+            outage,
+            bots: Arc::new(Bots::new(
+                opts.bots.clone(),
+                opts.models.clone(),
+                opts.test_bots,
+            )),
             opts,
+            opened: Mutex::new(HashMap::new()),
         })
     }
 
-    /// Checks a seat request of the create call.
-    fn check_seat(&self, game: &str, spec: &SeatSpec) -> Result<(), ActError> {
+    /// When this process started (ms, the database's clock).
+    pub fn started_at(&self) -> i64 {
+        self.started_at
+    }
+
+    /// Sockets open now over every loaded game.
+    pub fn sockets(&self) -> usize {
+        self.handles()
+            .iter()
+            .map(|h| h.sockets.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Checks a seat request of the create call; a bot's options come back in normal form.
+    fn check_seat(&self, game: &str, spec: &SeatSpec) -> Result<SeatSpec, ActError> {
         match spec.kind.as_str() {
             "human" | "open" => {
                 if spec.bot.is_some() || spec.options.is_some() {
@@ -117,60 +192,57 @@ impl Hub {
                         spec.kind
                     )));
                 }
-                Ok(())
+                Ok(spec.clone())
             }
             "bot" => {
-                let name = spec
-                    .bot
-                    .as_deref()
-                    .ok_or_else(|| ActError::bad_request("a bot seat needs \"bot\": its name"))?;
-                let opts = spec.options.as_deref().unwrap_or("");
-                if opts.len() > 200 {
-                    return Err(ActError::bad_request("bot options: too long"));
-                }
-                if name == "panic" && self.opts.test_bots {
-                    return Ok(());
-                }
-                match game {
-                    "go" => {
-                        if name != "baduk" {
-                            return Err(ActError::bad_request(format!(
-                                "unknown Go bot `{name}` (the Go bot is `baduk`)"
-                            )));
-                        }
-                        // The server reads no file a client names: built-in priors or none.
-                        if opts.split(',').any(|kv| {
-                            kv.split_once('=').is_some_and(|(k, v)| {
-                                k.trim() == "priors" && !matches!(v.trim(), "none" | "builtin")
-                            })
-                        }) {
-                            return Err(ActError::bad_request(
-                                "bot options: priors is `builtin` or `none` on the server",
-                            ));
-                        }
-                        let mut cfg = baduk_search::go::BotConfig::default();
-                        cfg.apply_options(opts).map_err(ActError::bad_request)?;
-                        if cfg.threads > 4 {
-                            return Err(ActError::bad_request("bot options: threads at most 4"));
-                        }
-                        if cfg.move_time.is_some_and(|t| t > Duration::from_secs(60)) {
-                            return Err(ActError::bad_request(
-                                "bot options: time at most 60 seconds a move",
-                            ));
-                        }
-                        Ok(())
-                    }
-                    _ => {
-                        let spec = wall_spec(name, opts);
-                        baduk_search::wall::make_player(&spec, 1)
-                            .map(|_| ())
-                            .map_err(|e| ActError::bad_request(e.0))
-                    }
-                }
+                let opts = self.bots.check_seat(game, spec)?;
+                Ok(SeatSpec {
+                    kind: "bot".into(),
+                    bot: spec.bot.clone(),
+                    options: (!opts.is_empty()).then_some(opts),
+                })
             }
             k => Err(ActError::bad_request(format!(
                 "seat kind `{k}`: expected human, open or bot"
             ))),
+        }
+    }
+
+    /// Refuses a new game when `client` already has the most open games allowed.
+    fn check_open_cap(&self, client: Option<ClientKey>) -> Result<(), ActError> {
+        let (Some(c), cap) = (client, self.opts.open_games_per_client) else {
+            return Ok(());
+        };
+        if cap == 0 {
+            return Ok(());
+        }
+        let rooms = self.rooms.lock().expect("rooms lock");
+        let mut opened = self.opened.lock().expect("opened lock");
+        let mine = opened.entry(c).or_default();
+        mine.retain(|id| {
+            rooms
+                .get(id)
+                .and_then(|h| h.room.try_lock().ok().map(|r| r.status() == "open"))
+                .unwrap_or(true)
+        });
+        if mine.len() >= cap {
+            return Err(ActError::new(429, format!(
+                    "open games: at most {cap} unstarted games a client; wait until one is joined or cancelled"
+                )));
+        }
+        Ok(())
+    }
+
+    /// Remembers that `client` opened game `id` (for the cap on open games).
+    fn note_opened(&self, client: Option<ClientKey>, id: &str) {
+        if let Some(c) = client {
+            if self.opts.open_games_per_client > 0 {
+                let mut opened = self.opened.lock().expect("opened lock");
+                opened.entry(c).or_default().push(id.to_string());
+                if opened.len() > 100_000 {
+                    opened.retain(|_, v| !v.is_empty());
+                }
+            }
         }
     }
 
@@ -179,14 +251,22 @@ impl Hub {
         self: &Arc<Self>,
         settings: Settings,
         seats: [SeatSpec; 2],
+        client: Option<ClientKey>,
     ) -> Result<(String, Vec<(usize, String)>), ActError> {
         let game = match settings {
             Settings::Go { .. } => "go",
             Settings::Wallgo { .. } => "wallgo",
         };
-        for s in &seats {
-            self.check_seat(game, s)?;
+        let seats = [
+            self.check_seat(game, &seats[0])?,
+            self.check_seat(game, &seats[1])?,
+        ];
+        if seats.iter().all(SeatSpec::is_bot) && !self.opts.bots.allow_bot_games {
+            return Err(ActError::bad_request(
+                "bot against bot: not on this server (its operator can allow it with --allow-bot-games)",
+            ));
         }
+        self.check_open_cap(client)?;
         let id = new_id();
         let now = now_ms();
         let mut tokens = Vec::new();
@@ -211,13 +291,18 @@ impl Hub {
         let seats: [Seat; 2] = room_seats
             .try_into()
             .map_err(|_| ActError::internal("two seats"))?;
-        let room = Room::new(id.clone(), settings.clone(), seats, now)?;
+        let mut room = Room::new(id.clone(), settings.clone(), seats, now)?;
+        room.ends = self.opts.ends;
         let summary = room.summary().to_string();
         self.store
             .create_game(&id, &settings, &stored, room.status(), &summary, now)
             .await
             .map_err(storage)?;
+        let open = room.status() == "open";
         let handle = self.insert(room);
+        if open {
+            self.note_opened(client, &id);
+        }
         let room = handle.room.lock().await;
         self.after_commit(&handle, &room);
         Ok((id, tokens))
@@ -225,10 +310,13 @@ impl Hub {
 
     fn insert(&self, room: Room) -> Arc<Handle> {
         let id = room.id.clone();
-        let (tx, _) = broadcast::channel(64);
+        let (tx, _) = broadcast::channel(WATCH_BACKLOG);
         let h = Arc::new(Handle {
             room: tokio::sync::Mutex::new(room),
             tx,
+            bot_stop: Mutex::new(None),
+            sockets: AtomicUsize::new(0),
+            gone: tokio::sync::watch::channel(false).0,
         });
         let mut rooms = self.rooms.lock().expect("rooms lock");
         rooms.entry(id).or_insert(h).clone()
@@ -240,9 +328,17 @@ impl Hub {
             return Ok(None);
         };
         let mut room = Room::from_stored(id, g)?;
-        // The clock of the side to move runs again from now: time while no server ran is not
-        // charged.
-        room.turn_start = room.turn_start.max(self.started_at);
+        room.ends = self.opts.ends;
+        // Time is charged from the stored start of the turn, by the database's clock, so a
+        // process that loads a game gives nobody time back; only an outage (no process alive,
+        // see [`OUTAGE_MS`]) within the turn is charged to nobody.
+        if let Some((last_alive, started)) = self.outage {
+            if room.turn_start < last_alive {
+                room.turn_start += started - last_alive;
+            } else if room.turn_start < started {
+                room.turn_start = started;
+            }
+        }
         Ok(Some(room))
     }
 
@@ -344,10 +440,15 @@ impl Hub {
         let h = self.get(id).await?;
         let mut room = h.room.lock().await;
         let seat = Self::seat_of_token(&room, token)?;
-        if action.trim() == "timeout" {
-            return Err(ActError::bad_request(
-                "`timeout` is stored by the server's clock, not sent",
-            ));
+        let verb = action
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if crate::room::SERVER_ACTIONS.contains(&verb.as_str()) {
+            return Err(ActError::bad_request(format!(
+                "`{verb}` is stored by the server's clock, not sent"
+            )));
         }
         self.mark_joined(&h, &mut room, seat).await;
         let now = now_ms();
@@ -423,35 +524,37 @@ impl Hub {
         Ok(row)
     }
 
-    /// After a change: a bot to move starts thinking.
+    /// After a change: the search of a bot for an older position stops, and a bot to act now
+    /// joins the queue.
     fn after_commit(self: &Arc<Self>, h: &Arc<Handle>, room: &Room) {
+        let mut current = h.bot_stop.lock().expect("bot stop lock");
+        if let Some(old) = current.take() {
+            old.store(true, Ordering::Relaxed);
+        }
         if room.is_over() {
             return;
         }
         let Some((seat, spec)) = bot_to_act(room) else {
             return;
         };
+        let stop = Arc::new(AtomicBool::new(false));
+        *current = Some(stop.clone());
+        drop(current);
         let version = room.version();
-        let snapshot = room.clone();
+        let job = Job {
+            room: room.clone(),
+            seat,
+            spec,
+            clock_ms: room.deadline().map(|d| (d - now_ms()).max(0)),
+        };
         let hub = self.clone();
         let h = h.clone();
-        let deadline = room.deadline();
-        let test_bots = self.opts.test_bots;
         tokio::spawn(async move {
-            let now = now_ms();
-            let budget = deadline.map(|d| (d - now).max(0));
-            let result = tokio::task::spawn_blocking(move || {
-                bot_action(&snapshot, seat, &spec, budget, test_bots)
-            })
-            .await;
-            let action = match result {
-                Ok(Ok(a)) => a,
-                Ok(Err(e)) => {
-                    tracing::warn!("bot failed: {e}");
-                    return;
-                }
+            let action = match hub.bots.think(job, stop).await {
+                Ok(Some(a)) => a,
+                Ok(None) => return, // cancelled before it ran
                 Err(e) => {
-                    tracing::error!("a bot panicked; its game waits: {e}");
+                    tracing::warn!("bot failed: {e}");
                     return;
                 }
             };
@@ -597,8 +700,11 @@ impl Hub {
         self.rooms.lock().expect("rooms lock").len()
     }
 
-    /// Drops finished games nobody watches from memory (they stay in the database).
+    /// Drops finished games from memory once their grace for watchers has passed (they stay
+    /// in the database): their sockets are closed, so no socket keeps a finished game alive.
     pub async fn evict_finished(&self) {
+        let now = now_ms();
+        let grace = self.opts.finished_grace_ms;
         let handles: Vec<(String, Arc<Handle>)> = self
             .rooms
             .lock()
@@ -608,136 +714,44 @@ impl Hub {
             .collect();
         let mut gone = Vec::new();
         for (id, h) in handles {
-            if h.tx.receiver_count() > 0 {
-                continue;
-            }
             if let Ok(room) = h.room.try_lock() {
-                if room.is_over() && now_ms() - room.turn_start > 60_000 {
-                    gone.push(id);
+                if room.is_over() && now - room.turn_start >= grace {
+                    gone.push((id, h.clone()));
                 }
             }
         }
         let mut rooms = self.rooms.lock().expect("rooms lock");
-        for id in gone {
+        for (id, h) in gone {
             rooms.remove(&id);
+            let _ = h.gone.send(true);
         }
     }
-}
 
-/// The Wall Go bot spec `NAME[:options]`.
-fn wall_spec(name: &str, opts: &str) -> String {
-    if opts.is_empty() {
-        name.to_string()
-    } else {
-        format!("{name}:{opts}")
-    }
-}
-
-/// A bot seat that should act now, with its spec.
-fn bot_to_act(room: &Room) -> Option<(usize, SeatSpec)> {
-    let bot = |i: usize| {
-        room.seats[i]
-            .spec
-            .is_bot()
-            .then(|| room.seats[i].spec.clone())
-    };
-    if let Core::Go(g) = &room.core {
-        // A bot answers an undo request first; in the dead-stone phase it accepts or disputes.
-        if let Some(asker) = g.undo_request {
-            return bot(1 - asker).map(|s| (1 - asker, s));
+    /// Gives the seat a fresh token (the caller holds the current one); the old one is refused
+    /// from now on.
+    pub async fn rotate(
+        self: &Arc<Self>,
+        id: &str,
+        seat_name: &str,
+        token: &str,
+    ) -> Result<(usize, String), ActError> {
+        let h = self.get(id).await?;
+        let mut room = h.room.lock().await;
+        let seat = room
+            .seat_index(seat_name)
+            .ok_or_else(|| ActError::not_found(format!("no seat `{seat_name}` in this game")))?;
+        if Self::seat_of_token(&room, token)? != seat {
+            return Err(ActError::forbidden(format!(
+                "this token does not hold seat {seat_name}"
+            )));
         }
-        if let Some(m) = &g.marking {
-            if g.phase == crate::go_room::Phase::Marking {
-                return (0..2)
-                    .find_map(|i| (!m.accepted[i]).then(|| bot(i).map(|s| (i, s))).flatten());
-            }
-        }
-    }
-    let seat = room.to_move()?;
-    bot(seat).map(|s| (seat, s))
-}
-
-/// What a bot does now (run on the blocking pool). `budget`: ms until its clock runs out.
-fn bot_action(
-    room: &Room,
-    seat: usize,
-    spec: &SeatSpec,
-    budget: Option<i64>,
-    test_bots: bool,
-) -> Result<String, String> {
-    let name = spec.bot.as_deref().unwrap_or("");
-    let opts = spec.options.as_deref().unwrap_or("");
-    if name == "panic" && test_bots {
-        panic!("the test bot `panic` panics, as asked");
-    }
-    let seed = seed_of(&room.id) ^ (room.version() as u64).wrapping_mul(0x9E37_79B9);
-    match &room.core {
-        Core::Go(g) => {
-            if let Some(asker) = g.undo_request {
-                if asker != seat {
-                    return Ok("undo-accept".into());
-                }
-            }
-            match g.phase {
-                crate::go_room::Phase::Marking => return Ok(g.bot_marking_answer().into()),
-                crate::go_room::Phase::Handicap(_) => {
-                    let size = g.rules.size;
-                    let stars = crate::go_room::fixed_handicap_points(size.cols(), size.rows(), 9)
-                        .unwrap_or_default();
-                    let legal = g.legal();
-                    let pick = stars
-                        .iter()
-                        .map(Point::to_string)
-                        .find(|p| legal.contains(p))
-                        .or_else(|| legal.first().cloned())
-                        .ok_or("no point for a handicap stone")?;
-                    return Ok(pick);
-                }
-                _ => {}
-            }
-            let mut cfg = baduk_search::go::BotConfig {
-                seed,
-                ..Default::default()
-            };
-            cfg.apply_options(opts)?;
-            // The game's clock caps the thinking time: a twentieth of what is left.
-            let mut time = cfg.move_time.unwrap_or(Duration::from_secs(1));
-            if let Some(b) = budget {
-                let cap = Duration::from_millis((b / 20).max(20) as u64);
-                time = time.min(cap);
-            }
-            let playouts = cfg.playouts;
-            let mut bot = baduk_search::go::Bot::new(cfg);
-            let req = baduk_search::go::SearchRequest {
-                time: Some(time),
-                playouts,
-                ..Default::default()
-            };
-            let (mv, _) = baduk_search::go::lib_game::genmove(&mut bot, &g.game, req);
-            Ok(match mv {
-                None => "resign".into(),
-                Some(baduk_go::Move::Pass) => "pass".into(),
-                Some(baduk_go::Move::Play(p)) => p.to_string(),
-            })
-        }
-        Core::Wall(w) => {
-            let mut opts = opts.to_string();
-            if matches!(name, "expert" | "sedol")
-                && !opts.contains("ms=")
-                && !opts.contains("nodes=")
-            {
-                let ms = budget.map_or(1000, |b| (b / 4).clamp(20, 1000));
-                opts = if opts.is_empty() {
-                    format!("ms={ms}")
-                } else {
-                    format!("{opts},ms={ms}")
-                };
-            }
-            let pos = *w.game.position();
-            let a = baduk_search::wall::choose_action(&wall_spec(name, &opts), &pos, seed)
-                .map_err(|e| e.0)?
-                .ok_or("no legal action")?;
-            Ok(w.notation(a))
-        }
+        let fresh = new_token();
+        let hash = hash_token(&fresh);
+        self.store
+            .set_token(id, seat, &hash)
+            .await
+            .map_err(storage)?;
+        room.seats[seat].token_hash = Some(hash);
+        Ok((seat, fresh))
     }
 }

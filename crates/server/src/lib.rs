@@ -5,7 +5,9 @@
 //! It is an adapter: every move is checked by the rules libraries (`baduk-go`, `baduk-wallgo`),
 //! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
 
+pub mod abuse;
 pub mod bench;
+pub mod bots;
 pub mod clock;
 pub mod export;
 pub mod go_room;
@@ -17,7 +19,10 @@ pub mod store;
 pub mod wall_room;
 pub mod web;
 
+use bots::{BotLimits, Models};
 use hub::{Hub, HubOptions};
+use limit::Cidr;
+use room::Ends;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,6 +39,12 @@ pub struct Config {
     pub rate_limit: f64,
     /// Accept the test-only bot `panic`.
     pub test_bots: bool,
+    /// Every other limit: per client, per game, bots, sockets and when games end.
+    pub limits: Limits,
+    /// The Go bot's move priors, chosen by the operator (None: built in).
+    pub go_model: Option<String>,
+    /// `sedol`'s evaluation, chosen by the operator (None: built in).
+    pub wall_model: Option<String>,
 }
 
 impl Default for Config {
@@ -43,6 +54,78 @@ impl Default for Config {
             database: "sqlite:./baduk.db".into(),
             rate_limit: 50.0,
             test_bots: false,
+            limits: Limits::default(),
+            go_model: None,
+            wall_model: None,
+        }
+    }
+}
+
+/// What one client, one game and the bots may take (docs/api.md, "Limits"). Rates are per
+/// client address (IPv6 by /64); 0 switches a rate or a cap off.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Games a client may create a minute.
+    pub creates_per_minute: f64,
+    /// Actions a client may send a second (HTTP and WebSocket together).
+    pub actions_per_second: f64,
+    /// WebSocket connections a client may open a minute.
+    pub sockets_per_minute: f64,
+    /// Open (unstarted) games a client may have at once.
+    pub open_games_per_client: usize,
+    /// WebSockets a client may hold open at once.
+    pub sockets_per_client: usize,
+    /// WebSockets one game may have at once.
+    pub sockets_per_game: usize,
+    /// Proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<Cidr>,
+    /// The bots' budget.
+    pub bots: BotLimits,
+    /// When games nobody finishes end.
+    pub ends: Ends,
+    /// A socket that sends nothing (not even a pong) for this long is closed.
+    pub socket_idle: Duration,
+    /// A socket that does not take a message within this long is dropped (a slow consumer).
+    pub socket_send_timeout: Duration,
+    /// How long a finished game stays in memory for its watchers.
+    pub finished_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            creates_per_minute: 10.0,
+            actions_per_second: 10.0,
+            sockets_per_minute: 30.0,
+            open_games_per_client: 5,
+            sockets_per_client: 20,
+            sockets_per_game: 100,
+            trusted_proxies: Vec::new(),
+            bots: BotLimits::default(),
+            ends: Ends::default(),
+            socket_idle: Duration::from_secs(60),
+            socket_send_timeout: Duration::from_secs(10),
+            finished_grace: Duration::from_secs(60),
+        }
+    }
+}
+
+impl Limits {
+    /// No rate or cap (the integration tests' servers, which make many games from one address);
+    /// bots, sockets' timeouts and the ends of games keep their defaults.
+    pub fn unlimited() -> Limits {
+        Limits {
+            creates_per_minute: 0.0,
+            actions_per_second: 0.0,
+            sockets_per_minute: 0.0,
+            open_games_per_client: 0,
+            sockets_per_client: 0,
+            sockets_per_game: 0,
+            bots: BotLimits {
+                allow_bot_games: true,
+                ..BotLimits::default()
+            },
+            ..Limits::default()
         }
     }
 }
@@ -89,23 +172,30 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
     let addr = listener
         .local_addr()
         .map_err(|e| StartError(format!("cannot listen on {}: {e}", cfg.addr)))?;
+    let models =
+        Models::load(cfg.go_model.as_deref(), cfg.wall_model.as_deref()).map_err(StartError)?;
+    let db_err = |e: store::StoreError| StartError(format!("database {}: {e}", cfg.database));
+    hub::set_clock_offset(store.clock_offset().await.map_err(db_err)?);
+    let last_alive = store.last_alive().await.map_err(db_err)?;
+    let lim = &cfg.limits;
     let hub = Hub::new(
         store.clone(),
         HubOptions {
             test_bots: cfg.test_bots,
+            bots: lim.bots.clone(),
+            models,
+            ends: lim.ends,
+            open_games_per_client: lim.open_games_per_client,
+            finished_grace_ms: lim.finished_grace.as_millis() as i64,
         },
+        last_alive,
     );
+    store.heartbeat(hub.started_at()).await.map_err(db_err)?;
     hub.load_unfinished()
         .await
         .map_err(|e| StartError(format!("database {}: {e}", cfg.database)))?;
     spawn_background(&hub, &cfg, listener_pg);
-    let state = http::AppState {
-        hub: hub.clone(),
-        limiter: Arc::new(limit::RateLimiter::new(
-            cfg.rate_limit,
-            cfg.rate_limit * 4.0,
-        )),
-    };
+    let state = http::AppState::new(hub.clone(), &cfg);
     let app = http::router(state);
     // Acknowledgements and states are small writes back to back: no Nagle delay between them.
     let listener = axum::serve::ListenerExt::tap_io(listener, |s| {
@@ -158,6 +248,7 @@ fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgre
         }
     });
     let h = hub.clone();
+    let evict_every = (cfg.limits.finished_grace.as_secs() / 4).clamp(1, 15);
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(1));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -166,8 +257,27 @@ fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgre
             every.tick().await;
             h.tick_clocks().await;
             n += 1;
-            if n.is_multiple_of(60) {
+            if n.is_multiple_of(evict_every) {
                 h.evict_finished().await;
+            }
+        }
+    });
+    // The heartbeat (outages are charged to nobody) and, on PostgreSQL, the database's clock.
+    let h = hub.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_millis(hub::HEARTBEAT_MS as u64));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut n = 0u64;
+        loop {
+            every.tick().await;
+            if let Err(e) = h.store.heartbeat(hub::now_ms()).await {
+                tracing::warn!("heartbeat not stored: {e}");
+            }
+            n += 1;
+            if n.is_multiple_of(30) {
+                if let Ok(off) = h.store.clock_offset().await {
+                    hub::set_clock_offset(off);
+                }
             }
         }
     });

@@ -1,50 +1,173 @@
-//! A token-bucket rate limiter keyed by client (address and token).
+//! Who a client is, and how much it may ask: the client's address (IPv6 by its /64), read from
+//! `X-Forwarded-For` only when the peer is a trusted proxy, and rate budgets keyed by it on
+//! `governor`'s keyed limiters. Nothing a client invents (a header, a token) picks its bucket.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::Instant;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::net::{IpAddr, Ipv6Addr};
+use std::num::NonZeroU32;
+use std::str::FromStr;
+use std::time::Duration;
 
-/// Requests allowed per key: `rate` a second on average, bursts up to `burst`.
-pub struct RateLimiter {
-    rate: f64,
-    burst: f64,
-    buckets: Mutex<HashMap<String, (f64, Instant)>>,
+/// A client as the limits see it: an IPv4 address, or an IPv6 address cut to its /64 (one
+/// subscriber's network; an IPv4-mapped IPv6 address counts as the IPv4 address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClientKey(IpAddr);
+
+impl ClientKey {
+    /// The key of address `ip`.
+    pub fn of(ip: IpAddr) -> ClientKey {
+        match ip {
+            IpAddr::V4(v4) => ClientKey(IpAddr::V4(v4)),
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => ClientKey(IpAddr::V4(v4)),
+                None => {
+                    let s = v6.segments();
+                    ClientKey(IpAddr::V6(Ipv6Addr::new(
+                        s[0], s[1], s[2], s[3], 0, 0, 0, 0,
+                    )))
+                }
+            },
+        }
+    }
 }
 
-impl RateLimiter {
-    /// A limiter of `rate` requests a second with bursts of `burst` (rate 0: no limit).
-    pub fn new(rate: f64, burst: f64) -> RateLimiter {
-        RateLimiter {
-            rate,
-            burst: burst.max(1.0),
-            buckets: Mutex::new(HashMap::new()),
+impl std::fmt::Display for ClientKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            IpAddr::V4(a) => write!(f, "{a}"),
+            IpAddr::V6(a) => write!(f, "{a}/64"),
+        }
+    }
+}
+
+/// An address range `ADDR/BITS` (or one address), such as `10.0.0.0/8` or `::1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cidr {
+    addr: IpAddr,
+    bits: u8,
+}
+
+impl FromStr for Cidr {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Cidr, String> {
+        let bad = || format!("`{s}`: an address range such as 10.0.0.0/8, 127.0.0.1 or ::1/128");
+        let (a, b) = match s.trim().split_once('/') {
+            Some((a, b)) => (a, Some(b)),
+            None => (s.trim(), None),
+        };
+        let addr: IpAddr = a.parse().map_err(|_| bad())?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let bits = match b {
+            None => max,
+            Some(b) => b.parse::<u8>().ok().filter(|&n| n <= max).ok_or_else(bad)?,
+        };
+        Ok(Cidr { addr, bits })
+    }
+}
+
+impl Cidr {
+    /// Whether `ip` lies in the range (an IPv4-mapped IPv6 address counts as IPv4).
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let ip = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+            v4 => v4,
+        };
+        match (self.addr, ip) {
+            (IpAddr::V4(n), IpAddr::V4(a)) => {
+                let mask = u32::MAX.checked_shl(32 - self.bits as u32).unwrap_or(0);
+                u32::from(n) & mask == u32::from(a) & mask
+            }
+            (IpAddr::V6(n), IpAddr::V6(a)) => {
+                let mask = u128::MAX.checked_shl(128 - self.bits as u32).unwrap_or(0);
+                u128::from(n) & mask == u128::from(a) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The client behind a request from `peer`: the peer itself, unless the peer is a trusted proxy
+/// and sent `X-Forwarded-For`; then the rightmost address there that is not a trusted proxy
+/// (the one the nearest trusted proxy saw). A header that does not read falls back to the peer.
+pub fn client_ip(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[Cidr]) -> IpAddr {
+    if !trusted.iter().any(|c| c.contains(peer)) {
+        return peer;
+    }
+    let Some(header) = forwarded_for else {
+        return peer;
+    };
+    let mut last = peer;
+    for part in header.rsplit(',').take(32) {
+        let Ok(ip) = part.trim().parse::<IpAddr>() else {
+            return last;
+        };
+        last = ip;
+        if !trusted.iter().any(|c| c.contains(ip)) {
+            return ip;
+        }
+    }
+    last
+}
+
+/// One rate budget (creating games, actions, sockets…) kept per client: `rate` a second on
+/// average with bursts of `burst`; rate 0 means no limit.
+pub struct Budget {
+    name: &'static str,
+    limiter: Option<DefaultKeyedRateLimiter<ClientKey>>,
+}
+
+impl Budget {
+    /// A budget named `name` (it names itself in refusals) of `rate` a second, bursts of `burst`.
+    pub fn new(name: &'static str, rate: f64, burst: u32) -> Budget {
+        let limiter = (rate > 0.0 && rate.is_finite()).then(|| {
+            let period = Duration::from_secs_f64((1.0 / rate).clamp(1e-6, 86_400.0));
+            let quota = Quota::with_period(period)
+                .expect("a period above zero")
+                .allow_burst(NonZeroU32::new(burst.max(1)).expect("at least one"));
+            RateLimiter::keyed(quota)
+        });
+        Budget { name, limiter }
+    }
+
+    /// Takes one from `key`'s budget, or says how long to wait.
+    pub fn check(&self, key: &ClientKey) -> Result<(), Refused> {
+        let Some(l) = &self.limiter else {
+            return Ok(());
+        };
+        l.check_key(key).map_err(|until| Refused {
+            budget: self.name,
+            retry_after: until.wait_time_from(DefaultClock::default().now()),
+        })
+    }
+
+    /// Forgets clients whose budget is full again (memory stays bounded by recent clients).
+    pub fn forget_idle(&self) {
+        if let Some(l) = &self.limiter {
+            l.retain_recent();
+            l.shrink_to_fit();
         }
     }
 
-    /// Whether `key` may make one more request now.
-    pub fn allow(&self, key: &str) -> bool {
-        if self.rate <= 0.0 {
-            return true;
-        }
-        let now = Instant::now();
-        let mut b = self.buckets.lock().expect("rate limiter lock");
-        if b.len() > 100_000 {
-            // Forget full buckets so a flood of keys cannot grow the map without bound.
-            let (rate, burst) = (self.rate, self.burst);
-            b.retain(|_, (tokens, at)| {
-                *tokens + now.duration_since(*at).as_secs_f64() * rate < burst
-            });
-        }
-        let e = b.entry(key.to_string()).or_insert((self.burst, now));
-        let refill = now.duration_since(e.1).as_secs_f64() * self.rate;
-        e.0 = (e.0 + refill).min(self.burst);
-        e.1 = now;
-        if e.0 >= 1.0 {
-            e.0 -= 1.0;
-            true
-        } else {
-            false
-        }
+    /// Clients remembered now.
+    pub fn clients(&self) -> usize {
+        self.limiter.as_ref().map_or(0, |l| l.len())
+    }
+}
+
+/// A request over its budget: which budget, and when to come back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// The budget's name (`requests`, `games created`, `actions`, `sockets opened`).
+    pub budget: &'static str,
+    /// How long until one more is allowed.
+    pub retry_after: Duration,
+}
+
+impl Refused {
+    /// Whole seconds for `Retry-After` (at least 1).
+    pub fn retry_secs(&self) -> u64 {
+        self.retry_after.as_secs_f64().ceil().max(1.0) as u64
     }
 }
 
@@ -52,12 +175,83 @@ impl RateLimiter {
 mod tests {
     use super::*;
 
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
     #[test]
-    fn a_burst_passes_then_the_flood_is_refused() {
-        let l = RateLimiter::new(1.0, 5.0);
-        let ok = (0..20).filter(|_| l.allow("a")).count();
+    fn a_burst_passes_then_the_flood_is_refused_with_a_wait() {
+        let b = Budget::new("actions", 1.0, 5);
+        let k = ClientKey::of(ip("192.0.2.1"));
+        let ok = (0..20).filter(|_| b.check(&k).is_ok()).count();
         assert_eq!(ok, 5);
-        assert!(l.allow("b"), "another client has its own bucket");
-        assert!(RateLimiter::new(0.0, 1.0).allow("a"));
+        let r = b.check(&k).unwrap_err();
+        assert_eq!(r.budget, "actions");
+        assert!(r.retry_secs() >= 1);
+        assert!(
+            b.check(&ClientKey::of(ip("192.0.2.2"))).is_ok(),
+            "another client has its own"
+        );
+        assert!(
+            Budget::new("x", 0.0, 1).check(&k).is_ok(),
+            "rate 0: no limit"
+        );
+    }
+
+    #[test]
+    fn ipv6_clients_are_keyed_by_their_64_and_mapped_ipv4_by_the_ipv4() {
+        let a = ClientKey::of(ip("2001:db8:1:2:aaaa::1"));
+        let b = ClientKey::of(ip("2001:db8:1:2:ffff:1:2:3"));
+        let c = ClientKey::of(ip("2001:db8:1:3::1"));
+        assert_eq!(a, b, "one /64 is one client");
+        assert_ne!(a, c);
+        assert_eq!(
+            ClientKey::of(ip("::ffff:192.0.2.7")),
+            ClientKey::of(ip("192.0.2.7"))
+        );
+        assert_eq!(a.to_string(), "2001:db8:1:2::/64");
+    }
+
+    #[test]
+    fn forwarded_for_is_read_only_from_trusted_proxies() {
+        let trusted: Vec<Cidr> = vec!["10.0.0.0/8".parse().unwrap(), "::1".parse().unwrap()];
+        let xff = Some("198.51.100.9, 10.1.1.1");
+        // A stranger's header is ignored.
+        assert_eq!(
+            client_ip(ip("203.0.113.5"), xff, &trusted),
+            ip("203.0.113.5")
+        );
+        // Through the trusted proxies: the first address they did not add.
+        assert_eq!(client_ip(ip("10.0.0.2"), xff, &trusted), ip("198.51.100.9"));
+        assert_eq!(
+            client_ip(ip("::1"), Some("198.51.100.9"), &trusted),
+            ip("198.51.100.9")
+        );
+        // A client that prepends its own fake entries does not escape its address.
+        assert_eq!(
+            client_ip(ip("10.0.0.2"), Some("1.2.3.4, 198.51.100.9"), &trusted),
+            ip("198.51.100.9")
+        );
+        // Nonsense in the header: the last address that read.
+        assert_eq!(
+            client_ip(ip("10.0.0.2"), Some("junk"), &trusted),
+            ip("10.0.0.2")
+        );
+        assert_eq!(client_ip(ip("10.0.0.2"), None, &trusted), ip("10.0.0.2"));
+    }
+
+    #[test]
+    fn ranges_read_and_match() {
+        let c: Cidr = "192.168.0.0/16".parse().unwrap();
+        assert!(c.contains(ip("192.168.44.1")));
+        assert!(!c.contains(ip("192.169.0.1")));
+        assert!(c.contains(ip("::ffff:192.168.0.1")));
+        assert!("0.0.0.0/0".parse::<Cidr>().unwrap().contains(ip("8.8.8.8")));
+        assert!(!"0.0.0.0/0".parse::<Cidr>().unwrap().contains(ip("::2")));
+        let v6: Cidr = "2001:db8::/32".parse().unwrap();
+        assert!(v6.contains(ip("2001:db8:ffff::1")));
+        for bad in ["", "10.0.0.0/33", "::/129", "nonsense", "10.0.0.0/x"] {
+            assert!(bad.parse::<Cidr>().is_err(), "{bad}");
+        }
     }
 }

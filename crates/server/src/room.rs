@@ -34,6 +34,22 @@ fn err(status: u16, code: &'static str, m: impl Into<String>) -> ActError {
 }
 
 impl ActError {
+    /// An error with any status; its code is the status's (`too_many`, `bad_request`, …).
+    pub fn new(status: u16, m: impl Into<String>) -> ActError {
+        let code = match status {
+            400 => "bad_request",
+            401 => "unauthorized",
+            403 => "forbidden",
+            404 => "not_found",
+            409 => "conflict",
+            413 => "too_large",
+            422 => "illegal",
+            429 => "too_many",
+            _ => "internal",
+        };
+        err(status, code, m)
+    }
+
     /// The same error with a precise code and its arguments.
     pub fn with_code(mut self, code: &'static str, args: Value) -> ActError {
         self.code = code;
@@ -175,6 +191,39 @@ pub enum Core {
     Wall(Box<WallRoom>),
 }
 
+/// When the server ends a game nobody finishes (all in milliseconds): the operator's policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ends {
+    /// An untimed game with no action for this long: the side to move loses by abandonment.
+    pub abandon_ms: i64,
+    /// A game whose human seat nobody joined for this long: cancelled (no result, unlisted).
+    pub unstarted_ms: i64,
+    /// The dead-stone phase's clock: when it runs out the marks as they stand are counted.
+    pub marking_ms: i64,
+}
+
+impl Default for Ends {
+    fn default() -> Ends {
+        Ends {
+            abandon_ms: 7 * 24 * 3_600_000,
+            unstarted_ms: 24 * 3_600_000,
+            marking_ms: 120_000,
+        }
+    }
+}
+
+/// Actions only the server's clock stores (a client that sends one is refused).
+pub const SERVER_ACTIONS: &[&str] = &["timeout", "abandon", "cancel", "marks-timeout"];
+
+/// Undo requests a seat may make in one turn.
+pub const UNDO_PER_TURN: usize = 2;
+/// Undo requests a seat may make in one game.
+pub const UNDO_PER_GAME: usize = 50;
+/// Dead/alive marks a seat may toggle in one dead-stone phase.
+pub const MARKS_PER_PHASE: usize = 200;
+/// Actions one game's log may hold; past it only `resign` is accepted (memory stays bounded).
+pub const MAX_ACTIONS: usize = 5_000;
+
 /// A game on the server.
 #[derive(Clone, Debug)]
 pub struct Room {
@@ -194,6 +243,10 @@ pub struct Room {
     pub created_at: i64,
     /// When the side to move's turn started, as this process counts it (ms since 1970).
     pub turn_start: i64,
+    /// Index in the action log of the first action of the current turn.
+    pub turn_log_start: usize,
+    /// When the server ends games nobody finishes.
+    pub ends: Ends,
 }
 
 /// Builds the game's core from its settings.
@@ -234,6 +287,8 @@ impl Room {
             actions: Vec::new(),
             created_at,
             turn_start: created_at,
+            turn_log_start: 0,
+            ends: Ends::default(),
         })
     }
 
@@ -302,9 +357,19 @@ impl Room {
         }
     }
 
-    /// `open` (a human seat not yet joined), `live` or `finished`.
+    /// Whether the server cancelled the game (nobody joined in time): it is no longer listed.
+    pub fn cancelled(&self) -> bool {
+        match &self.core {
+            Core::Go(g) => g.result.as_ref().is_some_and(|r| r.reason == "cancelled"),
+            Core::Wall(w) => matches!(w.server_end, Some((_, "cancel"))),
+        }
+    }
+
+    /// `open` (a human seat not yet joined), `live`, `finished` or `cancelled` (unlisted).
     pub fn status(&self) -> &'static str {
-        if self.is_over() {
+        if self.cancelled() {
+            "cancelled"
+        } else if self.is_over() {
             "finished"
         } else if self.seats.iter().any(|s| !s.spec.is_bot() && !s.joined) {
             "open"
@@ -331,8 +396,48 @@ impl Room {
             .map(|ms| self.turn_start.saturating_add(ms))
     }
 
-    /// The action the server stores when the side to move has run out of time at `now`.
+    /// When the dead-stone phase's clock runs out, while it runs.
+    pub fn marking_deadline(&self) -> Option<i64> {
+        match &self.core {
+            Core::Go(g) if g.phase == go_room::Phase::Marking => {
+                Some(self.turn_start.saturating_add(self.ends.marking_ms))
+            }
+            _ => None,
+        }
+    }
+
+    /// When the server ends this game if nothing happens (abandonment, cancellation, the
+    /// dead-stone clock), with the seat and the action it stores then.
+    pub fn policy_end(&self) -> Option<(i64, usize, &'static str)> {
+        if self.is_over() {
+            return None;
+        }
+        if self.status() == "open" {
+            return Some((
+                self.created_at.saturating_add(self.ends.unstarted_ms),
+                0,
+                "cancel",
+            ));
+        }
+        if let Some(d) = self.marking_deadline() {
+            return Some((d, 0, "marks-timeout"));
+        }
+        let side = self.to_move()?;
+        if self.deadline().is_some() {
+            return None; // the game's own clock ends it
+        }
+        let last = self.actions.last().map_or(self.created_at, |a| a.at);
+        Some((last.saturating_add(self.ends.abandon_ms), side, "abandon"))
+    }
+
+    /// The action the server stores when the side to move has run out of time at `now`, or
+    /// when the server's policy ends the game ([`Room::policy_end`]).
     pub fn timeout_action(&self, now: i64) -> Option<(usize, String)> {
+        if let Some((at, seat, action)) = self.policy_end() {
+            if at <= now && (action != "cancel" || self.deadline().is_none_or(|d| d > now)) {
+                return Some((seat, action.to_string()));
+            }
+        }
         let side = self.to_move()?;
         if self.deadline()? > now {
             return None;
@@ -381,6 +486,20 @@ impl Room {
     ) -> Result<ActionRow, ActError> {
         let before = self.to_move();
         let moves_before = self.move_count();
+        let verb = action
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if SERVER_ACTIONS.contains(&verb.as_str()) && !auto {
+            return Err(ActError::bad_request(format!(
+                "`{verb}` is stored by the server's clock, not sent"
+            )));
+        }
+        if check_deadline && !auto {
+            self.check_caps(seat, &verb)?;
+        }
+        let server_end = auto && SERVER_ACTIONS[1..].contains(&verb.as_str());
         let is_timeout = action == "timeout";
         // Wall Go's expiry is an ordinary action the server plays for the player (seed 003);
         // it comes after the deadline by design, so neither the deadline nor a flag applies
@@ -409,7 +528,11 @@ impl Room {
                 if is_timeout {
                     return Err(ActError::bad_request("timeout is the server's action"));
                 }
-                w.act(seat, action, auto)?
+                if server_end {
+                    w.end_by_server(seat, &verb)?
+                } else {
+                    w.act(seat, action, auto)?
+                }
             }
         }
         if is_timeout {
@@ -437,6 +560,7 @@ impl Room {
         }
         if self.to_move() != before || self.move_count() != moves_before {
             self.turn_start = now;
+            self.turn_log_start = self.actions.len() + 1;
         }
         let row = ActionRow {
             seq: self.version() + 1,
@@ -448,6 +572,51 @@ impl Room {
         };
         self.actions.push(row.clone());
         Ok(row)
+    }
+
+    /// The caps on what a seat may repeat (undo requests, dead-stone marks, the log's length).
+    fn check_caps(&self, seat: usize, verb: &str) -> Result<(), ActError> {
+        if self.actions.len() >= MAX_ACTIONS && verb != "resign" {
+            return Err(ActError::conflict(format!(
+                "this game's log is full ({MAX_ACTIONS} actions): only resign is accepted"
+            )));
+        }
+        let mine = |rows: &[ActionRow], words: &[&str]| {
+            rows.iter()
+                .filter(|r| {
+                    r.seat == seat
+                        && !r.auto
+                        && r.action
+                            .split_whitespace()
+                            .next()
+                            .is_some_and(|w| words.iter().any(|x| w.eq_ignore_ascii_case(x)))
+                })
+                .count()
+        };
+        let turn = &self.actions[self.turn_log_start.min(self.actions.len())..];
+        match (&self.core, verb) {
+            (Core::Go(_), "undo") => {
+                if mine(turn, &["undo"]) >= UNDO_PER_TURN {
+                    return Err(ActError::conflict(format!(
+                        "undo: at most {UNDO_PER_TURN} requests a turn"
+                    )));
+                }
+                if mine(&self.actions, &["undo"]) >= UNDO_PER_GAME {
+                    return Err(ActError::conflict(format!(
+                        "undo: at most {UNDO_PER_GAME} requests a game"
+                    )));
+                }
+            }
+            (Core::Go(_), "dead" | "alive")
+                if mine(turn, &["dead", "alive"]) >= MARKS_PER_PHASE =>
+            {
+                return Err(ActError::conflict(format!(
+                    "dead-stone marks: at most {MARKS_PER_PHASE} changes a seat in one dead-stone phase"
+                )));
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     /// Replays a stored row (its clocks are taken as stored).
@@ -517,6 +686,15 @@ impl Room {
         obj.insert("you".into(), json!(you.map(|s| names[s])));
         obj.insert("now".into(), json!(now));
         obj.insert("deadline".into(), json!(self.deadline()));
+        obj.insert(
+            "server_end".into(),
+            match self.policy_end() {
+                Some((at, seat, action)) => {
+                    json!({"at": at, "seat": names[seat], "action": action})
+                }
+                None => Value::Null,
+            },
+        );
         if let Some(n) = upto {
             self.overlay_replay(obj, n);
         }

@@ -12,11 +12,18 @@ use std::borrow::Cow;
 use std::str::FromStr;
 
 /// The schema's migrations, in order (the same SQL serves both databases).
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "games seats actions",
-    include_str!("../migrations/0001_games.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "games seats actions",
+        include_str!("../migrations/0001_games.sql"),
+    ),
+    (
+        2,
+        "heartbeat",
+        include_str!("../migrations/0002_heartbeat.sql"),
+    ),
+];
 
 /// The database behind the server.
 #[derive(Clone, Debug)]
@@ -332,6 +339,66 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Gives a seat a new token (rotation): the old one stops working.
+    pub async fn set_token(
+        &self,
+        id: &str,
+        seat: usize,
+        hash: &[u8; 32],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query("UPDATE seats SET token_hash = $1 WHERE game_id = $2 AND seat = $3")
+            .bind(hex(hash))
+            .bind(id)
+            .bind(seat as i64)
+            .execute(&mut *tx)
+            .await?;
+        self.notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The newest heartbeat any process stored (None: none yet).
+    pub async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT alive_at FROM heartbeat WHERE id = 1")
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get(0)?),
+            None => None,
+        })
+    }
+
+    /// Records that a process is alive at `now` (never moves the heartbeat back).
+    pub async fn heartbeat(&self, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO heartbeat (id, alive_at) VALUES (1, $1) \
+             ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at \
+             WHERE heartbeat.alive_at < excluded.alive_at",
+        )
+        .bind(now)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// How far the database's clock is ahead of this machine's, in ms (0 for SQLite, which is
+    /// on this machine).
+    pub async fn clock_offset(&self) -> Result<i64, StoreError> {
+        if !self.postgres {
+            return Ok(0);
+        }
+        let before = crate::hub::local_ms();
+        let row = sqlx::query(
+            "SELECT CAST(FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000) AS BIGINT)",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        let after = crate::hub::local_ms();
+        let db: i64 = row.try_get(0)?;
+        Ok(db - (before + after) / 2)
+    }
+
     /// Reads a whole game, or None if there is no such game.
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let Some(g) = sqlx::query("SELECT settings, created_at FROM games WHERE id = $1")
@@ -424,17 +491,20 @@ impl Store {
 
     /// Ids of every game not yet finished (loaded at start so clocks and bots run on).
     pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query("SELECT id FROM games WHERE status <> 'finished'")
-            .fetch_all(&self.pool)
-            .await?;
+        let rows =
+            sqlx::query("SELECT id FROM games WHERE status NOT IN ('finished', 'cancelled')")
+                .fetch_all(&self.pool)
+                .await?;
         rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
 
     /// Every unfinished game's id and stored version (to catch up on missed events).
     pub async fn versions(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows = sqlx::query("SELECT id, version FROM games WHERE status <> 'finished'")
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT id, version FROM games WHERE status NOT IN ('finished', 'cancelled')",
+        )
+        .fetch_all(&self.pool)
+        .await?;
         rows.into_iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
             .collect()

@@ -27,6 +27,9 @@ pub struct WallRoom {
     pub resigned: Option<usize>,
     /// For each action, whether the server played it when the player's time ran out.
     pub auto: Vec<bool>,
+    /// The server ended the game: `abandon` (this seat made no move in the limit and loses) or
+    /// `cancel` (nobody joined: no result).
+    pub server_end: Option<(usize, &'static str)>,
 }
 
 impl WallRoom {
@@ -36,6 +39,7 @@ impl WallRoom {
             game: Game::new(variant),
             resigned: None,
             auto: Vec::new(),
+            server_end: None,
         }
     }
 
@@ -46,7 +50,24 @@ impl WallRoom {
 
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
-        self.resigned.is_some() || self.game.position().is_over()
+        self.resigned.is_some() || self.server_end.is_some() || self.game.position().is_over()
+    }
+
+    /// Ends the game as the server's policy says (`abandon` by `seat`, or `cancel`).
+    pub fn end_by_server(&mut self, seat: usize, verb: &str) -> Result<(), ActError> {
+        if self.is_over() {
+            return Err(ActError::conflict("the game is over"));
+        }
+        self.server_end = Some(match verb {
+            "abandon" => (seat, "abandon"),
+            "cancel" => (seat, "cancel"),
+            v => {
+                return Err(ActError::bad_request(format!(
+                    "`{v}`: not a Wall Go ending"
+                )))
+            }
+        });
+        Ok(())
     }
 
     /// Number of actions played (placements and turns).
@@ -137,6 +158,14 @@ impl WallRoom {
         if let Some(s) = self.resigned {
             out.push_str(&format!("# {} resigned\n", SEATS[s]));
         }
+        match self.server_end {
+            Some((s, "abandon")) => out.push_str(&format!(
+                "# {} made no move within the server's limit and lost by abandonment\n",
+                SEATS[s]
+            )),
+            Some(_) => out.push_str("# cancelled: nobody took a seat within the server's limit\n"),
+            None => {}
+        }
         out
     }
 
@@ -144,6 +173,11 @@ impl WallRoom {
     fn winner(&self) -> Option<usize> {
         if let Some(s) = self.resigned {
             return Some(1 - s);
+        }
+        match self.server_end {
+            Some((s, "abandon")) => return Some(1 - s),
+            Some(_) => return None,
+            None => {}
         }
         match self.game.position().result()? {
             Outcome::Win(p) => Some(p.index()),
@@ -154,7 +188,7 @@ impl WallRoom {
     /// The phase's name in the API: `placement`, `play` or `finished`.
     pub fn phase_word(&self) -> &'static str {
         match self.game.position().phase() {
-            _ if self.resigned.is_some() => "finished",
+            _ if self.resigned.is_some() || self.server_end.is_some() => "finished",
             Phase::Placement => "placement",
             Phase::Turns => "play",
             Phase::Over(_) => "finished",
@@ -240,6 +274,24 @@ impl WallRoom {
                 "result.resigned",
                 json!({"seat": SEATS[r]}),
             ),
+            _ if self.server_end.is_some() => match self.server_end {
+                Some((s, "abandon")) => (
+                    "abandonment",
+                    format!(
+                        "{} made no move within the server's limit and loses by abandonment",
+                        SEATS[s]
+                    ),
+                    "result.abandoned",
+                    json!({"seat": SEATS[s]}),
+                ),
+                _ => (
+                    "cancelled",
+                    "nobody took a seat within the server's limit: the game is cancelled"
+                        .to_string(),
+                    "result.cancelled",
+                    Value::Null,
+                ),
+            },
             (None, Phase::Over(baduk_wallgo::EndReason::TwoPasses)) => (
                 "passes",
                 "two passes in a row: mixed regions score for nobody".to_string(),
@@ -255,6 +307,10 @@ impl WallRoom {
         };
         let text = match (self.resigned, winner) {
             (Some(_), Some(w)) => format!("{}+R", SEATS[w]),
+            _ if self.server_end.is_some() => match winner {
+                Some(w) => format!("{}+F", SEATS[w]),
+                None => "Void".to_string(),
+            },
             _ => format!("A {} B {} neutral {}", s.a, s.b, s.neutral),
         };
         json!({

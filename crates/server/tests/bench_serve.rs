@@ -12,6 +12,8 @@ async fn three_games_of_six_moves_are_all_stored_and_broadcast() {
         database: format!("sqlite:{}", dir.path().join("bench.db").display()),
         rate_limit: 0.0,
         test_bots: false,
+        limits: baduk_server::Limits::unlimited(),
+        ..Default::default()
     })
     .await
     .expect("the server starts");

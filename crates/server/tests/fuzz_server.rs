@@ -5,7 +5,7 @@
 mod fuzz_harness;
 
 use baduk_rng::Rng;
-use fuzz_harness::{room_actions, Api};
+use fuzz_harness::{bot_options, room_actions, Api};
 
 /// Words of both games' notations, the seeds of the generated actions.
 const WORDS: &[&str] = &[
@@ -209,6 +209,122 @@ fn seeded_request_bodies_through_the_router_never_fail_the_server() {
         assert!(
             r.is_ok(),
             "input {i}: {input:?} ({:?})",
+            String::from_utf8_lossy(&input)
+        );
+    }
+}
+
+/// Option words of both games' bots, good and bad, and paths a stranger would try.
+const OPTION_WORDS: &[&str] = &[
+    "level=3",
+    "level=11",
+    "time=2",
+    "time=1e9",
+    "time=inf",
+    "time=-1",
+    "playouts=500",
+    "playouts=99999999999",
+    "threads=2",
+    "threads=0",
+    "priors=builtin",
+    "priors=none",
+    "priors=/etc/passwd",
+    "resign=0.1",
+    "nodes=20000",
+    "nodes=18446744073709551616",
+    "ms=500",
+    "ms=0",
+    "depth=2",
+    "depth=99",
+    "tt=16",
+    "tt=26",
+    "prune=0",
+    "lmr=1",
+    "model=/dev/zero",
+    "model=../models/sedol.txt",
+    "explore=1",
+    "seed=3",
+    "=",
+    "nodes",
+    ",",
+    "level=NaN",
+];
+
+fn bot_input(rng: &mut Rng) -> Vec<u8> {
+    let mut out = vec![rng.next_u64() as u8];
+    if rng.below(3) == 0 {
+        let names = [
+            "baduk", "random", "easy", "medium", "expert", "sedol", "gnugo", "",
+        ];
+        out.extend(names[rng.below(names.len())].as_bytes());
+        out.push(b':');
+    }
+    let n = rng.below(5);
+    let words: Vec<String> = (0..n)
+        .map(|_| {
+            let mut w = OPTION_WORDS[rng.below(OPTION_WORDS.len())].to_string();
+            if rng.below(6) == 0 {
+                w.insert(rng.below(w.len() + 1), NOISE[rng.below(NOISE.len())]);
+            }
+            w
+        })
+        .collect();
+    out.extend(words.join(",").into_bytes());
+    out
+}
+
+fn socket_input(rng: &mut Rng) -> Vec<u8> {
+    let mut out = vec![rng.next_u64() as u8];
+    let n = 1 + rng.below(8);
+    let lines: Vec<String> = (0..n)
+        .map(|i| match rng.below(8) {
+            0 => r#"{"type":"ping","id":1}"#.to_string(),
+            1 => format!(r#"{{"type":"hello","token":"${}"}}"#, rng.below(2)),
+            2 => format!(r#"{{"type":"hello","token":"{}"}}"#, word(rng)),
+            3 => format!(
+                r#"{{"id":{i},"token":"{}","action":{:?}}}"#,
+                "0".repeat(64),
+                word(rng)
+            ),
+            4 => String::from_utf8_lossy(&bytes(rng, 40)).into_owned(),
+            5 => format!(r#"{{"type":"action","id":"x","action":{:?}}}"#, word(rng)),
+            _ => format!(
+                r#"{{"id":{i},"token":"${}","action":{:?}}}"#,
+                rng.below(2),
+                word(rng)
+            ),
+        })
+        .collect();
+    out.extend(lines.join("\n").into_bytes());
+    out
+}
+
+#[test]
+fn seeded_bot_options_are_refused_with_a_reason_or_normalised_within_range() {
+    let mut rng = Rng::new(2028);
+    for i in 0..4000 {
+        let input = bot_input(&mut rng);
+        let r = std::panic::catch_unwind(|| bot_options(&input));
+        assert!(
+            r.is_ok(),
+            "input {i}: {:?}",
+            String::from_utf8_lossy(&input)
+        );
+    }
+}
+
+#[test]
+fn seeded_socket_message_sequences_never_fail_the_server_or_its_store() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let mut api = Api::new(&format!("sqlite:{}", dir.path().join("ws.db").display()));
+    let mut rng = Rng::new(2029);
+    for i in 0..600 {
+        let input = socket_input(&mut rng);
+        let r =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| api.socket_messages(&input)));
+        assert!(
+            r.is_ok(),
+            "input {i}: {:?}",
             String::from_utf8_lossy(&input)
         );
     }

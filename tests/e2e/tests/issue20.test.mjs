@@ -7,7 +7,14 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch, person, shots, api, clickPoint, playPoint, pointAt, version, newerThan, record } from './lib.mjs';
 
-const act = (id, tok, action) => api('POST', `/api/games/${id}/actions`, { action }, tok);
+/** An action over the API; a 429 (the server's per-client budget) is waited out and retried. */
+async function act(id, tok, action) {
+  for (;;) {
+    const r = await api('POST', `/api/games/${id}/actions`, { action }, tok);
+    if (r.status !== 429) return r;
+    await new Promise((ok) => setTimeout(ok, 1000 * (r.data?.retry_after || 1)));
+  }
+}
 
 async function create(spec) {
   const g = await api('POST', '/api/games', { game: 'go', ...spec });

@@ -22,6 +22,7 @@ use board::{Colour, Idx, PASS};
 use mcts::{MoveRestriction, MoveStat, Tree, TreeParams};
 use patterns::Model;
 use state::GameState;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -203,6 +204,8 @@ pub struct SearchRequest {
     /// `avoid`/`allow` restrictions on the first plies (analysis); a tree is kept only for the
     /// same ones.
     pub restrictions: Vec<MoveRestriction>,
+    /// Set by another thread to end the search early (the best move so far is played).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// The outcome of a search.
@@ -372,6 +375,7 @@ impl Bot {
         let n = self.trees.len() as u64;
         let per_tree = playouts.map(|p| p.div_ceil(n));
         let deadline = time.map(|t| Instant::now() + t);
+        let stop = req.stop.as_deref();
         let work = |t: &mut Tree| {
             let mut done = 0u64;
             loop {
@@ -384,6 +388,9 @@ impl Bot {
                     if Instant::now() >= d {
                         break;
                     }
+                }
+                if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    break;
                 }
                 if per_tree.is_none() && deadline.is_none() {
                     // Neither budget given: a small fixed one.

@@ -27,6 +27,8 @@ use features::Features;
 use model::Model;
 use search::{SearchConfig, SearchInfo, Searcher};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// The bot names [`make_player`] knows.
 pub const BOT_NAMES: &[&str] = &["random", "easy", "medium", "expert", "sedol"];
@@ -68,8 +70,28 @@ pub fn bot_keys(name: &str) -> &'static [&'static str] {
     }
 }
 
+/// What a caller may give a bot besides its spec: an evaluation model loaded by the caller, and
+/// a flag that ends its search early.
+#[derive(Clone, Debug, Default)]
+pub struct PlayerOptions {
+    /// `sedol`'s model (instead of the committed one); a `model=` option in the spec still wins.
+    pub model: Option<Arc<Model>>,
+    /// Set by another thread to stop a search at its next look at the clock (the best action
+    /// found so far is played). Only searches with a time budget (`ms`) look.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
 /// Builds the bot `spec` (`NAME` or `NAME:key=value,…`) seeded with `seed`.
 pub fn make_player(spec: &str, seed: u64) -> Result<Box<dyn WallPlayer>, SpecError> {
+    make_player_with(spec, seed, &PlayerOptions::default())
+}
+
+/// Builds the bot `spec` seeded with `seed`, with a caller's model and stop flag.
+pub fn make_player_with(
+    spec: &str,
+    seed: u64,
+    options: &PlayerOptions,
+) -> Result<Box<dyn WallPlayer>, SpecError> {
     let spec = spec.trim();
     let (name, opts) = spec.split_once(':').unwrap_or((spec, ""));
     if !BOT_NAMES.contains(&name) {
@@ -127,7 +149,7 @@ pub fn make_player(spec: &str, seed: u64) -> Result<Box<dyn WallPlayer>, SpecErr
                 safe_pruning: false,
                 late_move_reductions: false,
             };
-            Box::new(SearchBot::new(spec, cfg, Evaluator::Hand))
+            Box::new(SearchBot::new(spec, cfg, Evaluator::Hand, options))
         }
         _ => {
             let nodes = num("nodes")?;
@@ -146,7 +168,13 @@ pub fn make_player(spec: &str, seed: u64) -> Result<Box<dyn WallPlayer>, SpecErr
             };
             let eval = if name == "sedol" {
                 match kv.iter().rev().find(|(k, _)| *k == "model") {
-                    None => Evaluator::Learned(Model::default_model()),
+                    None => Evaluator::Learned(
+                        options
+                            .model
+                            .as_deref()
+                            .cloned()
+                            .unwrap_or_else(Model::default_model),
+                    ),
                     Some((_, path)) => {
                         let text = std::fs::read_to_string(path)
                             .map_err(|e| SpecError(format!("sedol: model '{path}': {e}")))?;
@@ -159,7 +187,7 @@ pub fn make_player(spec: &str, seed: u64) -> Result<Box<dyn WallPlayer>, SpecErr
             } else {
                 Evaluator::HandTerritory
             };
-            Box::new(SearchBot::new(spec, cfg, eval))
+            Box::new(SearchBot::new(spec, cfg, eval, options))
         }
     })
 }
@@ -239,14 +267,32 @@ struct SearchBot {
     name: String,
     searcher: Searcher,
     info: SearchInfo,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl SearchBot {
-    fn new(spec: &str, cfg: SearchConfig, eval: Evaluator) -> SearchBot {
+    fn new(spec: &str, cfg: SearchConfig, eval: Evaluator, options: &PlayerOptions) -> SearchBot {
         SearchBot {
             name: spec.to_string(),
             searcher: Searcher::new(cfg, eval),
             info: SearchInfo::default(),
+            stop: options.stop.clone(),
+        }
+    }
+}
+
+/// The machine's clock, read as "out of time" once the stop flag is set.
+struct StoppableClock {
+    inner: search::WallClock,
+    stop: Arc<AtomicBool>,
+}
+
+impl search::Clock for StoppableClock {
+    fn elapsed_us(&mut self) -> u64 {
+        if self.stop.load(Ordering::Relaxed) {
+            u64::MAX / 4
+        } else {
+            self.inner.elapsed_us()
         }
     }
 }
@@ -256,7 +302,16 @@ impl WallPlayer for SearchBot {
         &self.name
     }
     fn choose(&mut self, pos: &Position) -> Option<Action> {
-        let (a, info) = self.searcher.search(pos);
+        let (a, info) = match &self.stop {
+            None => self.searcher.search(pos),
+            Some(stop) => self.searcher.search_with_clock(
+                pos,
+                Box::new(StoppableClock {
+                    inner: search::WallClock::start(),
+                    stop: stop.clone(),
+                }),
+            ),
+        };
         self.info = info;
         a
     }

@@ -168,8 +168,11 @@ impl Searcher {
             e.key = 0;
             e.mv = None;
         }
-        let turn_ms =
-            (pos.variant().seconds_per_turn as u64 * 1000).saturating_sub(CLOCK_MARGIN_MS);
+        // A variant without a turn limit (0 seconds) caps nothing.
+        let turn_ms = match pos.variant().seconds_per_turn {
+            0 => u64::MAX / 1000,
+            s => (s as u64 * 1000).saturating_sub(CLOCK_MARGIN_MS),
+        };
         self.budget_us = self.cfg.ms.map(|ms| ms.min(turn_ms.max(1)) * 1000);
         let mut root = ActionList::new();
         pos.legal_actions(&mut root);

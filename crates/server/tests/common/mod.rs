@@ -14,6 +14,10 @@ pub struct Server {
     pub base: String,
     pub ws: String,
     pub http: reqwest::Client,
+    /// The server's address.
+    pub addr: std::net::SocketAddr,
+    /// The server's live games (for counters: sockets, bots).
+    pub hub: std::sync::Arc<baduk_server::hub::Hub>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -32,6 +36,15 @@ pub fn databases() -> Vec<String> {
 impl Server {
     /// A server on `db` (`sqlite` for a fresh temporary file) with `rate_limit` a second.
     pub async fn start_with(db: &str, rate_limit: f64, test_bots: bool) -> Server {
+        Server::start_config(db, |c| {
+            c.rate_limit = rate_limit;
+            c.test_bots = test_bots;
+        })
+        .await
+    }
+
+    /// A server on `db` whose configuration (no limits, test bots) `change` adjusts first.
+    pub async fn start_config(db: &str, change: impl FnOnce(&mut Config)) -> Server {
         let (url, dir) = if db == "sqlite" {
             let dir = tempfile::tempdir().expect("a temporary folder");
             let url = format!("sqlite:{}", dir.path().join("test.db").display());
@@ -39,19 +52,23 @@ impl Server {
         } else {
             (db.to_string(), None)
         };
-        let running = start(Config {
+        let mut cfg = Config {
             addr: "127.0.0.1:0".into(),
             database: url,
-            rate_limit,
-            test_bots,
-        })
-        .await
-        .expect("the server starts");
+            rate_limit: 0.0,
+            test_bots: true,
+            limits: baduk_server::Limits::unlimited(),
+            ..Default::default()
+        };
+        change(&mut cfg);
+        let running = start(cfg).await.expect("the server starts");
         let addr = running.addr;
         Server {
             base: format!("http://{addr}"),
             ws: format!("ws://{addr}"),
             http: reqwest::Client::new(),
+            addr,
+            hub: running.hub,
             _dir: dir,
         }
     }
@@ -201,6 +218,68 @@ impl Watcher {
             .await
             .expect("the socket takes the message");
     }
+}
+
+/// A WebSocket opened by hand on a raw TCP stream (a receive buffer of `rcvbuf` bytes) that
+/// then neither reads nor writes: the hostile watcher. Returns the stream after the 101.
+pub async fn raw_socket(
+    addr: std::net::SocketAddr,
+    id: &str,
+    rcvbuf: u32,
+) -> tokio::net::TcpStream {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let sock = tokio::net::TcpSocket::new_v4().expect("a socket");
+    sock.set_recv_buffer_size(rcvbuf)
+        .expect("a receive buffer size");
+    let mut s = sock.connect(addr).await.expect("connects");
+    let req = format!(
+        "GET /ws/games/{id} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    s.write_all(req.as_bytes())
+        .await
+        .expect("the handshake is sent");
+    // Read the answer's head byte by byte, so nothing after it is taken.
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut b = [0u8; 1];
+        let n = s.read(&mut b).await.expect("the handshake is answered");
+        assert!(
+            n == 1,
+            "closed during the handshake: {}",
+            String::from_utf8_lossy(&head)
+        );
+        head.push(b[0]);
+    }
+    let head = String::from_utf8_lossy(&head);
+    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+    s
+}
+
+/// Reads (and drops) whatever `s` brings until the peer closes; true if it closed within `secs`.
+pub async fn closes_within(s: &mut tokio::net::TcpStream, secs: u64) -> bool {
+    use tokio::io::AsyncReadExt;
+    let end = tokio::time::Instant::now() + Duration::from_secs(secs);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match tokio::time::timeout_at(end, s.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+/// Polls `f` until it holds (at most `secs` seconds); false if it never did.
+pub async fn eventually(secs: u64, f: impl Fn() -> bool) -> bool {
+    let end = std::time::Instant::now() + Duration::from_secs(secs);
+    while std::time::Instant::now() < end {
+        if f() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    f()
 }
 
 /// The token of a seat from a create answer.

@@ -11,6 +11,16 @@
 //! lobby's query) through the real router on a SQLite store in memory (a file under
 //! `/dev/shm`). Nothing may answer 5xx (a panic answers 500), a body that is not JSON must be a
 //! 400, and every error is `{"error": "…"}`.
+//!
+//! [`bot_options`]: arbitrary bytes as a bot seat's game, name and options, read by the
+//! server's allow-list: a refusal is a 400 that names "bot options" or the bot, an acceptance
+//! is a normal form that reads again as itself, stays in every range, names no file, and that
+//! the bots' own parsers take.
+//!
+//! [`Api::socket_messages`]: arbitrary bytes as a sequence of WebSocket messages (hello, ping,
+//! actions with the seats' tokens or made-up ones) through the server's socket handler: every
+//! reply is one of its message types, an error is a 4xx, and the stored game always rebuilds
+//! into the state the server holds.
 
 #![allow(dead_code)]
 
@@ -19,12 +29,11 @@ use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use baduk_server::http::{router, AppState};
 use baduk_server::hub::{Hub, HubOptions};
-use baduk_server::limit::RateLimiter;
 use baduk_server::room::{Core, Room, Seat, SeatSpec, Settings};
 use baduk_server::store::Store;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use tower::ServiceExt;
 
 /// The longest action sequence one input plays.
@@ -200,6 +209,7 @@ pub fn room_actions(data: &[u8]) {
 pub struct Api {
     rt: tokio::runtime::Runtime,
     app: axum::Router,
+    state: AppState,
     go: (String, [String; 2]),
     wall: (String, [String; 2]),
 }
@@ -266,17 +276,21 @@ impl Api {
             .enable_all()
             .build()
             .expect("a runtime");
-        let app = rt.block_on(async {
+        let state = rt.block_on(async {
             let store = Store::open(database).await.expect("the store opens");
-            let hub = Hub::new(store, HubOptions::default());
-            router(AppState {
-                hub,
-                limiter: Arc::new(RateLimiter::new(0.0, 0.0)),
-            })
+            let hub = Hub::new(store, HubOptions::default(), None);
+            let cfg = baduk_server::Config {
+                rate_limit: 0.0,
+                limits: baduk_server::Limits::unlimited(),
+                ..Default::default()
+            };
+            AppState::new(hub, &cfg)
         });
+        let app = router(state.clone());
         let mut api = Api {
             rt,
             app,
+            state,
             go: (String::new(), Default::default()),
             wall: (String::new(), Default::default()),
         };
@@ -446,5 +460,135 @@ impl Api {
             );
         }
         check_error_body(status, &body, what);
+    }
+}
+
+/// Bytes as a bot seat: byte 0 picks the game, the rest is `NAME:OPTIONS` (or just options for
+/// a name chosen by byte 1).
+pub fn bot_options(data: &[u8]) {
+    let Some((&g, rest)) = data.split_first() else {
+        return;
+    };
+    let game = if g & 1 == 0 { "go" } else { "wallgo" };
+    let text = String::from_utf8_lossy(rest);
+    let names = ["baduk", "random", "easy", "medium", "expert", "sedol"];
+    let (name, opts) = match text.split_once(':') {
+        Some((n, o)) => (n.to_string(), o.to_string()),
+        None => (
+            names[(g as usize >> 1) % names.len()].to_string(),
+            text.to_string(),
+        ),
+    };
+    let limits = baduk_server::bots::BotLimits {
+        max_time: std::time::Duration::from_secs(3),
+        threads: 2,
+        allow_bot_games: false,
+    };
+    match baduk_server::bots::normalise_options(game, &name, &opts, &limits) {
+        Err(e) => {
+            assert_eq!(e.status, 400, "{name}:{opts}: {e}");
+            assert!(
+                e.message.starts_with("bot options") || e.message.contains("bot `"),
+                "{name}:{opts}: {e}"
+            );
+        }
+        Ok(norm) => {
+            assert!(!norm.contains("model"), "{name}:{opts} → {norm}");
+            assert!(!norm.contains('/'), "{name}:{opts} → {norm}");
+            let again = baduk_server::bots::normalise_options(game, &name, &norm, &limits)
+                .unwrap_or_else(|e| panic!("{name}:{opts} → {norm} no longer reads: {e}"));
+            assert_eq!(again, norm, "the normal form is stable");
+            for kv in norm.split(',').filter(|s| !s.is_empty()) {
+                let (k, v) = kv.split_once('=').expect("key=value");
+                if let Ok(x) = v.parse::<f64>() {
+                    let hi = match k {
+                        "nodes" => baduk_server::bots::MAX_WALL_NODES as f64,
+                        "playouts" => baduk_server::bots::MAX_GO_PLAYOUTS as f64,
+                        "ms" => 3000.0,
+                        "time" => 3.0,
+                        "threads" => 2.0,
+                        "tt" => baduk_server::bots::MAX_WALL_TT as f64,
+                        "depth" if name == "medium" => baduk_server::bots::MAX_MEDIUM_DEPTH as f64,
+                        "depth" => 60.0,
+                        "level" => 10.0,
+                        _ => 1.0,
+                    };
+                    assert!(x <= hi, "{name}:{opts} → {norm}: {k} over {hi}");
+                }
+            }
+            // The bots' own parsers take what the server stored.
+            if game == "go" {
+                let mut cfg = baduk_search::go::BotConfig::default();
+                cfg.apply_options(&norm)
+                    .unwrap_or_else(|e| panic!("{name}:{opts} → {norm}: the Go bot refuses: {e}"));
+            } else {
+                let spec = if norm.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{name}:{norm}")
+                };
+                baduk_search::wall::make_player(&spec, 1)
+                    .unwrap_or_else(|e| panic!("{spec}: the Wall Go bots refuse: {e}"));
+            }
+        }
+    }
+}
+
+impl Api {
+    /// Bytes as WebSocket messages, one a line: byte 0 picks the game; in each line `$0`/`$1`
+    /// become the seats' tokens.
+    pub fn socket_messages(&mut self, data: &[u8]) {
+        let Some((&g, rest)) = data.split_first() else {
+            return;
+        };
+        let go = g & 1 == 0;
+        let text = String::from_utf8_lossy(rest).into_owned();
+        for line in text.split('\n').take(MAX_ACTIONS) {
+            let (id, tokens) = if go { &self.go } else { &self.wall };
+            let msg = line.replace("$0", &tokens[0]).replace("$1", &tokens[1]);
+            let client = baduk_server::limit::ClientKey::of([127, 0, 0, 1].into());
+            let reply =
+                self.rt
+                    .block_on(baduk_server::http::ws_reply(&self.state, id, &msg, &client));
+            let kind = reply["type"].as_str().unwrap_or_default();
+            assert!(
+                ["pong", "hello", "ack", "error"].contains(&kind),
+                "{msg:?}: {reply}"
+            );
+            if kind == "error" {
+                let status = reply["status"].as_u64().unwrap_or(0);
+                assert!((400..500).contains(&status), "{msg:?}: {reply}");
+                assert!(reply["error"].is_string(), "{msg:?}: {reply}");
+            }
+        }
+        // The stored game rebuilds into the state the server holds.
+        let (id, _) = if go { &self.go } else { &self.wall };
+        let hub = self.state.hub.clone();
+        let (held, stored) = self.rt.block_on(async {
+            let h = hub.get(id).await.expect("the game is there");
+            let held = h.room.lock().await.state(0, None, None);
+            let g = hub.store.load(id).await.expect("readable").expect("stored");
+            let stored = Room::from_stored(id, g)
+                .expect("the stored game replays")
+                .state(0, None, None);
+            (held, stored)
+        });
+        for k in [
+            "version", "board", "pieces", "walls", "actions", "phase", "result",
+        ] {
+            assert_eq!(held[k], stored[k], "{k} after {text:?}");
+        }
+        if held["status"] == "finished" {
+            let fresh = if go {
+                self.create(r#"{"game": "go", "size": 9, "rules": "chinese"}"#)
+            } else {
+                self.create(r#"{"game": "wallgo", "turn_seconds": 0}"#)
+            };
+            if go {
+                self.go = fresh;
+            } else {
+                self.wall = fresh;
+            }
+        }
     }
 }

@@ -1,0 +1,473 @@
+//! The client side of `baduk bench abuse`: a scripted abuse mix against a running `baduk serve`
+//! (floods of game creation, actions with made-up tokens, junk bodies, sockets opened and never
+//! read), each abuser on its own loopback address, beside honest games played from addresses of
+//! their own. It reports the honest actions' latency, any acknowledged action the server lost,
+//! what the abusers got back, and the server's resident memory. Bounded in time; loopback only.
+
+use crate::bench::{resident_kib, Latencies};
+use baduk_rng::Rng;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct AbuseOptions {
+    /// The server (a loopback address).
+    pub addr: String,
+    /// How long the mix runs.
+    pub seconds: u64,
+    /// Honest games played beside it (two players each, each from its own address).
+    pub honest: usize,
+    /// Seconds between an honest player's moves.
+    pub think: f64,
+    /// Abusers of each kind (each from its own address).
+    pub abusers: usize,
+    /// Sockets each socket abuser keeps open without reading.
+    pub sockets_each: usize,
+    /// The server's process id, for its resident memory.
+    pub server_pid: Option<u32>,
+    /// Seed of the honest moves.
+    pub seed: u64,
+}
+
+impl Default for AbuseOptions {
+    fn default() -> AbuseOptions {
+        AbuseOptions {
+            addr: "127.0.0.1:8080".into(),
+            seconds: 600,
+            honest: 20,
+            think: 0.5,
+            abusers: 4,
+            sockets_each: 40,
+            server_pid: None,
+            seed: 1,
+        }
+    }
+}
+
+/// What happened.
+#[derive(Debug, Default)]
+pub struct AbuseReport {
+    /// Honest actions acknowledged.
+    pub honest_acked: u64,
+    /// Honest actions refused (any status but 200).
+    pub honest_refused: u64,
+    /// Honest refusals by status.
+    pub honest_codes: BTreeMap<u16, u64>,
+    /// Latency of every acknowledged honest action (µs).
+    pub latency: Latencies,
+    /// Acknowledged actions not found in the stored games at the end.
+    pub lost: u64,
+    /// Honest games played (finished ones are replaced).
+    pub honest_games: u64,
+    /// Abusive requests sent, by kind, and the statuses they got.
+    pub abuse: BTreeMap<String, BTreeMap<u16, u64>>,
+    /// Sockets opened and never read (each held 30 s, then replaced).
+    pub stuck_opened: u64,
+    /// Sockets refused at the upgrade (429).
+    pub stuck_refused: u64,
+    /// The server's resident memory: first and largest sample (KiB).
+    pub rss_kib: (Option<u64>, Option<u64>),
+    /// Seconds it ran.
+    pub seconds: f64,
+}
+
+impl AbuseReport {
+    /// The report as lines of text.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = vec![
+            format!(
+                "honest: {} games, {} actions acknowledged, {} refused {:?}, {} lost",
+                self.honest_games,
+                self.honest_acked,
+                self.honest_refused,
+                self.honest_codes,
+                self.lost
+            ),
+            format!(
+                "honest ack latency: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+                self.latency.quantile_ms(0.5),
+                self.latency.quantile_ms(0.99),
+                self.latency.quantile_ms(1.0)
+            ),
+        ];
+        for (k, codes) in &self.abuse {
+            let n: u64 = codes.values().sum();
+            out.push(format!("abuse {k}: {n} requests, statuses {codes:?}"));
+        }
+        out.push(format!(
+            "abuse sockets never read: {} opened, {} refused at the upgrade",
+            self.stuck_opened, self.stuck_refused
+        ));
+        out.push(match self.rss_kib {
+            (Some(a), Some(b)) => format!(
+                "server RSS: {:.1} MiB at the start, {:.1} MiB at most",
+                a as f64 / 1024.0,
+                b as f64 / 1024.0
+            ),
+            _ => "server RSS: not measured (no --server-pid)".to_string(),
+        });
+        out.push(format!("ran {:.0} s", self.seconds));
+        out
+    }
+}
+
+/// The loopback address of client number `n` (127.0.0.2 and up; the server is on 127.0.0.1).
+fn client_addr(n: usize) -> IpAddr {
+    let n = n + 2;
+    IpAddr::V4(Ipv4Addr::new(127, 0, (n / 250) as u8, (n % 250) as u8 + 1))
+}
+
+fn client(from: IpAddr) -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .local_address(from)
+        .pool_max_idle_per_host(4)
+        .timeout(Duration::from_secs(20))
+        .build()
+        .map_err(|e| format!("an HTTP client: {e}"))
+}
+
+type Codes = Arc<Mutex<BTreeMap<String, BTreeMap<u16, u64>>>>;
+
+fn count(codes: &Codes, kind: &str, code: u16) {
+    let mut c = codes.lock().expect("codes lock");
+    *c.entry(kind.to_string())
+        .or_default()
+        .entry(code)
+        .or_default() += 1;
+}
+
+async fn post(
+    http: &reqwest::Client,
+    url: &str,
+    token: Option<&str>,
+    body: String,
+) -> (u16, Value) {
+    let mut r = http
+        .post(url)
+        .header("content-type", "application/json")
+        .body(body);
+    if let Some(t) = token {
+        r = r.bearer_auth(t);
+    }
+    match r.send().await {
+        Ok(resp) => {
+            let code = resp.status().as_u16();
+            let v = resp.json::<Value>().await.unwrap_or(Value::Null);
+            (code, v)
+        }
+        Err(_) => (0, Value::Null),
+    }
+}
+
+/// One honest game: both players move in turn at `think` seconds, each from its own address;
+/// returns every acknowledged (game, version, action).
+async fn honest_game(
+    base: String,
+    n: usize,
+    opts: AbuseOptions,
+    stop: Arc<AtomicBool>,
+    report: Arc<Mutex<AbuseReport>>,
+) -> Result<Vec<(String, i64, String)>, String> {
+    let players = [
+        client(client_addr(1000 + 2 * n))?,
+        client(client_addr(1001 + 2 * n))?,
+    ];
+    let mut rng = Rng::new(opts.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut acked = Vec::new();
+    while !stop.load(Ordering::Relaxed) {
+        let (code, v) = post(
+            &players[0],
+            &format!("{base}/api/games"),
+            None,
+            json!({"game": "go", "size": 19, "rules": "chinese"}).to_string(),
+        )
+        .await;
+        if code != 201 {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
+        }
+        report.lock().expect("report").honest_games += 1;
+        let id = v["id"].as_str().unwrap_or_default().to_string();
+        let tokens = [
+            v["seats"]["black"]["token"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            v["seats"]["white"]["token"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+        ];
+        let mut legal: Vec<String> = Vec::new();
+        for mv in 0..300usize {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_secs_f64(opts.think)).await;
+            let side = mv % 2;
+            let action = if legal.is_empty() || mv >= 250 {
+                if mv == 0 {
+                    "Q16".to_string()
+                } else {
+                    "pass".to_string()
+                }
+            } else {
+                legal[rng.below(legal.len())].clone()
+            };
+            let t = Instant::now();
+            let (code, st) = post(
+                &players[side],
+                &format!("{base}/api/games/{id}/actions"),
+                Some(&tokens[side]),
+                json!({ "action": action }).to_string(),
+            )
+            .await;
+            let us = t.elapsed().as_micros() as u32;
+            let mut r = report.lock().expect("report");
+            if code == 200 {
+                r.honest_acked += 1;
+                r.latency.0.push(us);
+                let version = st["version"].as_i64().unwrap_or(0);
+                acked.push((id.clone(), version, action));
+                legal = st["legal"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|m| m.as_str())
+                            .filter(|m| *m != "pass")
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if st["status"] == "finished" || st["phase"] == "marking" {
+                    break;
+                }
+            } else {
+                r.honest_refused += 1;
+                *r.honest_codes.entry(code).or_default() += 1;
+                break;
+            }
+        }
+    }
+    Ok(acked)
+}
+
+/// Opens a WebSocket on a raw stream with a tiny receive window and never reads it.
+async fn stuck_socket(server: SocketAddr, from: IpAddr, id: &str) -> Option<tokio::net::TcpStream> {
+    let sock = tokio::net::TcpSocket::new_v4().ok()?;
+    sock.set_recv_buffer_size(2048).ok()?;
+    sock.bind(SocketAddr::new(from, 0)).ok()?;
+    let mut s = tokio::time::timeout(Duration::from_secs(5), sock.connect(server))
+        .await
+        .ok()?
+        .ok()?;
+    let req = format!(
+        "GET /ws/games/{id} HTTP/1.1\r\nHost: {server}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await.ok()?;
+    let mut head = [0u8; 12];
+    tokio::time::timeout(Duration::from_secs(5), s.read_exact(&mut head))
+        .await
+        .ok()?
+        .ok()?;
+    head.starts_with(b"HTTP/1.1 101").then_some(s)
+}
+
+/// Runs the mix for `opts.seconds`; returns the report.
+pub async fn run(opts: &AbuseOptions) -> Result<AbuseReport, String> {
+    let server: SocketAddr = opts
+        .addr
+        .parse()
+        .map_err(|e| format!("--addr {}: {e}", opts.addr))?;
+    if !server.ip().is_loopback() {
+        return Err("the abuse mix runs against a loopback address only".into());
+    }
+    let base = format!("http://{server}");
+    let stop = Arc::new(AtomicBool::new(false));
+    let report = Arc::new(Mutex::new(AbuseReport::default()));
+    let codes: Codes = Arc::new(Mutex::new(BTreeMap::new()));
+    let start = Instant::now();
+    let first_rss = opts.server_pid.and_then(resident_kib);
+    let max_rss = Arc::new(AtomicU64::new(first_rss.unwrap_or(0)));
+    // A game for the abusers to aim at.
+    let target = {
+        let http = client(client_addr(0))?;
+        let (code, v) = post(
+            &http,
+            &format!("{base}/api/games"),
+            None,
+            json!({"game": "go", "size": 19}).to_string(),
+        )
+        .await;
+        if code != 201 {
+            return Err(format!("cannot create the target game: {code} {v}"));
+        }
+        v["id"].as_str().unwrap_or_default().to_string()
+    };
+    let mut tasks = Vec::new();
+    // Memory sampler.
+    if let Some(pid) = opts.server_pid {
+        let (stop, max) = (stop.clone(), max_rss.clone());
+        tasks.push(tokio::spawn(async move {
+            while !stop.load(Ordering::Relaxed) {
+                if let Some(k) = resident_kib(pid) {
+                    max.fetch_max(k, Ordering::Relaxed);
+                }
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        }));
+    }
+    for a in 0..opts.abusers {
+        {
+            // Creation flood.
+            let (stop, codes, base) = (stop.clone(), codes.clone(), base.clone());
+            let http = client(client_addr(10 + a))?;
+            tasks.push(tokio::spawn(async move {
+                while !stop.load(Ordering::Relaxed) {
+                    let (c, _) = post(
+                        &http,
+                        &format!("{base}/api/games"),
+                        None,
+                        r#"{"game":"go","size":9}"#.into(),
+                    )
+                    .await;
+                    count(&codes, "create flood", c);
+                }
+            }));
+        }
+        {
+            // Actions with made-up tokens, each a different one.
+            let (stop, codes, base, target) =
+                (stop.clone(), codes.clone(), base.clone(), target.clone());
+            let http = client(client_addr(20 + a))?;
+            let seed = opts.seed;
+            tasks.push(tokio::spawn(async move {
+                let mut rng = Rng::new(seed ^ 0xbad ^ a as u64);
+                while !stop.load(Ordering::Relaxed) {
+                    let tok = format!(
+                        "{:016x}{:016x}{:016x}{:016x}",
+                        rng.next_u64(),
+                        rng.next_u64(),
+                        rng.next_u64(),
+                        rng.next_u64()
+                    );
+                    let (c, _) = post(
+                        &http,
+                        &format!("{base}/api/games/{target}/actions"),
+                        Some(&tok),
+                        r#"{"action":"D4"}"#.into(),
+                    )
+                    .await;
+                    count(&codes, "random-token actions", c);
+                }
+            }));
+        }
+        {
+            // Junk bodies and absurd bot seats.
+            let (stop, codes, base) = (stop.clone(), codes.clone(), base.clone());
+            let http = client(client_addr(30 + a))?;
+            tasks.push(tokio::spawn(async move {
+                let junk = [
+                    r#"{"game":"wallgo","seats":{"B":{"kind":"bot","bot":"sedol","options":"model=/etc/passwd"}}}"#,
+                    r#"{"game":"wallgo","seats":{"B":{"kind":"bot","bot":"expert","options":"nodes=999999999"}}}"#,
+                    r#"{"game":"go","seats":{"white":{"kind":"bot","bot":"baduk","options":"time=86400,threads=64"}}}"#,
+                    "{",
+                    r#"{"game":"go","size":1e999}"#,
+                ];
+                let mut i = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    let (c, _) = post(&http, &format!("{base}/api/games"), None, junk[i % junk.len()].into()).await;
+                    count(&codes, "junk bodies", c);
+                    i += 1;
+                }
+            }));
+        }
+        {
+            // Sockets opened and never read.
+            let (stop, report, target) = (stop.clone(), report.clone(), target.clone());
+            let from = client_addr(40 + a);
+            let each = opts.sockets_each;
+            tasks.push(tokio::spawn(async move {
+                let mut held: Vec<(Instant, tokio::net::TcpStream)> = Vec::new();
+                while !stop.load(Ordering::Relaxed) {
+                    // Each is held half a minute, then let go and replaced (churn).
+                    held.retain(|(at, _)| at.elapsed() < Duration::from_secs(30));
+                    if held.len() < each {
+                        match stuck_socket(server, from, &target).await {
+                            Some(s) => {
+                                report.lock().expect("report").stuck_opened += 1;
+                                held.push((Instant::now(), s));
+                            }
+                            None => {
+                                report.lock().expect("report").stuck_refused += 1;
+                                tokio::time::sleep(Duration::from_millis(200)).await;
+                            }
+                        }
+                    } else {
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                }
+            }));
+        }
+    }
+    // Honest games.
+    let mut honest = Vec::new();
+    for n in 0..opts.honest {
+        honest.push(tokio::spawn(honest_game(
+            base.clone(),
+            n,
+            opts.clone(),
+            stop.clone(),
+            report.clone(),
+        )));
+    }
+    tokio::time::sleep(Duration::from_secs(opts.seconds)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut acked = Vec::new();
+    for h in honest {
+        if let Ok(Ok(a)) = h.await {
+            acked.extend(a);
+        }
+    }
+    for t in tasks {
+        let _ = tokio::time::timeout(Duration::from_secs(10), t).await;
+    }
+    // Every acknowledged honest action is in the stored game, at its version.
+    let http = client(client_addr(5000))?;
+    let mut by_game: BTreeMap<String, Vec<(i64, String)>> = BTreeMap::new();
+    for (id, v, a) in acked {
+        by_game.entry(id).or_default().push((v, a));
+    }
+    let mut lost = 0;
+    for (id, rows) in by_game {
+        let st: Value = match http.get(format!("{base}/api/games/{id}")).send().await {
+            Ok(r) => r.json().await.unwrap_or(Value::Null),
+            Err(_) => Value::Null,
+        };
+        let stored = st["actions"].as_array().cloned().unwrap_or_default();
+        for (v, a) in rows {
+            let ok = stored
+                .get(v as usize - 1)
+                .is_some_and(|x| x["action"].as_str() == Some(a.as_str()));
+            if !ok {
+                lost += 1;
+            }
+        }
+    }
+    let mut r = std::mem::take(&mut *report.lock().expect("report"));
+    r.lost = lost;
+    r.abuse = std::mem::take(&mut *codes.lock().expect("codes"));
+    r.rss_kib = (
+        first_rss,
+        opts.server_pid.map(|_| max_rss.load(Ordering::Relaxed)),
+    );
+    r.seconds = start.elapsed().as_secs_f64();
+    Ok(r)
+}
