@@ -44,6 +44,8 @@ export const api = {
   list: (status, limit = 50, before) =>
     call('GET', `/api/games?status=${status}&limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
+  // A fresh token for a seat, given its current one (the old one is refused from then on).
+  rotate: (id, seat, token) => call('POST', `/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(seat)}/rotate`, undefined, token),
 };
 
 // ---- seats held by this browser -------------------------------------------------------------

@@ -2,7 +2,7 @@
 // game logic: it draws the server's state, sends the player's clicks as actions, and shows the
 // server's answer (a new state, or a 4xx message in place).
 
-import { api, connect, heldSeats, holdSeat, forgetSeat, invites } from './api.js';
+import { api, connect, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink } from './api.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
@@ -763,18 +763,26 @@ function renderInvites() {
   box.append(h('h3', {}, t('share')));
   for (const s of seats) {
     const input = h('input', { readonly: '', value: inv[s], 'aria-label': seatName(page.state, s), 'data-invite': s });
-    const copy = h('button', { class: 'small', type: 'button' }, t('lobby.copy'));
-    copy.onclick = async () => {
-      input.select();
-      try {
-        await navigator.clipboard.writeText(inv[s]);
-      } catch {
-        document.execCommand('copy');
-      }
-      copy.textContent = t('lobby.copied');
-    };
-    box.append(h('label', { class: 'invite' }, h('span', {}, seatName(page.state, s)), input, copy));
+    const copy = copyButton(inv[s]);
+    // A link sent to the wrong person: a new one, and the old one stops working.
+    const fresh = h('button', { class: 'small quiet', type: 'button', 'data-rotate': s }, t('invite.new'));
+    fresh.onclick = () => rotateInvite(s, inv[s]);
+    box.append(h('label', { class: 'invite' }, h('span', {}, seatName(page.state, s)), input, copy, fresh));
   }
+}
+
+/** Asks the server for a new token for an invited seat (the old link is refused from then on). */
+async function rotateInvite(seat, link) {
+  const token = new URLSearchParams(new URL(link, location.origin).hash.slice(1)).get('token');
+  if (!token) return;
+  try {
+    const r = await api.rotate(id, seat, token);
+    saveInvite(id, seat, seatLink(r.url, seat));
+    showMessage(t('invite.renewed', seatName(page.state, seat)), 'info');
+  } catch (e) {
+    showMessage(e.status === 404 ? t('invite.unavailable') : e.status ? say(e.code, e.args, e.message) : t('error.network'));
+  }
+  renderInvites();
 }
 
 // ---- start ----------------------------------------------------------------------------------

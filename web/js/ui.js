@@ -138,7 +138,7 @@ export function resultShort(text) {
   const who = { B: '흑', W: '백', A: 'A' }[m[1]] || m[1];
   if (m[2] === 'R') return `${who} 불계승`;
   if (m[2] === 'T') return `${who} 시간승`;
-  if (m[2] === 'F') return `${who} 반칙승`;
+  if (m[2] === 'F') return `${who} 부전승`;
   if (m[2] === '') return `${who} 승`;
   return `${who} ${m[2]}집 승`;
 }
@@ -183,6 +183,7 @@ export function resultText(st) {
   const r = st.result;
   if (!r) return '';
   if (r.reason === 'disputed' && !r.winner) return `${t('result.void')} (${r.text})`;
+  if (r.reason === 'cancelled') return t('result.cancelled');
   if (!r.winner) return `${t('result.draw')} (${st.score && st.game === 'wallgo' ? t('score.wall', st.score.A, st.score.B, st.score.neutral) : resultShort(r.text)})`;
   const who = seatName(st, r.winner);
   const reason = r.reason ? t(`reason.${r.reason}`) : '';

@@ -34,6 +34,22 @@ fn err(status: u16, code: &'static str, m: impl Into<String>) -> ActError {
 }
 
 impl ActError {
+    /// An error with any status; its code is the status's (`too_many`, `bad_request`, …).
+    pub fn new(status: u16, m: impl Into<String>) -> ActError {
+        let code = match status {
+            400 => "bad_request",
+            401 => "unauthorized",
+            403 => "forbidden",
+            404 => "not_found",
+            409 => "conflict",
+            413 => "too_large",
+            422 => "illegal",
+            429 => "too_many",
+            _ => "internal",
+        };
+        err(status, code, m)
+    }
+
     /// The same error with a precise code and its arguments.
     pub fn with_code(mut self, code: &'static str, args: Value) -> ActError {
         self.code = code;

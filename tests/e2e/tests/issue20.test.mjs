@@ -7,7 +7,14 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch, person, shots, api, clickPoint, playPoint, pointAt, version, newerThan, record } from './lib.mjs';
 
-const act = (id, tok, action) => api('POST', `/api/games/${id}/actions`, { action }, tok);
+/** An action over the API; a 429 (the server's per-client budget) is waited out and retried. */
+async function act(id, tok, action) {
+  for (;;) {
+    const r = await api('POST', `/api/games/${id}/actions`, { action }, tok);
+    if (r.status !== 429) return r;
+    await new Promise((ok) => setTimeout(ok, 1000 * (r.data?.retry_after || 1)));
+  }
+}
 
 async function create(spec) {
   const g = await api('POST', '/api/games', { game: 'go', ...spec });
@@ -211,6 +218,21 @@ describe('issue 20: what a player trips over', () => {
       // The address bar's URL, in another browser, is a spectator's.
       await B.page.goto(A.page.url());
       await B.page.waitForSelector('body[data-role=spectator]');
+      // A friend's link sent to the wrong person: "New link" makes a new one, the old one stops.
+      await A.page.goto(`${BASE}/`);
+      await A.page.selectOption('select[name=size]', '9');
+      await A.page.selectOption('select[name=seat-black]', 'me');
+      await A.page.selectOption('select[name=seat-white]', 'friend');
+      await Promise.all([A.page.waitForURL(/\/g\/[^/#]+$/), A.page.click('#create-btn')]);
+      const old = await A.page.inputValue('input[data-invite=white]');
+      await A.page.click('[data-rotate=white]');
+      await A.page.waitForFunction((o) => document.querySelector('input[data-invite=white]')?.value !== o, old);
+      const fresh = await A.page.inputValue('input[data-invite=white]');
+      const gid = new URL(A.page.url()).pathname.split('/')[2];
+      const tokenOf = (u) => new URLSearchParams(new URL(u).hash.slice(1)).get('token');
+      assert.equal((await act(gid, tokenOf(old), 'pass')).status, 403, 'the old link is refused');
+      await B.page.goto(fresh);
+      await B.page.waitForSelector('.player.seat-white .kind >> text=You');
     });
   });
 
