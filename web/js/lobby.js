@@ -2,7 +2,7 @@
 
 import { api, holdSeat, saveInvite, seatLink } from './api.js';
 import { t, lang, applyStatic } from './i18n.js';
-import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton } from './ui.js';
+import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
@@ -162,7 +162,7 @@ async function create(e) {
     created.append(h('a', { class: 'button primary', href: `/g/${r.id}` }, t('lobby.open_game')));
     loadList();
   } catch (ex) {
-    err.textContent = ex.message;
+    err.textContent = say(ex.code, ex.args, ex.message);
   } finally {
     btn.disabled = false;
   }
@@ -206,7 +206,7 @@ function item(g) {
           holdSeat(g.id, r.seat || s, r.token);
           location.href = seatLink(r.url || `/g/${g.id}`, r.seat || s);
         } catch (e) {
-          $('#form-error').textContent = e.message;
+          $('#form-error').textContent = say(e.code, e.args, e.message);
           loadList();
         }
       };
