@@ -23,6 +23,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "heartbeat",
         include_str!("../migrations/0002_heartbeat.sql"),
     ),
+    (
+        3,
+        "finished by end",
+        include_str!("../migrations/0003_finished_by_end.sql"),
+    ),
 ];
 
 /// The database behind the server.
@@ -463,8 +468,8 @@ impl Store {
             .collect()
     }
 
-    /// The lobby: summaries of games with `status`, newest first, `limit` of them, older than
-    /// the cursor `before` (`created_at:id`).
+    /// The lobby: summaries of games with `status`, newest first (finished ones by when they
+    /// ended), `limit` of them, older than the cursor `before` (`time:id`).
     pub async fn list(
         &self,
         status: &str,
@@ -472,18 +477,25 @@ impl Store {
         before: Option<(i64, String)>,
     ) -> Result<Vec<(String, i64, String)>, StoreError> {
         let (t, id) = before.unwrap_or((i64::MAX, String::new()));
-        let rows = sqlx::query(
-            "SELECT id, created_at, summary FROM games WHERE status = $1 \
-             AND (created_at < $2 OR (created_at = $3 AND id < $4)) \
-             ORDER BY created_at DESC, id DESC LIMIT $5",
-        )
-        .bind(status)
-        .bind(t)
-        .bind(t)
-        .bind(if id.is_empty() { "~".to_string() } else { id })
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
+        // Finished games by when they ended (their last action), the others by creation.
+        let col = if status == "finished" {
+            "updated_at"
+        } else {
+            "created_at"
+        };
+        let sql = format!(
+            "SELECT id, {col}, summary FROM games WHERE status = $1 \
+             AND ({col} < $2 OR ({col} = $3 AND id < $4)) \
+             ORDER BY {col} DESC, id DESC LIMIT $5"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(status)
+            .bind(t)
+            .bind(t)
+            .bind(if id.is_empty() { "~".to_string() } else { id })
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
         rows.into_iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
             .collect()

@@ -393,6 +393,32 @@ async fn lobby_lists_open_live_and_finished_games_in_pages() {
         assert_eq!(code, 200);
         assert_ne!(p1["games"][0]["id"], p2["games"][0]["id"]);
         assert_eq!(s.get("/api/games?status=nope").await.0, 400);
+        // Finished games come newest-ended first: one made earlier but ended later is first.
+        let (early, es) = s.create(go("chinese", 9)).await;
+        let (late, ls) = s.create(go("chinese", 9)).await;
+        s.ok(&late, &token(&ls, "black"), "resign").await;
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        s.ok(&early, &token(&es, "black"), "resign").await;
+        let (_, v) = s.get("/api/games?status=finished&limit=200").await;
+        let ids: Vec<&str> = v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|g| g["id"].as_str())
+            .collect();
+        let (e, l) = (
+            ids.iter().position(|x| *x == early).unwrap(),
+            ids.iter().position(|x| *x == late).unwrap(),
+        );
+        assert!(e < l, "the game that ended last comes first: {ids:?}");
+        // Its cursor pages by the end time too.
+        let (_, p1) = s.get("/api/games?status=finished&limit=1").await;
+        let next = p1["next"].as_str().unwrap().to_string();
+        let (code, p2) = s
+            .get(&format!("/api/games?status=finished&limit=1&before={next}"))
+            .await;
+        assert_eq!(code, 200);
+        assert_ne!(p1["games"][0]["id"], p2["games"][0]["id"]);
     }
 }
 
