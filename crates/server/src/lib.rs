@@ -111,8 +111,9 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// No rate or cap (the integration tests' servers, which make many games from one address);
-    /// bots, sockets' timeouts and the ends of games keep their defaults.
+    /// No rate or cap (the integration tests' servers, which make many games from one address),
+    /// and bot-against-bot games allowed; the bots' budget, sockets' timeouts and the ends of
+    /// games keep their defaults.
     pub fn unlimited() -> Limits {
         Limits {
             creates_per_minute: 0.0,
@@ -196,6 +197,17 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         .map_err(|e| StartError(format!("database {}: {e}", cfg.database)))?;
     spawn_background(&hub, &cfg, listener_pg);
     let state = http::AppState::new(hub.clone(), &cfg);
+    // The rate budgets remember every client they saw: forget the idle ones now and then, so
+    // a stream of new addresses cannot grow them without bound.
+    let budgets = state.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(60));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            every.tick().await;
+            budgets.forget_idle();
+        }
+    });
     let app = http::router(state);
     // Acknowledgements and states are small writes back to back: no Nagle delay between them.
     let listener = axum::serve::ListenerExt::tap_io(listener, |s| {

@@ -148,11 +148,6 @@ impl Budget {
             l.shrink_to_fit();
         }
     }
-
-    /// Clients remembered now.
-    pub fn clients(&self) -> usize {
-        self.limiter.as_ref().map_or(0, |l| l.len())
-    }
 }
 
 /// A request over its budget: which budget, and when to come back.
