@@ -434,6 +434,12 @@ impl GoRoom {
             ("restore", None) => {
                 let m = self.marking.as_mut().expect("marking phase has marks");
                 let chains = differing_chains(&board, m);
+                if chains.is_empty() {
+                    return Err(ActError::conflict(
+                        "restore: the marks already are the proposal; nothing to put back",
+                    )
+                    .with_code("marking.nothing_to_restore", Value::Null));
+                }
                 for &c in &chains {
                     for s in board.chain_stones(c) {
                         if m.proposed.contains(s) {
@@ -762,6 +768,18 @@ impl GoRoom {
             }) => ("result.time", json!({"seat": SEATS[seat_of(loser)]})),
             _ => ("result.other", json!({"text": detail})),
         };
+        self.end_unscored(text, winner, reason, detail, code);
+    }
+
+    /// Ends the game with a result that no count made (resignation, time, the server's endings).
+    fn end_unscored(
+        &mut self,
+        text: String,
+        winner: Option<Color>,
+        reason: &'static str,
+        detail: String,
+        code: (&'static str, Value),
+    ) {
         self.result = Some(GoResult {
             text,
             winner,
@@ -822,15 +840,7 @@ impl GoRoom {
             }
             _ => return None,
         };
-        self.result = Some(GoResult {
-            text,
-            winner,
-            reason,
-            detail,
-            code,
-            rows: Vec::new(),
-        });
-        self.phase = Phase::Finished;
+        self.end_unscored(text, winner, reason, detail, code);
         Some(Ok(()))
     }
 
@@ -1277,6 +1287,8 @@ mod tests {
         r.act(0, "pass", [0; 2]).unwrap();
         let e = r.act(0, "dead D4", [0; 2]).unwrap_err();
         assert_eq!((e.status, e.code), (422, "marking.empty"));
+        let e = r.act(0, "restore", [0; 2]).unwrap_err();
+        assert_eq!((e.status, e.code), (409, "marking.nothing_to_restore"));
         let e = r.act(0, "undo", [0; 2]).unwrap_err();
         assert_eq!((e.status, e.code), (409, "undo.not_now"));
         assert!(r.marking.as_ref().unwrap().dead.is_empty());

@@ -223,7 +223,7 @@ pub const SERVER_ACTIONS: &[&str] = &["timeout", "abandon", "cancel", "marks-tim
 pub const UNDO_PER_TURN: usize = 2;
 /// Undo requests a seat may make in one game.
 pub const UNDO_PER_GAME: usize = 50;
-/// Dead/alive marks a seat may toggle in one dead-stone phase.
+/// Actions (marks, restore, accept) a seat may make in one dead-stone phase.
 pub const MARKS_PER_PHASE: usize = 200;
 /// Actions one game's log may hold; past it only `resign` is accepted (memory stays bounded).
 pub const MAX_ACTIONS: usize = 5_000;
@@ -615,11 +615,15 @@ impl Room {
                     .with_code("undo.cap_game", json!({"cap": UNDO_PER_GAME})));
                 }
             }
-            (Core::Go(_), "dead" | "alive")
-                if mine(turn, &["dead", "alive"]) >= MARKS_PER_PHASE =>
+            // Every action of the dead-stone phase counts (marks, restore, accept), so no
+            // sequence of them grows the log without bound.
+            (Core::Go(g), _)
+                if g.phase == go_room::Phase::Marking
+                    && turn.iter().filter(|r| r.seat == seat && !r.auto).count()
+                        >= MARKS_PER_PHASE =>
             {
                 return Err(ActError::conflict(format!(
-                    "dead-stone marks: at most {MARKS_PER_PHASE} changes a seat in one dead-stone phase"
+                    "dead-stone phase: at most {MARKS_PER_PHASE} actions a seat in one dead-stone phase"
                 ))
                 .with_code("marks.cap", json!({"cap": MARKS_PER_PHASE})));
             }

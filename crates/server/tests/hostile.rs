@@ -634,6 +634,9 @@ async fn dead_stone_toggles_are_capped_in_a_phase() {
     assert_eq!(ok, baduk_server::room::MARKS_PER_PHASE);
     let (code, v) = s.act(&id, &w, "dead E5").await;
     assert_eq!(code, 409, "{v}");
+    // Every action of the phase counts: accept and restore too.
+    assert_eq!(s.act(&id, &w, "accept").await.0, 409);
+    assert_eq!(s.act(&id, &w, "restore").await.0, 409);
     // The other seat may still mark, and accept.
     s.ok(&id, &b, "alive E5").await;
 }
