@@ -159,8 +159,13 @@ pub fn normalise_options(
             }
             v.to_string()
         } else {
-            let x: f64 = v
-                .trim_end_matches('s')
+            // `time` may carry its unit (`2s`); nothing else does.
+            let num = if k == "time" {
+                v.strip_suffix('s').unwrap_or(v)
+            } else {
+                v
+            };
+            let x: f64 = num
                 .parse()
                 .ok()
                 .filter(|x: &f64| x.is_finite())

@@ -29,7 +29,7 @@ use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use baduk_server::http::{router, AppState};
 use baduk_server::hub::{Hub, HubOptions};
-use baduk_server::room::{Core, Room, Seat, SeatSpec, Settings};
+use baduk_server::room::{Core, Room, Seat, Settings};
 use baduk_server::store::Store;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -39,20 +39,14 @@ use tower::ServiceExt;
 /// The longest action sequence one input plays.
 const MAX_ACTIONS: usize = 8;
 
-fn human() -> Seat {
-    Seat {
-        spec: SeatSpec {
-            kind: "human".into(),
-            bot: None,
-            options: None,
-        },
-        token_hash: None,
-        joined: true,
-    }
-}
-
 fn new_room(settings: Settings) -> Room {
-    Room::new("fuzz".into(), settings, [human(), human()], 1_000).expect("a valid room")
+    Room::new(
+        "fuzz".into(),
+        settings,
+        [Seat::joined_human(), Seat::joined_human()],
+        1_000,
+    )
+    .expect("a valid room")
 }
 
 fn go(rules: &str, handicap: u32) -> Room {
@@ -347,6 +341,15 @@ impl Api {
         )
     }
 
+    /// Replaces the finished Go (or Wall Go) game, so later inputs meet a live one.
+    fn fresh_game(&mut self, go: bool) {
+        if go {
+            self.go = self.create(r#"{"game": "go", "size": 9, "rules": "chinese"}"#);
+        } else {
+            self.wall = self.create(r#"{"game": "wallgo", "turn_seconds": 0}"#);
+        }
+    }
+
     /// Byte 0 picks the request; byte 1 the seat; the rest is the body (or the fields of one).
     pub fn request(&mut self, data: &[u8]) {
         let Some((&kind, rest)) = data.split_first() else {
@@ -418,17 +421,7 @@ impl Api {
                 if s == StatusCode::OK {
                     let v: Value = serde_json::from_slice(&b).expect("a state");
                     if v["status"] == "finished" {
-                        // Start a fresh game so later inputs meet a live one.
-                        let fresh = if go {
-                            self.create(r#"{"game": "go", "size": 9, "rules": "chinese"}"#)
-                        } else {
-                            self.create(r#"{"game": "wallgo", "turn_seconds": 0}"#)
-                        };
-                        if go {
-                            self.go = fresh;
-                        } else {
-                            self.wall = fresh;
-                        }
+                        self.fresh_game(go);
                     }
                 }
                 ("action (text)", s, b, false)
@@ -579,16 +572,7 @@ impl Api {
             assert_eq!(held[k], stored[k], "{k} after {text:?}");
         }
         if held["status"] == "finished" {
-            let fresh = if go {
-                self.create(r#"{"game": "go", "size": 9, "rules": "chinese"}"#)
-            } else {
-                self.create(r#"{"game": "wallgo", "turn_seconds": 0}"#)
-            };
-            if go {
-                self.go = fresh;
-            } else {
-                self.wall = fresh;
-            }
+            self.fresh_game(go);
         }
     }
 }
