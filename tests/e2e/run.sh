@@ -31,9 +31,10 @@ TMP=$(mktemp -d)
 rm -rf "$E2E/artifacts"
 mkdir -p "$E2E/artifacts"
 PORT=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-# The tests make many games from one address in a few seconds: creation and open games are not
-# capped here; every other limit is the default one.
-SERVE_ARGS=(--addr "127.0.0.1:$PORT" --database "sqlite:$TMP/e2e.db" --creates-per-minute 0 --open-games-per-client 0)
+# Every player and spectator of these tests is one address making many games and moves in a few
+# seconds: creation, open games and actions are not capped per address here (the hostile-client
+# tests in crates/server check those limits); every other limit is the default one.
+SERVE_ARGS=(--addr "127.0.0.1:$PORT" --database "sqlite:$TMP/e2e.db" --creates-per-minute 0 --open-games-per-client 0 --actions-per-second 0)
 echo "== $BIN serve ${SERVE_ARGS[*]}"
 "$BIN" serve "${SERVE_ARGS[@]}" >"$TMP/server.log" 2>&1 &
 PID=$!
