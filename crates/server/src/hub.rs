@@ -381,7 +381,7 @@ impl Hub {
         let id = given_id.unwrap_or_else(new_id);
         let now = now_ms();
         let mut tokens = Vec::new();
-        let mut stored: [(SeatSpec, Option<[u8; 32]>, Option<String>); 2] = Default::default();
+        let mut stored: [crate::store::NewSeat; 2] = Default::default();
         let mut room_seats: Vec<Seat> = Vec::new();
         for ((i, spec), player) in seats.into_iter().enumerate().zip(players) {
             let hash = if spec.kind == "human" {
@@ -409,7 +409,17 @@ impl Hub {
         room.rated = flags.rated;
         let summary = room.summary().to_string();
         self.store
-            .create_game(&id, &settings, &stored, room.status(), &summary, now, flags)
+            .create_game(
+                &id,
+                &settings,
+                &stored,
+                &crate::store::FirstRow {
+                    status: room.status(),
+                    summary: &summary,
+                    now,
+                    flags,
+                },
+            )
             .await
             .map_err(storage)?;
         let open = room.status() == "open";

@@ -302,7 +302,7 @@ async fn try_match(st: &AppState, id: &str) -> Result<Option<Value>, ActError> {
         let game = new_id();
         // The lower rating takes Black (A); equal ratings, the game id's seed decides.
         let mine_first = if rating == other_rating {
-            crate::room::seed_of(&game) % 2 == 0
+            crate::room::seed_of(&game).is_multiple_of(2)
         } else {
             rating < other_rating
         };
@@ -625,16 +625,15 @@ async fn follow(mut socket: WebSocket, st: AppState, seek: Seek, who: Identity) 
                 match v["type"].as_str() {
                     Some("ping") => { if !send(&mut socket, json!({"type": "pong"})).await { break None; } }
                     Some("accept_bot") => {
-                        match drop_seek(&store, &seek.id, &seek.account_id).await {
-                            Ok(true) => match bot_game(&st, &seek, &who).await {
+                        // Paired with a person in the meantime (nothing dropped): the next tick tells.
+                        if let Ok(true) = drop_seek(&store, &seek.id, &seek.account_id).await {
+                            match bot_game(&st, &seek, &who).await {
                                 Ok(g) => break Some(g),
                                 Err(x) => {
                                     let _ = send(&mut socket, json!({"type": "error", "status": x.status, "error": x.message, "code": x.code})).await;
                                     break None;
                                 }
-                            },
-                            // Paired with a person in the meantime: the next tick tells.
-                            _ => {}
+                            }
                         }
                     }
                     _ => {

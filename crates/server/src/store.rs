@@ -65,6 +65,22 @@ pub struct StoredGame {
     pub rating_changes: Vec<crate::ratings::RatingChange>,
 }
 
+/// A new game's seat as stored: who sits there, its token's hash, the account holding it.
+pub type NewSeat = (SeatSpec, Option<[u8; 32]>, Option<String>);
+
+/// A new game's first row: its status and lobby line, when it was made, and its flags.
+#[derive(Clone, Copy, Debug)]
+pub struct FirstRow<'a> {
+    /// `open` or `live`.
+    pub status: &'a str,
+    /// The lobby line (JSON).
+    pub summary: &'a str,
+    /// When it was made (ms).
+    pub now: i64,
+    /// Rated and listed.
+    pub flags: GameFlags,
+}
+
 /// How a new game is listed and counted.
 #[derive(Clone, Copy, Debug)]
 pub struct GameFlags {
@@ -228,12 +244,15 @@ impl Store {
         &self,
         id: &str,
         settings: &Settings,
-        seats: &[(SeatSpec, Option<[u8; 32]>, Option<String>); 2],
-        status: &str,
-        summary: &str,
-        now: i64,
-        flags: GameFlags,
+        seats: &[NewSeat; 2],
+        first: &FirstRow<'_>,
     ) -> Result<(), StoreError> {
+        let FirstRow {
+            status,
+            summary,
+            now,
+            flags,
+        } = *first;
         let mut tx = self.writer.begin().await?;
         let settings_json = serde_json::to_string(settings).expect("settings serialise");
         let game = match settings {
