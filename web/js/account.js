@@ -75,6 +75,8 @@ function headlineKind(a) {
 
 /** A link to a player's profile page. */
 export function playerLink(name, text, attrs = {}) {
+  // A guest has no profile page: its name is plain text.
+  if (/^guest-/.test(name || '')) return h('span', { class: 'plink guest', 'data-player': name, ...attrs }, text ?? name);
   return h('a', { href: `/@/${encodeURIComponent(name)}`, class: 'plink', 'data-player': name, ...attrs }, text ?? name);
 }
 

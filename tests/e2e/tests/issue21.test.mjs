@@ -238,6 +238,37 @@ describe('issue 21: players who come back', () => {
     });
   });
 
+  test('a game made in the lobby while signed in is the creator’s; invite only: the plain link, "join as yourself", not listed', async (t) =>
+    shots(t, pages(), async () => {
+      const p = A.page;
+      await p.goto(`${BASE}/`);
+      await p.waitForSelector(`#account [data-me="${nameA}"]`);
+      await p.selectOption('#create select[name=size]', '9');
+      await p.selectOption('select[name=seat-black]', 'me');
+      await p.selectOption('select[name=seat-white]', 'open');
+      await p.check('#create input[name=unlisted]');
+      await Promise.all([p.waitForURL(/\/g\/[^/#]+/), p.click('#create-btn')]);
+      const id = new URL(p.url()).pathname.split('/')[2];
+      await p.waitForSelector(`.player.seat-black [data-player="${nameA}"]`);
+      const link = await p.inputValue('input[data-invite=white]');
+      assert.equal(link, `${BASE}/g/${id}`, 'the invitation is the game’s own address');
+      await B.page.goto(link);
+      await B.page.waitForSelector('body[data-role=spectator]');
+      assert.equal(await B.page.textContent('[data-sit=white]'), 'Join as yourself');
+      await B.page.click('[data-sit=white]');
+      await B.page.waitForSelector(`.player.seat-white [data-player="${nameB}"]`);
+      await B.page.waitForSelector('.player.seat-white .kind >> text=You');
+      await p.waitForSelector(`.player.seat-white [data-player="${nameB}"]`);
+      // Black acts as the account: a move with no token in this browser's storage.
+      await p.evaluate((id) => localStorage.removeItem(`baduk.seats.${id}`), id);
+      await p.reload();
+      await p.waitForSelector('.player.seat-black .kind >> text=You');
+      await playPoint(p, 'E5');
+      const open = await (await fetch(`${BASE}/api/games?status=live&limit=100`)).json();
+      assert.ok(!open.games.some((g) => g.id === id), 'an invite-only game is not listed');
+      await resign(p);
+    }));
+
   test('sign out, sign in again; API tokens made once and revoked; the new pages on a phone', async (t) => {
     const P = await person(browser, 'phone', { viewport: { width: 390, height: 844 }, touch: true });
     await shots(t, [P.page, A.page], async () => {
