@@ -73,6 +73,14 @@ function headlineKind(a) {
   return best;
 }
 
+/** Whether a name is a guest's (`guest-…`: no profile, no chosen name). */
+export const isGuest = (name) => /^guest-/.test(name || '');
+
+/** A player's name in lists: a guest is "Guest" in the page's language. */
+export function displayName(name) {
+  return isGuest(name) ? t('auth.guest') : name;
+}
+
 /** A link to a player's profile page. */
 export function playerLink(name, text, attrs = {}) {
   // A guest has no profile page: its name is plain text.

@@ -3,7 +3,7 @@
 // server's answer (a new state, or a 4xx message in place).
 
 import { api, connect, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account } from './api.js';
-import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink } from './account.js';
+import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName } from './account.js';
 import { Chat } from './chat.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
@@ -242,7 +242,7 @@ function renderPlayers() {
     if (info.player) {
       const kind = kindOf(st.game, st.game === 'go' ? st.size : null);
       const rank = kind ? ratingShort(kind, info.player) : '';
-      card.append(h('div', { class: 'who', 'data-player-seat': seat }, playerLink(info.player.name), rank ? h('span', { class: 'rank' }, rank) : ''));
+      card.append(h('div', { class: 'who', 'data-player-seat': seat }, playerLink(info.player.name, displayName(info.player.name), { title: info.player.name }), rank ? h('span', { class: 'rank' }, rank) : ''));
     }
     if (info.kind === 'open' && !info.joined && !mine.includes(seat)) {
       const b = h('button', { class: 'small', 'data-sit': seat }, account() ? t('sit.self') : t('sit'));

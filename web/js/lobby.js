@@ -2,7 +2,7 @@
 // finished games with their players, the open seeks and who is online; join an open seat, watch.
 
 import { api, holdSeat, saveInvite, seatLink, seekSocket, account } from './api.js';
-import { initAccount, repaintAccount, kindOf, ratingShort, playerLink, KINDS } from './account.js';
+import { initAccount, repaintAccount, kindOf, ratingShort, playerLink, KINDS, isGuest, displayName } from './account.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
 
@@ -233,7 +233,7 @@ function item(g) {
 /** A seat's player in words: `kim (3k)`. */
 function playerWords(p, kind) {
   const r = ratingShort(kind || 'go19', p);
-  return r ? `${p.name} (${r})` : p.name;
+  return r ? `${displayName(p.name)} (${r})` : displayName(p.name);
 }
 
 async function loadList(more = false) {
@@ -267,14 +267,14 @@ const seekForm = $('#seek');
 const seeking = { id: null, sock: null, offer: null };
 
 function seekSpec() {
-  const kind = seekForm.kind.value;
-  const rated = seekForm.rated.checked;
-  if (kind === 'wallgo') return { game: 'wallgo', clock: `turn:${seekForm.turn.value}`, rated };
-  return { game: 'go', size: parseInt(kind.split(':')[1], 10), clock: seekForm.clock.value, rated };
+  const kind = seekForm['seek-kind'].value;
+  const rated = seekForm['seek-rated'].checked;
+  if (kind === 'wallgo') return { game: 'wallgo', clock: `turn:${seekForm['seek-turn'].value}`, rated };
+  return { game: 'go', size: parseInt(kind.split(':')[1], 10), clock: seekForm['seek-clock'].value, rated };
 }
 
 function syncSeekFields() {
-  const wall = seekForm.kind.value === 'wallgo';
+  const wall = seekForm['seek-kind'].value === 'wallgo';
   $('#seek-clock-field').hidden = wall;
   $('#seek-turn-field').hidden = !wall;
 }
@@ -352,7 +352,7 @@ function paintOffer() {
   if (!o || !seeking.id) return;
   const box = $('#bot-offer');
   box.hidden = false;
-  const kind = seekForm.kind.value === 'wallgo' ? 'wallgo' : seekForm.kind.value === 'go:19' ? 'go19' : 'go-small';
+  const kind = seekForm['seek-kind'].value === 'wallgo' ? 'wallgo' : seekForm['seek-kind'].value === 'go:19' ? 'go19' : 'go-small';
   const level = o.level !== undefined && o.level !== null ? t('seek.level', o.level) : botName(o.bot);
   const r = o.rating !== undefined && o.rating !== null ? ratingShort(kind, { rating: o.rating }) : '';
   $('#bot-offer-text').textContent = t('seek.bot_offer', level, r);
@@ -396,7 +396,7 @@ async function loadSeeks() {
       const p = sk.player || {};
       const kind = kindOf(sk.game, sk.size);
       const r1 = p.rating !== undefined ? ratingShort(kind, p) : ratingShort(kind, p.ratings?.[kind]);
-      const who = h('span', {}, p.name ? playerLink(p.name) : '', r1 ? ` ${r1}` : '');
+      const who = h('span', {}, p.name ? playerLink(p.name, displayName(p.name)) : '', r1 ? ` ${r1}` : '');
       const acts = h('div', { class: 'gact' });
       const mine = sk.id === seeking.id || (me && p.name === me.name);
       if (!mine && !seeking.id) {
@@ -418,10 +418,13 @@ async function loadOnline() {
   const list = $('#online');
   try {
     const r = await api.online();
-    const items = (r.players || []).map((p) => {
+    // Named players by name; guests (no chosen name, no profile) as a count.
+    const guests = (r.players || []).filter((p) => isGuest(p.name)).length;
+    const items = (r.players || []).filter((p) => !isGuest(p.name)).map((p) => {
       const ranks = KINDS.filter((k) => p.ratings?.[k]?.games).map((k) => `${t(`kind.${k}.short`)} ${ratingShort(k, p.ratings[k])}`);
       return h('li', { 'data-online': p.name }, playerLink(p.name), ranks.length ? h('small', {}, ` ${ranks.join(' · ')}`) : '');
     });
+    if (guests) items.push(h('li', { class: 'guests', 'data-guests': guests }, t('lobby.guests', guests)));
     list.replaceChildren(...items);
     if (!items.length) list.append(h('li', { class: 'empty' }, t('lobby.nobody')));
   } catch (e) {
@@ -443,7 +446,7 @@ initAccount().then(() => {
   loadSeeks();
 });
 seekForm.onsubmit = startSeek;
-seekForm.kind.onchange = syncSeekFields;
+seekForm['seek-kind'].onchange = syncSeekFields;
 syncSeekFields();
 applyStatic();
 setGame('go');

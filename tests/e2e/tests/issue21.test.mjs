@@ -97,8 +97,8 @@ describe('issue 21: players who come back', () => {
       await signUp(A.page, nameA);
       await signUp(B.page, nameB);
       for (const p of [A.page, B.page]) {
-        await p.selectOption('#seek select[name=kind]', 'go:9');
-        await p.check('#seek input[name=rated]');
+        await p.selectOption('#seek select[name=seek-kind]', 'go:9');
+        await p.check('#seek input[name=seek-rated]');
       }
       const t0 = Date.now();
       await A.page.click('#seek-btn');
@@ -211,9 +211,9 @@ describe('issue 21: players who come back', () => {
       const p = G.page;
       await p.goto(`${BASE}/`);
       await p.waitForSelector('body[data-account=guest]');
-      await p.selectOption('#seek select[name=kind]', 'go:9');
-      await p.selectOption('#seek select[name=clock]', 'none');
-      await p.uncheck('#seek input[name=rated]');
+      await p.selectOption('#seek select[name=seek-kind]', 'go:9');
+      await p.selectOption('#seek select[name=seek-clock]', 'none');
+      await p.uncheck('#seek input[name=seek-rated]');
       await p.click('#seek-btn');
       // Nobody else seeks this: the bot is offered (after --seek-bot-seconds).
       await p.waitForSelector('#bot-offer:not([hidden])', { timeout: 30000 });
