@@ -27,8 +27,9 @@ export function rankCode(rating) {
 
 /** A rank code in the page's language: `5k` / `5급`, `1d` / `1단`. */
 export function rankWords(code) {
-  const m = /^(\d+)\s*([kdp])$/i.exec(String(code || ''));
+  const m = /^(\d+)\s*([kdp])(\??)$/i.exec(String(code || ''));
   if (!m) return String(code || '');
+  if (m[3]) return `${rankWords(`${m[1]}${m[2]}`)}?`;
   const n = m[1];
   const u = m[2].toLowerCase();
   if (lang() === 'ko') return `${n}${u === 'k' ? '급' : u === 'd' ? '단' : '단(프로)'}`;
@@ -46,9 +47,12 @@ export function provisional(r) {
  */
 export function ratingShort(kind, r) {
   if (!r || r.rating === undefined || r.rating === null) return '';
-  const q = r.deviation !== undefined && provisional(r) ? '?' : '';
+  // The server's rank may end in `?` (provisional) already.
+  const serverQ = typeof r.rank === 'string' && r.rank.endsWith('?');
+  const q = serverQ || (r.deviation !== undefined && r.deviation !== null && provisional(r)) ? '?' : '';
   if (kind === 'wallgo') return `${Math.round(r.rating)}${q}`;
-  return `${rankWords(r.rank || rankCode(r.rating))}${q}`;
+  const code = typeof r.rank === 'string' && r.rank ? r.rank.replace(/\?$/, '') : rankCode(r.rating);
+  return `${rankWords(code)}${q}`;
 }
 
 /** The full reading: `1650 ± 80 (5k)` / Wall Go `1650 ± 80`. */
@@ -84,7 +88,8 @@ export function displayName(name) {
 /** A link to a player's profile page. */
 export function playerLink(name, text, attrs = {}) {
   // A guest has no profile page: its name is plain text.
-  if (/^guest-/.test(name || '')) return h('span', { class: 'plink guest', 'data-player': name, ...attrs }, text ?? name);
+  // A name that is no account's (a bot: `baduk (bot)`) is plain text too.
+  if (/^guest-/.test(name || '') || !/^[\p{L}][\p{L}\p{N}_-]*$/u.test(name || '')) return h('span', { class: 'plink guest', 'data-player': name, ...attrs }, text ?? name);
   return h('a', { href: `/@/${encodeURIComponent(name)}`, class: 'plink', 'data-player': name, ...attrs }, text ?? name);
 }
 

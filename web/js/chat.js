@@ -170,7 +170,8 @@ export class Chat {
       this.error.textContent = t('code.chat.long', { max: MAX });
       return;
     }
-    if (!this.sendMsg({ type: 'chat', channel: this.channel, text })) {
+    this.n = (this.n || 0) + 1;
+    if (!this.sendMsg({ type: 'chat', id: `chat-${this.n}`, channel: this.channel, text })) {
       this.error.textContent = t('conn.lost');
       return;
     }

@@ -200,8 +200,27 @@ function render() {
   renderMoves();
   renderReplayBar();
   renderInvites();
+  hello();
   page.chat?.sync();
   tick();
+}
+
+/**
+ * Tells the socket which seats this page holds (`hello`: the account's own, without a token;
+ * a seat token's), so that it carries the players' chat. Sent again when the seats change.
+ */
+function hello() {
+  const ws = page.ws;
+  const st = page.state;
+  if (!ws || !st) return;
+  const held = heldSeats(id);
+  const acc = accountSeats();
+  const key = `${acc.join(',')}|${Object.keys(held).join(',')}`;
+  if (page.helloSent === key) return;
+  let sent = false;
+  if (acc.length) sent = ws.send({ type: 'hello', id: 'hello' }) || sent;
+  for (const [seat, token] of Object.entries(held)) if (seat !== '?' && !acc.includes(seat)) sent = ws.send({ type: 'hello', id: `hello-${seat}`, token }) || sent;
+  if (sent || (!acc.length && !Object.keys(held).length)) page.helloSent = key;
 }
 
 function renderInfo() {
@@ -637,6 +656,17 @@ function renderResult() {
 // this game's point and the one before it are the change.
 
 function ratingChanges(st) {
+  // The server's own account of it: `rating_changes` {seat: {kind, before, after, deviation,
+  // rank_before, rank_after}} in the state of a finished rated game.
+  if (st.rating_changes && typeof st.rating_changes === 'object') {
+    const rows = Object.entries(st.rating_changes).map(([seat, c]) => ({
+      name: st.seats?.[seat]?.player?.name || seatName(st, seat),
+      kind: c.kind,
+      before: { rating: c.before, rank: c.rank_before },
+      after: { rating: c.after, deviation: c.deviation, rank: c.rank_after },
+    }));
+    if (rows.length) return ratingRows(rows[0].kind || kindOf(st.game, st.game === 'go' ? st.size : null), rows);
+  }
   const named = Object.entries(st.seats || {}).filter(([, i]) => i.player && !/^guest-/.test(i.player.name) || (i.player && account()?.name === i.player.name));
   if (!named.length || st.rated === false) return null;
   const kind = kindOf(st.game, st.game === 'go' ? st.size : null);
@@ -646,11 +676,16 @@ function ratingChanges(st) {
     loadRatingChanges(st, kind, named);
   }
   if (!page.rc.rows || !page.rc.rows.length) return null;
+  return ratingRows(kind, page.rc.rows);
+}
+
+/** Each player's rating before → after, and the change. */
+function ratingRows(kind, rows) {
   const ul = h('ul', { class: 'rating-change', 'data-rating-change': '' });
-  for (const r of page.rc.rows) {
+  for (const r of rows) {
     const d = Math.round(r.after.rating) - Math.round(r.before.rating);
     ul.append(
-      h('li', { 'data-player': r.name, 'data-delta': d, 'data-after': Math.round(r.after.rating) }, h('strong', {}, r.name), ' ', ratingLong(kind, r.before), ' → ', ratingLong(kind, r.after), ' ', h('b', { class: d >= 0 ? 'up' : 'down' }, `${d >= 0 ? '+' : '−'}${Math.abs(d)}`)),
+      h('li', { 'data-player': r.name, 'data-delta': d, 'data-after': Math.round(r.after.rating) }, h('strong', {}, displayName(r.name)), ' ', ratingLong(kind, r.before), ' → ', ratingLong(kind, r.after), ' ', h('b', { class: d >= 0 ? 'up' : 'down' }, `${d >= 0 ? '+' : '−'}${Math.abs(d)}`)),
     );
   }
   return h('div', { class: 'ratings-box' }, h('h3', {}, t('rating.change')), ul);
@@ -677,7 +712,7 @@ async function loadRatingChanges(st, kind, named) {
       loadRatingChanges(st, kind, named);
     }, 1500);
   }
-  if (rows.length) renderResult();
+  if (rows.length && !page.state?.rating_changes) renderResult();
 }
 
 function scoreTable(st) {
@@ -931,14 +966,18 @@ async function start() {
   page.chat = new Chat($('#chat'), {
     id,
     send: (msg) => page.ws?.send(msg),
-    isPlayer: () => accountSeats().length > 0, // the server's view: a seat of this account
+    // The server's view: a seat of this account, or one a `hello` with a seat token proved.
+    isPlayer: () => !!account() && mySeats().length > 0,
     canWrite: () => !!account(),
   });
   page.chat.load();
   page.ws = connect(id, {
     onMessage(msg) {
       if (msg.type === 'chat' && msg.message) page.chat.add(msg.message);
-      else if (msg.type === 'error' && msg.id === undefined && page.chat.pending) page.chat.failed(msg);
+      else if (msg.type === 'error' && /^chat-/.test(String(msg.id))) page.chat.failed(msg);
+      else if (msg.type === 'chat_ack' || msg.type === 'muted' || msg.type === 'hello') {
+        /* answers to our own chat, mute and hello */
+      }
       else if (msg.type === 'state' && msg.state) {
         apply(msg.state);
         if (dropped) {
@@ -953,7 +992,11 @@ async function start() {
     },
     onStatus(s) {
       document.body.dataset.ws = s;
-      if (s === 'open') page.chat?.reconnected();
+      if (s === 'open') {
+        page.helloSent = null;
+        hello();
+        page.chat?.reconnected();
+      }
       if (s === 'closed' && page.state && page.state.status !== 'finished') {
         dropped = true;
         showMessage(t('conn.lost'), 'conn');

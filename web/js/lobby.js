@@ -269,7 +269,7 @@ const seeking = { id: null, sock: null, offer: null };
 function seekSpec() {
   const kind = seekForm['seek-kind'].value;
   const rated = seekForm['seek-rated'].checked;
-  if (kind === 'wallgo') return { game: 'wallgo', clock: `turn:${seekForm['seek-turn'].value}`, rated };
+  if (kind === 'wallgo') return { game: 'wallgo', turn_seconds: parseInt(seekForm['seek-turn'].value, 10), rated };
   return { game: 'go', size: parseInt(kind.split(':')[1], 10), clock: seekForm['seek-clock'].value, rated };
 }
 
@@ -313,6 +313,7 @@ async function startSeek(e, spec = seekSpec()) {
   err.textContent = '';
   if (seeking.id) return;
   showSeeking(true);
+  $('#seek-cancel').focus(); // the button pressed is hidden now: the keyboard stays in the card
   try {
     const r = await api.seek(spec);
     if (r.game) return goToGame(r.game);
@@ -329,7 +330,10 @@ async function startSeek(e, spec = seekSpec()) {
           paintOffer();
         } else if (msg.type === 'error') {
           err.textContent = say(msg.code, msg.args, msg.error);
-          stopSeek();
+          if (msg.status !== 429) stopSeek();
+        } else if (msg.type === 'expired') {
+          stopSeek(false);
+          err.textContent = t('seek.ended');
         }
       },
       onClose() {
@@ -383,7 +387,7 @@ window.addEventListener('pagehide', () => seeking.sock?.close());
 
 function seekWords(sk) {
   const size = sk.game === 'go' ? `${t('game.go')} ${sk.size}×${sk.size}` : t('game.wallgo');
-  const clock = sk.game === 'go' ? clockWords(sk.clock) || t('form.clock.none') : /^turn:(\d+)/.test(sk.clock || '') ? t('seek.turn', /^turn:(\d+)/.exec(sk.clock)[1]) : '';
+  const clock = sk.game === 'go' ? clockWords(sk.clock) || t('form.clock.none') : sk.turn_seconds ? t('seek.turn', sk.turn_seconds) : '';
   return [size, clock, sk.rated ? t('rated') : t('unrated')].filter(Boolean).join(' · ');
 }
 
@@ -393,16 +397,17 @@ async function loadSeeks() {
     const r = await api.seeks();
     const me = account();
     const items = (r.seeks || []).map((sk) => {
-      const p = sk.player || {};
-      const kind = kindOf(sk.game, sk.size);
-      const r1 = p.rating !== undefined ? ratingShort(kind, p) : ratingShort(kind, p.ratings?.[kind]);
+      // `player` is the seeker's name (or an object with it); `rating` the seek's rating.
+      const p = typeof sk.player === 'string' ? { name: sk.player, rating: sk.rating } : { rating: sk.rating, ...(sk.player || {}) };
+      const kind = kindOf(sk.game, sk.game === 'go' ? sk.size || 19 : null);
+      const r1 = p.rating !== undefined && p.rating !== null ? ratingShort(kind || 'go19', p) : '';
       const who = h('span', {}, p.name ? playerLink(p.name, displayName(p.name)) : '', r1 ? ` ${r1}` : '');
       const acts = h('div', { class: 'gact' });
       const mine = sk.id === seeking.id || (me && p.name === me.name);
       if (!mine && !seeking.id) {
         const b = h('button', { type: 'button', class: 'small primary', 'data-accept-seek': sk.id }, t('seek.play'));
         // Taking a seek is seeking the same game: the server pairs the two.
-        b.onclick = () => startSeek(null, { game: sk.game, ...(sk.game === 'go' ? { size: sk.size } : {}), clock: sk.clock, rated: !!sk.rated });
+        b.onclick = () => startSeek(null, sk.game === 'go' ? { game: 'go', size: sk.size, ...(sk.rules ? { rules: sk.rules } : {}), ...(sk.clock ? { clock: sk.clock } : {}), rated: !!sk.rated } : { game: 'wallgo', ...(sk.turn_seconds !== undefined ? { turn_seconds: sk.turn_seconds } : {}), rated: !!sk.rated });
         acts.append(b);
       } else if (mine) acts.append(h('span', { class: 'badge' }, t('seek.yours')));
       return h('li', { 'data-seek': sk.id }, h('span', { class: `gicon ${sk.game}`, 'aria-hidden': 'true' }, sk.game === 'go' ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, who), h('div', { class: 'gmeta' }, seekWords(sk))), acts);

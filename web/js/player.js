@@ -94,8 +94,9 @@ function opponentOf(g, seat) {
 function outcome(g, seat) {
   const r = g.result;
   if (!r || g.status !== 'finished') return { cls: 'live', text: g.status === 'cancelled' ? t('result.cancelled') : t(`status.${g.status}`) };
+  // A summary's `result` is the text and `winner` is beside it; a state's result is an object.
   const text = typeof r === 'string' ? r : r.text;
-  const winner = typeof r === 'object' ? r.winner : null;
+  const winner = typeof r === 'object' ? r.winner : g.winner ?? null;
   if (!winner) return { cls: 'draw', text: resultShort(text) };
   return { cls: winner === seat ? 'win' : 'loss', text: `${t(winner === seat ? 'profile.win' : 'profile.loss')} · ${resultShort(text)}` };
 }
