@@ -67,6 +67,16 @@ pub struct ServeArgs {
     /// A WebSocket that sends nothing (not even a pong to the server's ping) this many seconds is closed.
     #[arg(long, default_value_t = 60.0)]
     pub socket_idle_seconds: f64,
+    /// Sign-in attempts one client address may make a minute (each account name also takes 5 a
+    /// minute from all addresses together).
+    #[arg(long, default_value_t = 10.0)]
+    pub logins_per_minute: f64,
+    /// Seconds a "play now" seek waits for a person before the closest bot is offered.
+    #[arg(long, default_value_t = 20.0)]
+    pub seek_bot_seconds: f64,
+    /// Mark the session cookie Secure (the server is reached over TLS, through a proxy).
+    #[arg(long)]
+    pub secure_cookies: bool,
     /// Switch every per-client rate and cap off (benchmarks and tests with every client on one
     /// address); bot budgets, socket timeouts and the ends of games stay.
     #[arg(long)]
@@ -93,6 +103,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         ("--creates-per-minute", a.creates_per_minute),
         ("--actions-per-second", a.actions_per_second),
         ("--sockets-per-minute", a.sockets_per_minute),
+        ("--logins-per-minute", a.logins_per_minute),
     ] {
         if !v.is_finite() || v < 0.0 {
             return Err(CliError::input(format!(
@@ -150,6 +161,9 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             1.0,
             86_400.0,
         )?,
+        logins_per_minute: a.logins_per_minute,
+        seek_bot_after: seconds("--seek-bot-seconds", a.seek_bot_seconds, 1.0, 3600.0)?,
+        secure_cookies: a.secure_cookies,
         ..Default::default()
     };
     let limits = if a.no_limits {
@@ -158,6 +172,8 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             ends: limits.ends,
             socket_idle: limits.socket_idle,
             trusted_proxies: limits.trusted_proxies.clone(),
+            seek_bot_after: limits.seek_bot_after,
+            secure_cookies: limits.secure_cookies,
             ..baduk_server::Limits::unlimited()
         }
     } else {
@@ -219,10 +235,31 @@ pub struct BenchServeArgs {
     /// Games set up (created, sockets opened) at once.
     #[arg(long, default_value_t = 64)]
     pub parallel: usize,
+    /// The accounts mode: this many players sign up, press "play now" for a rated 9×9 game,
+    /// are paired and play `--moves` moves before Black resigns (`--games` is then unused).
+    #[arg(long)]
+    pub players: Option<usize>,
 }
 
 /// Runs `bench serve`: prints the signature, then the rate, latencies, errors and memory.
 pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
+    if let Some(players) = a.players {
+        let opts = baduk_server::bench_players::PlayersOptions {
+            addr: a.addr,
+            players,
+            moves: a.moves,
+            seed: a.seed,
+            parallel: a.parallel,
+            server_pid: a.server_pid,
+            timeout: std::time::Duration::from_secs(60),
+        };
+        let report = baduk_server::block_on(baduk_server::bench_players::run(&opts))
+            .map_err(|e| CliError::input(format!("baduk bench serve --players: {e}")))?;
+        for line in report.lines() {
+            println!("{line}");
+        }
+        return Ok(());
+    }
     let opts = baduk_server::bench::BenchOptions {
         addr: a.addr,
         games: a.games,

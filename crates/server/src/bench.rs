@@ -62,7 +62,8 @@ impl Default for BenchOptions {
 pub struct Latencies(pub Vec<u32>);
 
 impl Latencies {
-    fn push(&mut self, d: Duration) {
+    /// Adds one sample.
+    pub fn push(&mut self, d: Duration) {
         self.0.push(d.as_micros().min(u32::MAX as u128) as u32);
     }
 
@@ -82,7 +83,8 @@ impl Latencies {
         v[rank - 1] as f64 / 1000.0
     }
 
-    fn line(&self, what: &str) -> String {
+    /// `WHAT latency: p50 … p99 … max …`.
+    pub fn line(&self, what: &str) -> String {
         format!(
             "{what} latency: p50 {:.2} ms p99 {:.2} ms max {:.2} ms ({} samples)",
             self.quantile_ms(0.5),

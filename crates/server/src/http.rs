@@ -1,8 +1,9 @@
 //! HTTP and WebSocket handlers: parse, authenticate the seat, call the hub, map its errors to
 //! status codes. No game logic here.
 
-use crate::hub::{now_ms, Hub};
+use crate::hub::{now_ms, Cred, Hub};
 use crate::limit::{client_ip, Budget, Cidr, ClientKey, Refused};
+use crate::players::Auth;
 use crate::room::{ActError, SeatSpec, Settings};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -31,6 +32,8 @@ pub struct Budgets {
     pub actions: Budget,
     /// WebSocket connections opened.
     pub sockets: Budget,
+    /// Sign-in attempts per address.
+    pub logins: Budget,
 }
 
 /// What every handler shares.
@@ -46,6 +49,16 @@ pub struct AppState {
     pub open_sockets: Arc<Mutex<HashMap<ClientKey, usize>>>,
     /// The limits the server runs under.
     pub limits: Arc<crate::Limits>,
+    /// Sign-in attempts per account name (from any address).
+    pub login_names: Arc<Budget<String>>,
+    /// Chat messages per account.
+    pub chat_accounts: Arc<Budget<String>>,
+    /// Chat messages per address.
+    pub chat_clients: Arc<Budget>,
+    /// Seekers waiting on this process.
+    pub waiters: Arc<crate::seeks::Waiters>,
+    /// When each account was last noted as seen (ms), so "online" costs a write a minute.
+    touched: Arc<Mutex<HashMap<String, i64>>>,
 }
 
 impl AppState {
@@ -72,11 +85,52 @@ impl AppState {
                     l.sockets_per_minute / 60.0,
                     (l.sockets_per_minute / 3.0).ceil() as u32,
                 ),
+                logins: Budget::new(
+                    "sign-in attempts",
+                    l.logins_per_minute / 60.0,
+                    l.logins_per_minute.ceil() as u32,
+                ),
             }),
             trusted: Arc::new(l.trusted_proxies.clone()),
             open_sockets: Arc::new(Mutex::new(HashMap::new())),
             limits: Arc::new(l.clone()),
+            login_names: Arc::new(Budget::new(
+                "sign-in attempts for this account",
+                l.logins_per_account_minute / 60.0,
+                l.logins_per_account_minute.ceil() as u32,
+            )),
+            chat_accounts: Arc::new(Budget::new("chat messages", l.chat_per_second, 5)),
+            chat_clients: Arc::new(Budget::new("chat messages", l.chat_per_second * 4.0, 20)),
+            waiters: Arc::new(crate::seeks::Waiters::default()),
+            touched: Arc::new(Mutex::new(HashMap::new())),
         }
+    }
+
+    /// Notes that an account was seen (at most one write a minute an account).
+    pub fn touch(&self, account_id: &str) {
+        let now = now_ms();
+        {
+            let mut t = self.touched.lock().expect("touched lock");
+            if t.get(account_id).is_some_and(|&at| now - at < 60_000) {
+                return;
+            }
+            if t.len() > 100_000 {
+                t.retain(|_, at| now - *at < 60_000);
+            }
+            t.insert(account_id.to_string(), now);
+        }
+        let store = self.hub.store.clone();
+        let id = account_id.to_string();
+        tokio::spawn(async move {
+            let _ = store.touch_account(&id).await;
+        });
+    }
+
+    /// Whether the request's peer is a trusted proxy (its `X-Forwarded-*` headers count).
+    pub fn from_trusted_proxy(&self, headers: &HeaderMap) -> bool {
+        // The peer address is checked by the rate layer; a request that carries forwarded
+        // headers counts only when some proxy is trusted at all.
+        !self.trusted.is_empty() && headers.contains_key("x-forwarded-for")
     }
 
     /// Forgets idle clients of every budget (run now and then: memory stays bounded).
@@ -86,9 +140,13 @@ impl AppState {
             &self.budgets.creates,
             &self.budgets.actions,
             &self.budgets.sockets,
+            &self.budgets.logins,
+            &self.chat_clients,
         ] {
             b.forget_idle();
         }
+        self.login_names.forget_idle();
+        self.chat_accounts.forget_idle();
     }
 }
 
@@ -100,7 +158,7 @@ impl IntoResponse for ActError {
 }
 
 /// A 429 naming the budget, with `Retry-After`.
-fn too_many(r: Refused) -> Response {
+pub fn too_many(r: Refused) -> Response {
     let secs = r.retry_secs();
     (
         StatusCode::TOO_MANY_REQUESTS,
@@ -124,6 +182,13 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(post_join))
         .route("/api/games/{id}/seats/{seat}/rotate", post(post_rotate))
         .route("/ws/games/{id}", get(ws_game))
+        .merge(crate::players::routes())
+        .merge(crate::seeks::routes())
+        .merge(crate::chat::routes())
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::players::identify,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             rate_limit,
@@ -181,7 +246,8 @@ async fn rate_limit(
     next.run(req).await
 }
 
-fn parse_json<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ActError> {
+/// A JSON body, or 400 naming what is wrong with it.
+pub fn parse_json<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ActError> {
     if body.is_empty() {
         return Err(ActError::bad_request("the request has no JSON body"));
     }
@@ -209,6 +275,23 @@ struct CreateReq {
     turn_seconds: Option<f64>,
     #[serde(default)]
     seats: Option<BTreeMap<String, SeatSpec>>,
+    #[serde(default)]
+    rated: Option<bool>,
+    #[serde(default)]
+    listed: Option<bool>,
+}
+
+/// The settings a create request's JSON names (the seeks read theirs the same way).
+pub fn settings_of(v: &Value) -> Result<Settings, ActError> {
+    let r: CreateReq = serde_json::from_value(v.clone())
+        .map_err(|e| ActError::bad_request(format!("bad settings: {e}")))?;
+    match r.game.as_str() {
+        "go" => go_settings(&r),
+        "wallgo" => wall_settings(&r),
+        g => Err(ActError::bad_request(format!(
+            "game `{g}`: expected go or wallgo"
+        ))),
+    }
 }
 
 /// The longest time setting accepted (a week, in seconds).
@@ -358,6 +441,7 @@ fn wall_settings(r: &CreateReq) -> Result<Settings, ActError> {
 async fn create_game(
     State(st): State<AppState>,
     axum::Extension(client): axum::Extension<ClientKey>,
+    axum::Extension(auth): axum::Extension<Auth>,
     body: Bytes,
 ) -> Result<Response, ActError> {
     let req: CreateReq = parse_json(&body)?;
@@ -389,7 +473,28 @@ async fn create_game(
     if let Err(r) = st.budgets.creates.check(&client) {
         return Ok(too_many(r));
     }
-    let (id, tokens) = st.hub.create(settings, seats, Some(client)).await?;
+    // A signed-in creator holds the first human seat.
+    let mut players: [Option<crate::room::Player>; 2] = [None, None];
+    if let Some(who) = &auth.who {
+        if let Some(i) = seats.iter().position(|s| s.kind == "human") {
+            let kind = crate::ratings::kind_of(&settings);
+            players[i] = Some(crate::players::player_of(&st.hub.store, &who.account, kind).await?);
+        }
+    }
+    let (id, tokens) = st
+        .hub
+        .create_game(crate::hub::NewGame {
+            settings,
+            seats,
+            client: Some(client),
+            players,
+            flags: crate::store::GameFlags {
+                rated: req.rated.unwrap_or(false),
+                listed: req.listed.unwrap_or(true),
+            },
+            id: None,
+        })
+        .await?;
     let mut out = serde_json::Map::new();
     for (i, t) in tokens {
         out.insert(
@@ -472,13 +577,17 @@ struct GameQuery {
 async fn get_game(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    axum::Extension(auth): axum::Extension<Auth>,
     headers: HeaderMap,
     q: Result<Query<GameQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ActError> {
     let Query(q) = q.map_err(|e| ActError::bad_request(e.body_text()))?;
-    let you = match bearer(&headers) {
-        Some(t) => Some(st.hub.hello(&id, t).await?),
-        None => None,
+    let you = match (bearer(&headers), auth.account_id()) {
+        (Some(t), _) if !t.starts_with(crate::accounts::API_TOKEN_PREFIX) => {
+            Some(st.hub.hello(&id, t).await?)
+        }
+        (_, Some(a)) => st.hub.hello_as(&id, Cred::Account(a)).await.ok(),
+        _ => None,
     };
     let h = st.hub.get(&id).await?;
     let room = h.room.lock().await;
@@ -516,20 +625,27 @@ async fn post_action(
     State(st): State<AppState>,
     Path(id): Path<String>,
     axum::Extension(client): axum::Extension<ClientKey>,
+    axum::Extension(auth): axum::Extension<Auth>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ActError> {
     if let Err(r) = st.budgets.actions.check(&client) {
         return Ok(too_many(r));
     }
-    let token = bearer(&headers).ok_or(ActError::unauthorized(
-        "missing Authorization: Bearer <seat token>",
-    ))?;
+    let cred = match (bearer(&headers), auth.account_id()) {
+        (Some(t), _) if !t.starts_with(crate::accounts::API_TOKEN_PREFIX) => Cred::Token(t),
+        (_, Some(a)) => Cred::Account(a),
+        _ => {
+            return Err(ActError::unauthorized(
+                "missing Authorization: Bearer <seat token> (or sign in)",
+            ))
+        }
+    };
     let req: ActionReq = parse_json(&body)?;
     if req.action.trim().is_empty() {
         return Err(ActError::bad_request("action: empty"));
     }
-    Ok(Json(st.hub.act(&id, token, &req.action).await?).into_response())
+    Ok(Json(st.hub.act_as(&id, cred, &req.action).await?).into_response())
 }
 
 /// `POST /api/games/{id}/seats/{seat}/rotate`: the seat's holder gets a fresh token; the old
@@ -559,10 +675,22 @@ struct JoinReq {
 async fn post_join(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    axum::Extension(auth): axum::Extension<Auth>,
     body: Bytes,
 ) -> Result<Json<Value>, ActError> {
     let req: JoinReq = parse_json(&body)?;
-    let (seat, token) = st.hub.join(&id, &req.seat).await?;
+    let player = match &auth.who {
+        Some(who) => {
+            let kind = {
+                let h = st.hub.get(&id).await?;
+                let room = h.room.lock().await;
+                crate::ratings::kind_of(&room.settings)
+            };
+            Some(crate::players::player_of(&st.hub.store, &who.account, kind).await?)
+        }
+        None => None,
+    };
+    let (seat, token) = st.hub.join_as(&id, &req.seat, player).await?;
     let h = st.hub.get(&id).await?;
     let name = h.room.lock().await.seat_names()[seat];
     Ok(Json(
@@ -574,6 +702,7 @@ async fn ws_game(
     State(st): State<AppState>,
     Path(id): Path<String>,
     axum::Extension(client): axum::Extension<ClientKey>,
+    axum::Extension(auth): axum::Extension<Auth>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ActError> {
     if let Err(r) = st.budgets.sockets.check(&client) {
@@ -591,7 +720,7 @@ async fn ws_game(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(1024 * 1024)
-        .on_upgrade(move |socket| watch(socket, st, id, h, client, seat)))
+        .on_upgrade(move |socket| watch(socket, st, id, h, client, seat, auth)))
 }
 
 fn too_many_sockets() -> Response {
@@ -661,6 +790,12 @@ struct WsIn {
     token: Option<String>,
     #[serde(default)]
     action: Option<String>,
+    #[serde(default)]
+    channel: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    on: Option<bool>,
 }
 
 /// Sends one message within the send timeout; false: the socket is gone or too slow.
@@ -686,10 +821,22 @@ async fn watch(
     h: Arc<crate::hub::Handle>,
     client: ClientKey,
     _seat: SocketSeat,
+    auth: Auth,
 ) {
     let send_limit = st.limits.socket_send_timeout;
     let idle = st.limits.socket_idle;
     let mut rx = h.tx.subscribe();
+    let mut chat = h.chat.subscribe();
+    // Who this socket is: its account (cookie or API token) and whether it holds a seat (the
+    // account's, or one a `hello` with a seat token proved).
+    let mut me = SocketIdentity {
+        who: auth.who.clone(),
+        player: match auth.account_id() {
+            Some(a) => h.room.lock().await.seat_of_account(a).is_some(),
+            None => false,
+        },
+        muted: false,
+    };
     let mut gone = h.gone.subscribe();
     let first = snapshot(&*h.room.lock().await);
     if !send_within(&mut socket, first, send_limit).await {
@@ -712,6 +859,20 @@ async fn watch(
                 };
                 if !send_within(&mut socket, msg, send_limit).await {
                     return; // a slow consumer: dropped; it reconnects and resyncs from the state
+                }
+            }
+            ev = chat.recv() => {
+                let msg = match ev {
+                    Ok((players_only, msg)) => {
+                        if players_only && !me.player { continue; }
+                        if !players_only && me.player && me.muted { continue; }
+                        Message::Text(msg.to_string().into())
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(_) => return,
+                };
+                if !send_within(&mut socket, msg, send_limit).await {
+                    return;
                 }
             }
             _ = gone.changed() => {
@@ -743,7 +904,7 @@ async fn watch(
                     Message::Close(_) => return,
                     _ => continue,
                 };
-                let reply = ws_reply(&st, &id, &text, &client).await;
+                let reply = ws_reply_as(&st, &id, &text, &client, &mut me).await;
                 if !send_within(&mut socket, Message::Text(reply.to_string().into()), send_limit).await {
                     return;
                 }
@@ -752,8 +913,31 @@ async fn watch(
     }
 }
 
+/// What a game socket knows of its client.
+#[derive(Clone, Debug, Default)]
+pub struct SocketIdentity {
+    /// The signed-in account, if any.
+    pub who: Option<crate::accounts::Identity>,
+    /// It holds a seat (reads the players' chat).
+    pub player: bool,
+    /// A player muted the spectators' chat.
+    pub muted: bool,
+}
+
 /// The answer to one socket message (`hello`, `ping` or an action) from `client`.
 pub async fn ws_reply(st: &AppState, id: &str, text: &str, client: &ClientKey) -> Value {
+    ws_reply_as(st, id, text, client, &mut SocketIdentity::default()).await
+}
+
+/// The answer to one socket message (`hello`, `ping`, an action, `chat`, `mute`) from a
+/// client the socket knows as `me`.
+pub async fn ws_reply_as(
+    st: &AppState,
+    id: &str,
+    text: &str,
+    client: &ClientKey,
+    me: &mut SocketIdentity,
+) -> Value {
     let msg: WsIn = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
@@ -773,29 +957,74 @@ pub async fn ws_reply(st: &AppState, id: &str, text: &str, client: &ClientKey) -
             "code": "limit.rate", "args": {"budget": r.budget, "seconds": secs}});
     }
     let err = |e: ActError| json!({"type": "error", "id": mid, "status": e.status, "error": e.message, "code": e.code, "args": e.args});
+    let account = me.who.as_ref().map(|w| w.account.id.clone());
     match (msg.kind.as_deref(), msg.action.as_deref(), msg.token.as_deref()) {
         (Some("ping"), None, _) => json!({"type": "pong", "id": mid}),
-        (Some("hello"), None, Some(t)) => match st.hub.hello(id, t).await {
-            Ok(seat) => {
-                let name = match st.hub.get(id).await {
-                    Ok(h) => h.room.lock().await.seat_names()[seat],
-                    Err(e) => return err(e),
-                };
-                json!({"type": "hello", "id": mid, "seat": name})
+        (Some("chat"), None, _) => {
+            let Some(who) = me.who.clone() else {
+                return err(crate::accounts::sign_in_first());
+            };
+            let h = match st.hub.get(id).await {
+                Ok(h) => h,
+                Err(e) => return err(e),
+            };
+            match crate::chat::post_message(
+                st,
+                &h,
+                &who,
+                me.player,
+                client,
+                msg.channel.as_deref().unwrap_or("spectators"),
+                msg.text.as_deref().unwrap_or(""),
+            )
+            .await
+            {
+                Ok(m) => json!({"type": "chat_ack", "id": mid, "seq": m["seq"]}),
+                Err(e) => err(e),
             }
-            Err(e) => err(e),
-        },
-        (None | Some("action"), Some(a), Some(t)) => {
+        }
+        (Some("mute"), None, _) => {
+            if msg.channel.as_deref().unwrap_or("spectators") != "spectators" {
+                return err(ActError::bad_request("mute: only the spectators' channel")
+                    .with_code("chat.channel", Value::Null));
+            }
+            me.muted = msg.on.unwrap_or(true);
+            json!({"type": "muted", "id": mid, "channel": "spectators", "on": me.muted})
+        }
+        (Some("hello"), None, token) if token.is_some() || account.is_some() => {
+            let cred = match (token, account.as_deref()) {
+                (Some(t), _) => Cred::Token(t),
+                (None, Some(a)) => Cred::Account(a),
+                (None, None) => unreachable!("guarded above"),
+            };
+            match st.hub.hello_as(id, cred).await {
+                Ok(seat) => {
+                    me.player = true;
+                    let name = match st.hub.get(id).await {
+                        Ok(h) => h.room.lock().await.seat_names()[seat],
+                        Err(e) => return err(e),
+                    };
+                    json!({"type": "hello", "id": mid, "seat": name})
+                }
+                Err(e) => err(e),
+            }
+        }
+        (None | Some("action"), Some(a), token) if token.is_some() || account.is_some() => {
             if a.trim().is_empty() {
                 return err(ActError::bad_request("action: empty"));
             }
-            match st.hub.act(id, t, a).await {
+            let cred = match (token, account.as_deref()) {
+                (Some(t), _) => Cred::Token(t),
+                (None, Some(acc)) => Cred::Account(acc),
+                (None, None) => unreachable!("guarded above"),
+            };
+            match st.hub.act_as(id, cred, a).await {
                 Ok(state) => json!({"type": "ack", "id": mid, "version": state["version"]}),
                 Err(e) => err(e),
             }
         }
         (None | Some("action"), Some(_), None) => {
-            err(ActError::unauthorized("an action needs the seat's token"))
+            err(ActError::unauthorized("an action needs the seat's token (or a signed-in socket)"))
         }
         _ => err(ActError::bad_request(
             "expected {\"id\", \"token\", \"action\"}, {\"type\": \"hello\", \"token\"} or {\"type\": \"ping\"}",

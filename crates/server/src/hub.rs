@@ -4,8 +4,8 @@
 
 use crate::bots::{bot_to_act, BotLimits, Bots, Job, Models};
 use crate::limit::ClientKey;
-use crate::room::{ActError, ActionRow, Ends, Room, Seat, SeatSpec, Settings};
-use crate::store::{Store, StoreError};
+use crate::room::{ActError, ActionRow, Ends, Player, Room, Seat, SeatSpec, Settings};
+use crate::store::{GameFlags, Store, StoreError};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -64,6 +64,32 @@ pub fn new_id() -> String {
         .collect()
 }
 
+/// How a client proves it holds a seat.
+#[derive(Clone, Copy, Debug)]
+pub enum Cred<'a> {
+    /// The seat's token.
+    Token(&'a str),
+    /// A signed-in account (cookie or API token), by id.
+    Account(&'a str),
+}
+
+/// A game to create (docs/api.md, "Create a game" and "Seats of accounts").
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// Its settings.
+    pub settings: Settings,
+    /// Who sits in each seat.
+    pub seats: [SeatSpec; 2],
+    /// The client making it (for the cap on open games).
+    pub client: Option<ClientKey>,
+    /// The accounts holding the seats (the creator's in the first human seat).
+    pub players: [Option<Player>; 2],
+    /// Rated and listed.
+    pub flags: GameFlags,
+    /// The id to give it (a matched seek names it beforehand); None: a fresh one.
+    pub id: Option<String>,
+}
+
 /// Who an action comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Origin {
@@ -87,6 +113,8 @@ pub struct Handle {
     pub sockets: AtomicUsize,
     /// Sent `true` when the game leaves this process's memory: its sockets close.
     pub gone: tokio::sync::watch::Sender<bool>,
+    /// Chat messages for watchers: (players' channel only, the JSON message).
+    pub chat: broadcast::Sender<(bool, Arc<str>)>,
 }
 
 /// Messages a watcher may fall behind by before it is sent a fresh state instead.
@@ -139,6 +167,48 @@ fn storage(e: StoreError) -> ActError {
     }
 }
 
+/// Refuses a rated game the ratings cannot count: a size or variant without a rating, a seat
+/// that is neither an account, an open seat (joined by an account) nor a rated bot.
+fn check_rated(
+    settings: &Settings,
+    seats: &[SeatSpec; 2],
+    players: &[Option<Player>; 2],
+) -> Result<(), ActError> {
+    let Some(kind) = crate::ratings::kind_of(settings) else {
+        return Err(ActError::bad_request(
+            "rated: only 9x9, 13x13 and 19x19 Go and Wall Go's standard rules are rated",
+        )
+        .with_code("rated.kind", Value::Null));
+    };
+    if let Settings::Go { handicap, .. } = settings {
+        if *handicap > 9 {
+            return Err(ActError::bad_request("rated: at most 9 handicap stones"));
+        }
+    }
+    for (spec, player) in seats.iter().zip(players) {
+        let ok = match spec.kind.as_str() {
+            "human" => player.is_some(),
+            "open" => true,
+            "bot" => spec.bot.as_deref().is_some_and(|b| {
+                crate::ratings::bot_rating(kind, b, spec.options.as_deref()).is_some()
+            }),
+            _ => false,
+        };
+        if !ok {
+            return Err(ActError::bad_request(
+                "rated: every seat is an account (sign in; the other player joins with theirs) or a rated bot",
+            )
+            .with_code("rated.seats", Value::Null));
+        }
+    }
+    if seats.iter().all(SeatSpec::is_bot) {
+        return Err(ActError::bad_request(
+            "rated: a person plays in a rated game",
+        ));
+    }
+    Ok(())
+}
+
 /// A state message for watchers.
 fn state_message(room: &Room) -> Arc<str> {
     json!({"type": "state", "state": room.state(now_ms(), None, None)})
@@ -172,6 +242,18 @@ impl Hub {
     /// When this process started (ms, the database's clock).
     pub fn started_at(&self) -> i64 {
         self.started_at
+    }
+
+    /// A guest became a named account: the loaded games show its new name.
+    pub async fn renamed(&self, account_id: &str, name: &str) {
+        for h in self.handles() {
+            let mut room = h.room.lock().await;
+            for seat in room.seats.iter_mut() {
+                if let Some(p) = seat.player.as_mut().filter(|p| p.id == account_id) {
+                    p.name = name.to_string();
+                }
+            }
+        }
     }
 
     /// Sockets open now over every loaded game.
@@ -254,6 +336,31 @@ impl Hub {
         seats: [SeatSpec; 2],
         client: Option<ClientKey>,
     ) -> Result<(String, Vec<(usize, String)>), ActError> {
+        self.create_game(NewGame {
+            settings,
+            seats,
+            client,
+            players: [None, None],
+            flags: GameFlags::default(),
+            id: None,
+        })
+        .await
+    }
+
+    /// Creates a game with accounts in its seats; returns its id and the tokens of its human
+    /// seats.
+    pub async fn create_game(
+        self: &Arc<Self>,
+        new: NewGame,
+    ) -> Result<(String, Vec<(usize, String)>), ActError> {
+        let NewGame {
+            settings,
+            seats,
+            client,
+            players,
+            flags,
+            id: given_id,
+        } = new;
         let game = match settings {
             Settings::Go { .. } => "go",
             Settings::Wallgo { .. } => "wallgo",
@@ -267,13 +374,16 @@ impl Hub {
                 "bot against bot: not on this server (its operator can allow it with --allow-bot-games)",
             ));
         }
+        if flags.rated {
+            check_rated(&settings, &seats, &players)?;
+        }
         self.check_open_cap(client)?;
-        let id = new_id();
+        let id = given_id.unwrap_or_else(new_id);
         let now = now_ms();
         let mut tokens = Vec::new();
-        let mut stored: [(SeatSpec, Option<[u8; 32]>); 2] = Default::default();
+        let mut stored: [(SeatSpec, Option<[u8; 32]>, Option<String>); 2] = Default::default();
         let mut room_seats: Vec<Seat> = Vec::new();
-        for (i, spec) in seats.into_iter().enumerate() {
+        for ((i, spec), player) in seats.into_iter().enumerate().zip(players) {
             let hash = if spec.kind == "human" {
                 let t = new_token();
                 let h = hash_token(&t);
@@ -282,21 +392,24 @@ impl Hub {
             } else {
                 None
             };
+            let account = player.as_ref().map(|p| p.id.clone());
             room_seats.push(Seat {
                 spec: spec.clone(),
                 token_hash: hash,
                 joined: false,
+                player,
             });
-            stored[i] = (spec, hash);
+            stored[i] = (spec, hash, account);
         }
         let seats: [Seat; 2] = room_seats
             .try_into()
             .map_err(|_| ActError::internal("two seats"))?;
         let mut room = Room::new(id.clone(), settings.clone(), seats, now)?;
         room.ends = self.opts.ends;
+        room.rated = flags.rated;
         let summary = room.summary().to_string();
         self.store
-            .create_game(&id, &settings, &stored, room.status(), &summary, now)
+            .create_game(&id, &settings, &stored, room.status(), &summary, now, flags)
             .await
             .map_err(storage)?;
         let open = room.status() == "open";
@@ -318,6 +431,7 @@ impl Hub {
             bot_stop: Mutex::new(None),
             sockets: AtomicUsize::new(0),
             gone: tokio::sync::watch::channel(false).0,
+            chat: broadcast::channel(WATCH_BACKLOG).0,
         });
         let mut rooms = self.rooms.lock().expect("rooms lock");
         rooms.entry(id).or_insert(h).clone()
@@ -394,11 +508,26 @@ impl Hub {
         let _ = h.tx.send(state_message(room));
     }
 
+    /// The seat a credential holds: a token's seat, or the account's.
+    pub fn seat_of(room: &Room, cred: Cred<'_>) -> Result<usize, ActError> {
+        match cred {
+            Cred::Token(t) => Self::seat_of_token(room, t),
+            Cred::Account(a) => room
+                .seat_of_account(a)
+                .ok_or_else(|| ActError::forbidden("you hold no seat in this game")),
+        }
+    }
+
     /// A token holder shows up (page load, socket hello): returns the seat.
     pub async fn hello(self: &Arc<Self>, id: &str, token: &str) -> Result<usize, ActError> {
+        self.hello_as(id, Cred::Token(token)).await
+    }
+
+    /// A seat holder shows up (page load, socket hello): returns the seat.
+    pub async fn hello_as(self: &Arc<Self>, id: &str, cred: Cred<'_>) -> Result<usize, ActError> {
         let h = self.get(id).await?;
         let mut room = h.room.lock().await;
-        let seat = Self::seat_of_token(&room, token)?;
+        let seat = Self::seat_of(&room, cred)?;
         self.mark_joined(&h, &mut room, seat).await;
         Ok(seat)
     }
@@ -408,6 +537,16 @@ impl Hub {
         self: &Arc<Self>,
         id: &str,
         seat_name: &str,
+    ) -> Result<(usize, String), ActError> {
+        self.join_as(id, seat_name, None).await
+    }
+
+    /// Claims an open seat for an account (or anonymously): a fresh token for it.
+    pub async fn join_as(
+        self: &Arc<Self>,
+        id: &str,
+        seat_name: &str,
+        player: Option<Player>,
     ) -> Result<(usize, String), ActError> {
         let h = self.get(id).await?;
         let mut room = h.room.lock().await;
@@ -419,14 +558,34 @@ impl Hub {
                 "seat {seat_name} is not open to join"
             )));
         }
+        if room.rated && player.is_none() {
+            return Err(crate::accounts::sign_in_first());
+        }
+        if let Some(p) = &player {
+            if room.seats[1 - seat]
+                .player
+                .as_ref()
+                .is_some_and(|o| o.id == p.id)
+            {
+                return Err(ActError::conflict("you already hold the other seat")
+                    .with_code("seat.yours", Value::Null));
+            }
+        }
         let token = new_token();
         let hash = hash_token(&token);
-        if !self.store.claim(id, seat, &hash).await.map_err(storage)? {
+        let account = player.as_ref().map(|p| p.id.as_str());
+        if !self
+            .store
+            .claim(id, seat, &hash, account)
+            .await
+            .map_err(storage)?
+        {
             return Err(ActError::conflict(format!(
                 "seat {seat_name} was just taken"
             )));
         }
         room.seats[seat].token_hash = Some(hash);
+        room.seats[seat].player = player;
         self.mark_joined(&h, &mut room, seat).await;
         Ok((seat, token))
     }
@@ -438,9 +597,19 @@ impl Hub {
         token: &str,
         action: &str,
     ) -> Result<Value, ActError> {
+        self.act_as(id, Cred::Token(token), action).await
+    }
+
+    /// One action from a seat holder (token or account); returns the new state.
+    pub async fn act_as(
+        self: &Arc<Self>,
+        id: &str,
+        cred: Cred<'_>,
+        action: &str,
+    ) -> Result<Value, ActError> {
         let h = self.get(id).await?;
         let mut room = h.room.lock().await;
-        let seat = Self::seat_of_token(&room, token)?;
+        let seat = Self::seat_of(&room, cred)?;
         self.mark_joined(&h, &mut room, seat).await;
         let now = now_ms();
         // A clock that ran out while nobody looked is settled first.
@@ -483,7 +652,7 @@ impl Hub {
                 )
             })
         }));
-        let (row, status, summary, message) = match applied {
+        let (row, status, summary, mut message) = match applied {
             Ok(r) => r?,
             Err(_) => {
                 match self.build(&room.id).await {
@@ -497,7 +666,18 @@ impl Hub {
                 ));
             }
         };
-        if let Err(e) = self.store.append(&room.id, &row, status, &summary).await {
+        let rated = crate::ratings::rated_end(room);
+        let stored = self
+            .store
+            .append_rated(&room.id, &row, status, &summary, rated.as_ref())
+            .await;
+        if let Ok(changes) = &stored {
+            if !changes.is_empty() {
+                room.rating_changes = changes.clone();
+                message = state_message(room);
+            }
+        }
+        if let Err(e) = stored {
             // Nothing was stored: rebuild the game as the database has it.
             match self.build(&room.id).await {
                 Ok(Some(fresh)) => *room = fresh,

@@ -6,15 +6,21 @@
 //! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
 
 pub mod abuse;
+pub mod accounts;
 pub mod bench;
+pub mod bench_players;
 pub mod bots;
+pub mod chat;
 pub mod clock;
 pub mod export;
 pub mod go_room;
 pub mod http;
 pub mod hub;
 pub mod limit;
+pub mod players;
+pub mod ratings;
 pub mod room;
+pub mod seeks;
 pub mod store;
 pub mod wall_room;
 pub mod web;
@@ -89,6 +95,16 @@ pub struct Limits {
     pub socket_send_timeout: Duration,
     /// How long a finished game stays in memory for its watchers.
     pub finished_grace: Duration,
+    /// Sign-in attempts a client address may make a minute.
+    pub logins_per_minute: f64,
+    /// Sign-in attempts one account name may receive a minute (from any address).
+    pub logins_per_account_minute: f64,
+    /// Chat messages an account (and an address) may send a second.
+    pub chat_per_second: f64,
+    /// How long a seek waits for a person before the closest bot is offered.
+    pub seek_bot_after: Duration,
+    /// Mark the session cookie `Secure` on every response (the server is behind TLS).
+    pub secure_cookies: bool,
 }
 
 impl Default for Limits {
@@ -106,6 +122,11 @@ impl Default for Limits {
             socket_idle: Duration::from_secs(60),
             socket_send_timeout: Duration::from_secs(10),
             finished_grace: Duration::from_secs(60),
+            logins_per_minute: 10.0,
+            logins_per_account_minute: 5.0,
+            chat_per_second: 1.0,
+            seek_bot_after: Duration::from_secs(20),
+            secure_cookies: false,
         }
     }
 }
@@ -122,6 +143,9 @@ impl Limits {
             open_games_per_client: 0,
             sockets_per_client: 0,
             sockets_per_game: 0,
+            logins_per_minute: 0.0,
+            logins_per_account_minute: 0.0,
+            chat_per_second: 0.0,
             bots: BotLimits {
                 allow_bot_games: true,
                 ..BotLimits::default()
@@ -257,6 +281,16 @@ fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgre
         loop {
             every.tick().await;
             h.sweep_clocks().await;
+        }
+    });
+    // Seeks nobody watches any more go.
+    let store = hub.store.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(5));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            every.tick().await;
+            seeks::sweep(&store).await;
         }
     });
     let h = hub.clone();

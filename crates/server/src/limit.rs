@@ -112,14 +112,17 @@ pub fn client_ip(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[Cidr]) ->
 
 /// One rate budget (creating games, actions, sockets…) kept per client: `rate` a second on
 /// average with bursts of `burst`; rate 0 means no limit.
-pub struct Budget {
+pub struct Budget<K = ClientKey>
+where
+    K: std::hash::Hash + Eq + Clone,
+{
     name: &'static str,
-    limiter: Option<DefaultKeyedRateLimiter<ClientKey>>,
+    limiter: Option<DefaultKeyedRateLimiter<K>>,
 }
 
-impl Budget {
+impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
     /// A budget named `name` (it names itself in refusals) of `rate` a second, bursts of `burst`.
-    pub fn new(name: &'static str, rate: f64, burst: u32) -> Budget {
+    pub fn new(name: &'static str, rate: f64, burst: u32) -> Budget<K> {
         let limiter = (rate > 0.0 && rate.is_finite()).then(|| {
             let period = Duration::from_secs_f64((1.0 / rate).clamp(1e-6, 86_400.0));
             let quota = Quota::with_period(period)
@@ -131,7 +134,7 @@ impl Budget {
     }
 
     /// Takes one from `key`'s budget, or says how long to wait.
-    pub fn check(&self, key: &ClientKey) -> Result<(), Refused> {
+    pub fn check(&self, key: &K) -> Result<(), Refused> {
         let Some(l) = &self.limiter else {
             return Ok(());
         };

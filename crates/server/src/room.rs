@@ -143,6 +143,39 @@ pub enum Settings {
     },
 }
 
+/// An account in a seat, as the game shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    /// The account's id (never shown).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its rating for this game's kind when the game was loaded: (rating, deviation, games).
+    pub rating: Option<(f64, f64, i64)>,
+}
+
+impl Player {
+    /// The API's view: `{"name", "rating", "deviation", "rank"}`.
+    pub fn to_json(&self, kind: Option<&str>) -> Value {
+        match (self.rating, kind) {
+            (Some((r, d, g)), Some(k)) => {
+                let mut v = crate::ratings::rating_json(
+                    k,
+                    &baduk_rating::Rating {
+                        rating: r,
+                        deviation: d,
+                        volatility: 0.06,
+                    },
+                    g,
+                );
+                v["name"] = json!(self.name);
+                v
+            }
+            _ => json!({"name": self.name, "rating": null, "deviation": null, "rank": null}),
+        }
+    }
+}
+
 /// A seat: who sits there and the hash of its token.
 #[derive(Clone, Debug)]
 pub struct Seat {
@@ -152,6 +185,8 @@ pub struct Seat {
     pub token_hash: Option<[u8; 32]>,
     /// Whether the seat's owner has shown up (acted or connected with the token).
     pub joined: bool,
+    /// The account holding the seat, if any.
+    pub player: Option<Player>,
 }
 
 impl Seat {
@@ -165,6 +200,7 @@ impl Seat {
             },
             token_hash: None,
             joined: true,
+            player: None,
         }
     }
 }
@@ -251,6 +287,10 @@ pub struct Room {
     pub turn_log_start: usize,
     /// When the server ends games nobody finishes.
     pub ends: Ends,
+    /// Whether the result moves the players' ratings.
+    pub rated: bool,
+    /// The ratings the result moved (a rated game that ended).
+    pub rating_changes: Vec<crate::ratings::RatingChange>,
 }
 
 /// Builds the game's core from its settings.
@@ -293,6 +333,8 @@ impl Room {
             turn_start: created_at,
             turn_log_start: 0,
             ends: Ends::default(),
+            rated: false,
+            rating_changes: Vec::new(),
         })
     }
 
@@ -301,16 +343,20 @@ impl Room {
         let seats: Vec<Seat> = g
             .seats
             .into_iter()
-            .map(|(spec, token_hash, joined)| Seat {
+            .zip(g.players)
+            .map(|((spec, token_hash, joined), player)| Seat {
                 spec,
                 token_hash,
                 joined,
+                player,
             })
             .collect();
         let seats: [Seat; 2] = seats
             .try_into()
             .map_err(|_| ActError::internal(format!("game {id}: not two seats")))?;
         let mut room = Room::new(id.to_string(), g.settings, seats, g.created_at)?;
+        room.rated = g.rated;
+        room.rating_changes = g.rating_changes;
         for row in &g.actions {
             room.replay(row)?;
         }
@@ -649,6 +695,7 @@ impl Room {
     /// that many moves (a replay), `you` the seat of the asking token.
     pub fn state(&self, now: i64, upto: Option<usize>, you: Option<usize>) -> Value {
         let names = self.seat_names();
+        let kind = crate::ratings::kind_of(&self.settings);
         let to_move = self.to_move();
         let running = self.clocks.is_running_kind() && !self.is_over();
         let clocks = if self.clocks.is_running_kind() {
@@ -671,7 +718,8 @@ impl Room {
             .map(|(n, s)| {
                 (
                     n.to_string(),
-                    json!({"kind": s.spec.kind, "bot": s.spec.bot, "options": s.spec.options, "joined": s.joined || s.spec.is_bot()}),
+                    json!({"kind": s.spec.kind, "bot": s.spec.bot, "options": s.spec.options, "joined": s.joined || s.spec.is_bot(),
+                        "player": s.player.as_ref().map(|p| p.to_json(kind))}),
                 )
             })
             .collect();
@@ -697,6 +745,9 @@ impl Room {
         obj.insert("result".into(), result);
         obj.insert("created_at".into(), json!(self.created_at));
         obj.insert("you".into(), json!(you.map(|s| names[s])));
+        obj.insert("rated".into(), json!(self.rated));
+        obj.insert("rating_kind".into(), json!(kind));
+        obj.insert("rating_changes".into(), self.rating_changes_json());
         obj.insert("now".into(), json!(now));
         obj.insert("deadline".into(), json!(self.deadline()));
         obj.insert(
@@ -794,13 +845,15 @@ impl Room {
     /// One line of the lobby.
     pub fn summary(&self) -> Value {
         let names = self.seat_names();
+        let kind = crate::ratings::kind_of(&self.settings);
         let seats: serde_json::Map<String, Value> = names
             .iter()
             .zip(&self.seats)
             .map(|(n, s)| {
                 (
                     n.to_string(),
-                    json!({"kind": s.spec.kind, "bot": s.spec.bot, "joined": s.joined || s.spec.is_bot()}),
+                    json!({"kind": s.spec.kind, "bot": s.spec.bot, "joined": s.joined || s.spec.is_bot(),
+                        "player": s.player.as_ref().map(|p| p.to_json(kind))}),
                 )
             })
             .collect();
@@ -828,6 +881,8 @@ impl Room {
             "seats": seats,
             "moves": self.move_count(),
             "result": result.get("text").cloned().unwrap_or(Value::Null),
+            "winner": result.get("winner").cloned().unwrap_or(Value::Null),
+            "rated": self.rated,
             "created_at": self.created_at,
             "updated_at": self.actions.last().map_or(self.created_at, |a| a.at),
         });
@@ -839,13 +894,46 @@ impl Room {
         v
     }
 
+    /// The rating changes by seat name (`{"black": {"kind", "before", "after", …}}`), or null.
+    pub fn rating_changes_json(&self) -> Value {
+        if self.rating_changes.is_empty() {
+            return Value::Null;
+        }
+        let names = self.seat_names();
+        let m: serde_json::Map<String, Value> = self
+            .rating_changes
+            .iter()
+            .map(|c| (names[c.seat].to_string(), c.to_json()))
+            .collect();
+        Value::Object(m)
+    }
+
+    /// The seat an account holds in this game, if any (the side to move first when it holds
+    /// both).
+    pub fn seat_of_account(&self, account_id: &str) -> Option<usize> {
+        let mine: Vec<usize> = (0..2)
+            .filter(|&i| {
+                self.seats[i]
+                    .player
+                    .as_ref()
+                    .is_some_and(|p| p.id == account_id)
+            })
+            .collect();
+        match mine.as_slice() {
+            [] => None,
+            [one] => Some(*one),
+            _ => Some(self.to_move().unwrap_or(0)),
+        }
+    }
+
     /// The game record: SGF for Go, the Wall Go record for Wall Go.
     pub fn record(&self) -> String {
         match &self.core {
             Core::Go(g) => {
-                let who = |seat: &Seat| match &seat.spec.bot {
-                    Some(b) => format!("{b} (bot)"),
-                    None => "human".to_string(),
+                let who = |seat: &Seat| match (&seat.player, &seat.spec.bot) {
+                    (Some(p), _) => p.name.clone(),
+                    (None, Some(b)) => format!("{b} (bot)"),
+                    (None, None) => "human".to_string(),
                 };
                 let info = baduk_go::sgf::SgfInfo {
                     black: Some(who(&self.seats[0])),
@@ -971,6 +1059,9 @@ mod tests {
                         .collect(),
                     actions: r.actions.clone(),
                     created_at: 0,
+                    players: vec![None, None],
+                    rated: false,
+                    rating_changes: Vec::new(),
                 },
             );
             assert_eq!(rebuilt.map(|x| x.clocks), Ok(r.clocks), "{clock}");

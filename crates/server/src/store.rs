@@ -28,16 +28,21 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "finished by end",
         include_str!("../migrations/0003_finished_by_end.sql"),
     ),
+    (
+        4,
+        "accounts",
+        include_str!("../migrations/0004_accounts.sql"),
+    ),
 ];
 
 /// The database behind the server.
 #[derive(Clone, Debug)]
 pub struct Store {
-    pool: AnyPool,
+    pub(crate) pool: AnyPool,
     /// Where writes go: SQLite has one writer at a time, so one connection takes them all
     /// (several would wait on each other's lock); PostgreSQL writes through the shared pool.
-    writer: AnyPool,
-    postgres: bool,
+    pub(crate) writer: AnyPool,
+    pub(crate) postgres: bool,
     url: String,
 }
 
@@ -52,6 +57,30 @@ pub struct StoredGame {
     pub seats: Vec<(SeatSpec, Option<[u8; 32]>, bool)>,
     /// The action log.
     pub actions: Vec<ActionRow>,
+    /// The accounts holding the seats (as many as `seats`).
+    pub players: Vec<Option<crate::room::Player>>,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// The rating changes its result made.
+    pub rating_changes: Vec<crate::ratings::RatingChange>,
+}
+
+/// How a new game is listed and counted.
+#[derive(Clone, Copy, Debug)]
+pub struct GameFlags {
+    /// The result moves the players' ratings.
+    pub rated: bool,
+    /// Shown in the lobby (false: invite-only).
+    pub listed: bool,
+}
+
+impl Default for GameFlags {
+    fn default() -> GameFlags {
+        GameFlags {
+            rated: false,
+            listed: true,
+        }
+    }
 }
 
 /// What went wrong with storage.
@@ -199,10 +228,11 @@ impl Store {
         &self,
         id: &str,
         settings: &Settings,
-        seats: &[(SeatSpec, Option<[u8; 32]>); 2],
+        seats: &[(SeatSpec, Option<[u8; 32]>, Option<String>); 2],
         status: &str,
         summary: &str,
         now: i64,
+        flags: GameFlags,
     ) -> Result<(), StoreError> {
         let mut tx = self.writer.begin().await?;
         let settings_json = serde_json::to_string(settings).expect("settings serialise");
@@ -211,8 +241,8 @@ impl Store {
             Settings::Wallgo { .. } => "wallgo",
         };
         sqlx::query(
-            "INSERT INTO games (id, game, settings, status, version, summary, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $7)",
+            "INSERT INTO games (id, game, settings, status, version, summary, created_at, updated_at, rated, listed) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9)",
         )
         .bind(id)
         .bind(game)
@@ -221,16 +251,19 @@ impl Store {
         .bind(summary)
         .bind(now)
         .bind(now)
+        .bind(flags.rated as i64)
+        .bind(flags.listed as i64)
         .execute(&mut *tx)
         .await?;
-        for (i, (spec, hash)) in seats.iter().enumerate() {
+        for (i, (spec, hash, account)) in seats.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO seats (game_id, seat, spec, token_hash, joined) VALUES ($1, $2, $3, $4, 0)",
+                "INSERT INTO seats (game_id, seat, spec, token_hash, joined, account_id) VALUES ($1, $2, $3, $4, 0, $5)",
             )
             .bind(id)
             .bind(i as i64)
             .bind(serde_json::to_string(spec).expect("seat spec serialises"))
             .bind(hash.as_ref().map(hex))
+            .bind(account.as_deref())
             .execute(&mut *tx)
             .await?;
         }
@@ -262,6 +295,21 @@ impl Store {
         status: &str,
         summary: &str,
     ) -> Result<(), StoreError> {
+        self.append_rated(id, row, status, summary, None)
+            .await
+            .map(|_| ())
+    }
+
+    /// [`Store::append`], and when `rated` is given (a rated game's last action) the players'
+    /// new ratings in the same transaction; returns the rating changes.
+    pub async fn append_rated(
+        &self,
+        id: &str,
+        row: &ActionRow,
+        status: &str,
+        summary: &str,
+        rated: Option<&crate::ratings::RatedEnd>,
+    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
         let mut tx = self.writer.begin().await?;
         let done = sqlx::query(
             "UPDATE games SET version = $1, status = $2, summary = $3, updated_at = $4 \
@@ -298,12 +346,16 @@ impl Store {
             }
             Err(e) => return Err(e.into()),
         }
+        let changes = match rated {
+            Some(end) => crate::ratings::apply(&mut tx, self.postgres, id, end, row.at).await?,
+            None => Vec::new(),
+        };
         self.notify(&mut tx, id).await?;
         tx.commit().await.map_err(|e| match &e {
             sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
             _ => e.into(),
         })?;
-        Ok(())
+        Ok(changes)
     }
 
     /// Marks a seat as joined (and refreshes the lobby line).
@@ -332,13 +384,20 @@ impl Store {
     }
 
     /// Gives an open seat its token, once; false if it already had one.
-    pub async fn claim(&self, id: &str, seat: usize, hash: &[u8; 32]) -> Result<bool, StoreError> {
+    pub async fn claim(
+        &self,
+        id: &str,
+        seat: usize,
+        hash: &[u8; 32],
+        account: Option<&str>,
+    ) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "UPDATE seats SET token_hash = $1 WHERE game_id = $2 AND seat = $3 AND token_hash IS NULL",
+            "UPDATE seats SET token_hash = $1, account_id = $4 WHERE game_id = $2 AND seat = $3 AND token_hash IS NULL",
         )
         .bind(hex(hash))
         .bind(id)
         .bind(seat as i64)
+        .bind(account)
         .execute(&self.writer)
         .await?;
         Ok(done.rows_affected() == 1)
@@ -406,7 +465,7 @@ impl Store {
 
     /// Reads a whole game, or None if there is no such game.
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let Some(g) = sqlx::query("SELECT settings, created_at FROM games WHERE id = $1")
+        let Some(g) = sqlx::query("SELECT settings, created_at, rated FROM games WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await?
@@ -417,13 +476,20 @@ impl Store {
         let settings: Settings = serde_json::from_str(&settings)
             .map_err(|e| StoreError::Db(format!("game {id}: bad settings: {e}")))?;
         let created_at: i64 = g.try_get(1)?;
+        let rated: i64 = g.try_get(2)?;
+        let kind = crate::ratings::kind_of(&settings).unwrap_or("");
         let rows = sqlx::query(
-            "SELECT spec, token_hash, joined FROM seats WHERE game_id = $1 ORDER BY seat",
+            "SELECT s.spec, s.token_hash, s.joined, s.account_id, a.name, r.rating, r.deviation, r.games \
+             FROM seats s LEFT JOIN accounts a ON a.id = s.account_id \
+             LEFT JOIN ratings r ON r.account_id = s.account_id AND r.kind = $2 \
+             WHERE s.game_id = $1 ORDER BY s.seat",
         )
         .bind(id)
+        .bind(kind)
         .fetch_all(&self.pool)
         .await?;
         let mut seats = Vec::new();
+        let mut players = Vec::new();
         for r in rows {
             let spec: String = r.try_get(0)?;
             let hash: Option<String> = r.try_get(1)?;
@@ -431,14 +497,73 @@ impl Store {
             let spec: SeatSpec = serde_json::from_str(&spec)
                 .map_err(|e| StoreError::Db(format!("game {id}: bad seat: {e}")))?;
             seats.push((spec, hash.as_deref().and_then(unhex), joined != 0));
+            let account: Option<String> = r.try_get(3)?;
+            let name: Option<String> = r.try_get(4)?;
+            let rating: Option<f64> = r.try_get(5)?;
+            let deviation: Option<f64> = r.try_get(6)?;
+            let games: Option<i64> = r.try_get(7)?;
+            players.push(account.zip(name).map(|(id, name)| crate::room::Player {
+                id,
+                name,
+                rating: Some(match (rating, deviation) {
+                    (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
+                    _ => (1500.0, 350.0, 0),
+                }),
+            }));
         }
+        let rating_changes = if rated != 0 {
+            self.rating_changes(id, &players).await?
+        } else {
+            Vec::new()
+        };
         let actions = self.actions_since(id, 0).await?;
         Ok(Some(StoredGame {
             settings,
             created_at,
             seats,
             actions,
+            players,
+            rated: rated != 0,
+            rating_changes,
         }))
+    }
+
+    /// The rating changes stored for a game's seats.
+    async fn rating_changes(
+        &self,
+        id: &str,
+        players: &[Option<crate::room::Player>],
+    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT account_id, kind, rating_before, deviation_before, rating, deviation \
+             FROM rating_history WHERE game_id = $1",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::new();
+        for r in rows {
+            let account: String = r.try_get(0)?;
+            let Some(seat) = players
+                .iter()
+                .position(|p| p.as_ref().is_some_and(|p| p.id == account))
+            else {
+                continue;
+            };
+            let rating = |a: f64, d: f64| baduk_rating::Rating {
+                rating: a,
+                deviation: d,
+                volatility: 0.06,
+            };
+            out.push(crate::ratings::RatingChange {
+                seat,
+                kind: r.try_get(1)?,
+                before: rating(r.try_get(2)?, r.try_get(3)?),
+                after: rating(r.try_get(4)?, r.try_get(5)?),
+            });
+        }
+        out.sort_by_key(|c| c.seat);
+        Ok(out)
     }
 
     /// The actions after `seq`, in order.
@@ -484,7 +609,7 @@ impl Store {
             "created_at"
         };
         let sql = format!(
-            "SELECT id, {col}, summary FROM games WHERE status = $1 \
+            "SELECT id, {col}, summary FROM games WHERE status = $1 AND listed = 1 \
              AND ({col} < $2 OR ({col} = $3 AND id < $4)) \
              ORDER BY {col} DESC, id DESC LIMIT $5"
         );

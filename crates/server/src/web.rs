@@ -89,4 +89,10 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
             }),
         )
         .route("/favicon.ico", get(|| async { file("favicon.ico") }))
+        .route("/login", get(|| async { page("login.html") }))
+        .route("/me", get(|| async { page("me.html") }))
+        .route(
+            "/@/{name}",
+            get(|Path(_name): Path<String>| async { page("player.html") }),
+        )
 }
