@@ -31,10 +31,12 @@ async function mySeat(page) {
 async function resign(page) {
   for (let i = 0; i < 6; i++) {
     if ((await page.getAttribute('body', 'data-status')) === 'finished') return;
-    const b = page.locator('[data-action=resign]');
-    if (await b.count()) {
-      await b.click();
-      if (await page.locator('[data-action=resign].danger').count()) await page.locator('[data-action=resign].danger').click();
+    // A state arriving between the two clicks redraws the button unarmed: short tries, again.
+    try {
+      await page.locator('[data-action=resign]').click({ timeout: 2000 });
+      await page.locator('[data-action=resign].danger').click({ timeout: 2000 });
+    } catch {
+      /* redrawn in between */
     }
     try {
       await page.waitForSelector('body[data-status=finished]', { timeout: 3000 });
@@ -222,6 +224,8 @@ describe('issue 21: players who come back', () => {
       const seat = await mySeat(p);
       await p.waitForSelector(`.player.seat-${seat === 'black' ? 'white' : 'black'} .kind >> text=Bot`);
       if (seat === 'black') await playPoint(p, 'E5');
+      // The bot's reply first (it comes at once), then resign on one's own turn.
+      await p.waitForSelector(`.player.seat-${seat}.to-move`);
       await resign(p);
       await p.waitForSelector('body[data-status=finished] .result-line');
       // Sign up from the header: back on the game, as the named account, still its player.
