@@ -10,13 +10,65 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, token) {
+// ---- who is asking: the session cookie and its CSRF token (docs/api.md, "Who is asking") ------
+// The cookie travels by itself (same-origin fetch); every POST/DELETE made without a bearer
+// token carries the CSRF value the server gave with the account (from /api/me, signup, login or
+// guest). A first visit with no session gets a guest account.
+
+let csrf = null;
+let me = null; // the account: {name, guest, created_at, ratings}
+let sessionP = null;
+const meListeners = new Set();
+
+function setSession(data) {
+  if (data && data.csrf) csrf = data.csrf;
+  me = (data && data.account) || null;
+  for (const f of meListeners) f(me);
+  return me;
+}
+
+/** The signed-in account (or the guest made for this browser); null when the server has none. */
+export function account() {
+  return me;
+}
+
+/** Calls f(account) whenever the account changes (sign in, sign out). */
+export function onAccount(f) {
+  meListeners.add(f);
+}
+
+/**
+ * Makes sure this browser has a session: GET /api/me, and on 401 a new guest. Resolves to the
+ * account, or null when the server answers neither (an older server, a network error).
+ */
+export function session(force = false) {
+  if (sessionP && !force) return sessionP;
+  sessionP = (async () => {
+    try {
+      return setSession(await call('GET', '/api/me', undefined, null, { noSession: true }));
+    } catch (e) {
+      if (e.status !== 401) return setSession(null);
+    }
+    try {
+      return setSession(await call('POST', '/api/auth/guest', undefined, null, { noSession: true }));
+    } catch {
+      return setSession(null);
+    }
+  })();
+  return sessionP;
+}
+
+async function call(method, path, body, token, opts = {}) {
+  const writes = method !== 'GET';
+  // A write made with the cookie needs the CSRF value: wait for the session first.
+  if (writes && !token && !opts.noSession && !csrf) await session();
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (writes && csrf) headers['X-CSRF-Token'] = csrf;
   let res;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
     throw new ApiError(0, e.message || 'network error');
   }
@@ -28,24 +80,73 @@ async function call(method, path, body, token) {
     data = null;
   }
   if (!res.ok) {
+    const code = data && data.code;
+    // A CSRF value gone stale (a sign-in in another tab) or a session ended elsewhere: ask the
+    // server again once, then repeat the request.
+    if (writes && !token && !opts.noSession && !opts.retried && (code === 'auth.csrf' || code === 'auth.ended')) {
+      csrf = null;
+      await session(true);
+      return call(method, path, body, token, { ...opts, retried: true });
+    }
     const msg = (data && data.error) || text || `${res.status} ${res.statusText}`;
-    throw new ApiError(res.status, msg, data && data.code, data && data.args);
+    if (res.status === 429 && data && data.retry_after !== undefined && !(data.args && data.args.seconds !== undefined)) {
+      throw new ApiError(res.status, msg, code, { ...(data.args || {}), seconds: data.retry_after });
+    }
+    throw new ApiError(res.status, msg, code, data && data.args);
   }
   return data;
 }
 
+const enc = encodeURIComponent;
+
 export const api = {
   create: (spec) => call('POST', '/api/games', spec),
-  join: (id, seat) => call('POST', `/api/games/${encodeURIComponent(id)}/join`, { seat }),
-  act: (id, token, action) => call('POST', `/api/games/${encodeURIComponent(id)}/actions`, { action }, token),
+  join: (id, seat) => call('POST', `/api/games/${enc(id)}/join`, { seat }),
+  // Without a seat token the cookie's account acts (its own seat; "Seats of accounts").
+  act: (id, token, action) => call('POST', `/api/games/${enc(id)}/actions`, { action }, token),
   // With a seat's token the server also says which seat it is (`you`) and marks the seat joined.
   state: (id, move, token) =>
-    call('GET', `/api/games/${encodeURIComponent(id)}${move === undefined ? '' : `?move=${move}`}`, undefined, token),
+    call('GET', `/api/games/${enc(id)}${move === undefined ? '' : `?move=${move}`}`, undefined, token),
   list: (status, limit = 50, before) =>
-    call('GET', `/api/games?status=${status}&limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
-  recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
+    call('GET', `/api/games?status=${status}&limit=${limit}${before ? `&before=${enc(before)}` : ''}`),
+  recordUrl: (id) => `/api/games/${enc(id)}/record`,
   // A fresh token for a seat, given its current one (the old one is refused from then on).
-  rotate: (id, seat, token) => call('POST', `/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(seat)}/rotate`, undefined, token),
+  rotate: (id, seat, token) => call('POST', `/api/games/${enc(id)}/seats/${enc(seat)}/rotate`, undefined, token),
+
+  // Accounts and sessions.
+  signup: async (username, password) => setSession(await call('POST', '/api/auth/signup', { username, password }, null, { noSession: true })),
+  login: async (username, password) => setSession(await call('POST', '/api/auth/login', { username, password }, null, { noSession: true })),
+  guest: async () => setSession(await call('POST', '/api/auth/guest', undefined, null, { noSession: true })),
+  logout: async () => {
+    await call('POST', '/api/auth/logout', undefined, null, { noSession: true });
+    csrf = null;
+    sessionP = null;
+    return setSession(null);
+  },
+  logoutAll: async () => {
+    await call('POST', '/api/auth/logout-all', undefined, null, { noSession: true });
+    csrf = null;
+    sessionP = null;
+    return setSession(null);
+  },
+  me: async () => setSession(await call('GET', '/api/me', undefined, null, { noSession: true })),
+  tokens: () => call('GET', '/api/tokens'),
+  newToken: (label) => call('POST', '/api/tokens', { label }),
+  revokeToken: (id) => call('DELETE', `/api/tokens/${enc(id)}`),
+
+  // Players, ratings, seeks.
+  player: (name) => call('GET', `/api/players/${enc(name)}`),
+  playerSgfUrl: (name) => `/api/players/${enc(name)}/games.sgf`,
+  online: () => call('GET', '/api/players?online=true'),
+  bots: () => call('GET', '/api/bots'),
+  suggest: (opponent, kind) => call('GET', `/api/suggest?opponent=${enc(opponent)}&kind=${enc(kind)}`),
+  seek: (spec) => call('POST', '/api/seeks', spec),
+  cancelSeek: (id) => call('DELETE', `/api/seeks/${enc(id)}`),
+  seeks: () => call('GET', '/api/seeks'),
+
+  // Chat.
+  chat: (id) => call('GET', `/api/games/${enc(id)}/chat`),
+  report: (id, seq, reason) => call('POST', `/api/games/${enc(id)}/chat/${enc(seq)}/report`, { reason }),
 };
 
 // ---- seats held by this browser -------------------------------------------------------------
@@ -156,6 +257,48 @@ export function connect(id, { onMessage, onStatus }) {
     drop() {
       // For tests: close the socket as a network failure would.
       if (ws) ws.close();
+    },
+    /** Sends a message (chat, mute) if the socket is open; says whether it went. */
+    send(msg) {
+      if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+      ws.send(JSON.stringify(msg));
+      return true;
+    },
+  };
+}
+
+/**
+ * The socket that keeps a seek alive (/ws/seeks/{id}): onMessage gets `matched`, `bot_offer`,
+ * `error`…; onClose is called when the server closes it. Closing it drops the seek.
+ */
+export function seekSocket(id, { onMessage, onClose }) {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(`${proto}//${location.host}/ws/seeks/${encodeURIComponent(id)}`);
+  let closed = false;
+  const ping = setInterval(() => {
+    if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'ping' }));
+  }, 20000);
+  ws.onmessage = (ev) => {
+    try {
+      onMessage(JSON.parse(ev.data));
+    } catch {
+      /* not JSON: ignored */
+    }
+  };
+  ws.onclose = (ev) => {
+    clearInterval(ping);
+    if (!closed) onClose?.(ev);
+    closed = true;
+  };
+  return {
+    send(msg) {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+      else ws.addEventListener('open', () => ws.send(JSON.stringify(msg)), { once: true });
+    },
+    close() {
+      closed = true;
+      clearInterval(ping);
+      ws.close();
     },
   };
 }

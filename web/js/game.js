@@ -2,7 +2,9 @@
 // game logic: it draws the server's state, sends the player's clicks as actions, and shows the
 // server's answer (a new state, or a 4xx message in place).
 
-import { api, connect, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink } from './api.js';
+import { api, connect, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account } from './api.js';
+import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName } from './account.js';
+import { Chat } from './chat.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
@@ -46,11 +48,23 @@ const page = {
 // What tests and curious people can read: round-trip times of this page's own actions.
 window.__baduk = { rtts: [], sounds: [], page };
 
+/**
+ * The seats of the signed-in account ("Seats of accounts"): the one the server named as `you`
+ * for the cookie, and every seat whose player is this account. They act without a seat token.
+ */
+function accountSeats() {
+  const st = page.state;
+  const me = account();
+  const seats = Object.keys(st?.seats || {});
+  return seats.filter((s) => (page.cookieYou === s) || (me && st.seats[s]?.player?.name === me.name));
+}
+
 function mySeats() {
   const st = page.state;
   const held = heldSeats(id);
   const seats = Object.keys(st?.seats || {});
-  const mine = seats.filter((s) => held[s]);
+  const acc = accountSeats();
+  const mine = seats.filter((s) => held[s] || acc.includes(s));
   if (held['?']) {
     // A bare token: if only one human seat could be it, it is that one.
     const cand = seats.filter((s) => st.seats[s].kind === 'human' && !held[s]);
@@ -98,7 +112,8 @@ async function act(action, seat) {
   const st = page.state;
   const s = seat || actingSeat();
   const token = s ? tokenFor(s) : null;
-  if (!token) return;
+  // No token: the account's own seat acts with the cookie (and its CSRF value).
+  if (!token && !(s && accountSeats().includes(s))) return;
   showMessage(null);
   page.pending = { t0: performance.now(), version: st.version };
   const before = st.to_move;
@@ -185,12 +200,33 @@ function render() {
   renderMoves();
   renderReplayBar();
   renderInvites();
+  hello();
+  page.chat?.sync();
   tick();
+}
+
+/**
+ * Tells the socket which seats this page holds (`hello`: the account's own, without a token;
+ * a seat token's), so that it carries the players' chat. Sent again when the seats change.
+ */
+function hello() {
+  const ws = page.ws;
+  const st = page.state;
+  if (!ws || !st) return;
+  const held = heldSeats(id);
+  const acc = accountSeats();
+  const key = `${acc.join(',')}|${Object.keys(held).join(',')}`;
+  if (page.helloSent === key) return;
+  let sent = false;
+  if (acc.length) sent = ws.send({ type: 'hello', id: 'hello' }) || sent;
+  for (const [seat, token] of Object.entries(held)) if (seat !== '?' && !acc.includes(seat)) sent = ws.send({ type: 'hello', id: `hello-${seat}`, token }) || sent;
+  if (sent || (!acc.length && !Object.keys(held).length)) page.helloSent = key;
 }
 
 function renderInfo() {
   const st = page.state;
   const parts = [];
+  if (st.rated) parts.push(t('rated'));
   if (st.game === 'go') {
     parts.push(t('komi', st.komi));
     if (st.handicap) parts.push(t('handicap', st.handicap));
@@ -222,8 +258,13 @@ function renderPlayers() {
     const chip = h('span', { class: `chip ${seat}`, 'aria-hidden': 'true' }, st.game === 'wallgo' ? seat : '');
     const name = h('div', { class: 'pname' }, chip, h('strong', {}, seatName(st, seat)), h('span', { class: 'kind' }, mine.includes(seat) ? t('kind.you') : kindLabel(info)));
     card.append(name);
+    if (info.player) {
+      const kind = kindOf(st.game, st.game === 'go' ? st.size : null);
+      const rank = kind ? ratingShort(kind, info.player) : '';
+      card.append(h('div', { class: 'who', 'data-player-seat': seat }, playerLink(info.player.name, displayName(info.player.name), { title: info.player.name }), rank ? h('span', { class: 'rank' }, rank) : ''));
+    }
     if (info.kind === 'open' && !info.joined && !mine.includes(seat)) {
-      const b = h('button', { class: 'small', 'data-sit': seat }, t('sit'));
+      const b = h('button', { class: 'small', 'data-sit': seat }, account() ? t('sit.self') : t('sit'));
       b.onclick = () => sit(seat);
       card.append(b);
     }
@@ -596,6 +637,8 @@ function renderResult() {
   const r = st.result;
   box.append(h('h2', { class: 'result-line', 'data-result': r.text, 'data-reason': r.reason }, resultText(st)));
   if (r.detail) box.append(h('p', { class: 'detail' }, say(r.code, r.args, r.detail)));
+  const rc = ratingChanges(st);
+  if (rc) box.append(rc);
   if (st.game === 'go') {
     if (st.marking) box.append(legendGo());
     const checks = checksList(st);
@@ -606,6 +649,70 @@ function renderResult() {
     box.append(wallScore(st));
     box.append(h('a', { class: 'button', href: api.recordUrl(id), download: `${id}.wall`, 'data-download': 'record' }, t('btn.record')));
   }
+}
+
+// ---- rating changes of a rated game ---------------------------------------------------------
+// The players' profiles hold their rating history, one point a rated game (`game` names it):
+// this game's point and the one before it are the change.
+
+function ratingChanges(st) {
+  // The server's own account of it: `rating_changes` {seat: {kind, before, after, deviation,
+  // rank_before, rank_after}} in the state of a finished rated game.
+  if (st.rating_changes && typeof st.rating_changes === 'object') {
+    const rows = Object.entries(st.rating_changes).map(([seat, c]) => ({
+      name: st.seats?.[seat]?.player?.name || seatName(st, seat),
+      kind: c.kind,
+      before: { rating: c.before, rank: c.rank_before },
+      after: { rating: c.after, deviation: c.deviation, rank: c.rank_after },
+    }));
+    if (rows.length) return ratingRows(rows[0].kind || kindOf(st.game, st.game === 'go' ? st.size : null), rows);
+  }
+  const named = Object.entries(st.seats || {}).filter(([, i]) => i.player && !/^guest-/.test(i.player.name) || (i.player && account()?.name === i.player.name));
+  if (!named.length || st.rated === false) return null;
+  const kind = kindOf(st.game, st.game === 'go' ? st.size : null);
+  if (!kind) return null;
+  if (!page.rc) {
+    page.rc = { rows: null, tries: 0 };
+    loadRatingChanges(st, kind, named);
+  }
+  if (!page.rc.rows || !page.rc.rows.length) return null;
+  return ratingRows(kind, page.rc.rows);
+}
+
+/** Each player's rating before → after, and the change. */
+function ratingRows(kind, rows) {
+  const ul = h('ul', { class: 'rating-change', 'data-rating-change': '' });
+  for (const r of rows) {
+    const d = Math.round(r.after.rating) - Math.round(r.before.rating);
+    ul.append(
+      h('li', { 'data-player': r.name, 'data-delta': d, 'data-after': Math.round(r.after.rating) }, h('strong', {}, displayName(r.name)), ' ', ratingLong(kind, r.before), ' → ', ratingLong(kind, r.after), ' ', h('b', { class: d >= 0 ? 'up' : 'down' }, `${d >= 0 ? '+' : '−'}${Math.abs(d)}`)),
+    );
+  }
+  return h('div', { class: 'ratings-box' }, h('h3', {}, t('rating.change')), ul);
+}
+
+async function loadRatingChanges(st, kind, named) {
+  const rows = [];
+  for (const [, info] of named) {
+    try {
+      const p = await api.player(info.player.name);
+      const hist = [...(p.history?.[kind] || [])].sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
+      const i = hist.findIndex((x) => x.game === id);
+      if (i < 0) continue;
+      const before = i > 0 ? hist[i - 1] : { rating: 1500, deviation: 350 };
+      rows.push({ name: info.player.name, before, after: hist[i] });
+    } catch {
+      /* a guest (no profile) or a server without profiles */
+    }
+  }
+  page.rc.rows = rows;
+  // The update is stored with the result; a profile read a moment early may not have it yet.
+  if (rows.length < named.length && page.rc.tries++ < 3) {
+    setTimeout(() => {
+      loadRatingChanges(st, kind, named);
+    }, 1500);
+  }
+  if (rows.length && !page.state?.rating_changes) renderResult();
 }
 
 function scoreTable(st) {
@@ -764,6 +871,11 @@ function renderInvites() {
   for (const s of seats) {
     const input = h('input', { readonly: '', value: inv[s], 'aria-label': seatName(page.state, s), 'data-invite': s });
     const copy = copyButton(inv[s]);
+    // The game's own address (an open seat): the friend joins there as themselves.
+    if (!/[#&]token=/.test(inv[s])) {
+      box.append(h('label', { class: 'invite' }, h('span', {}, seatName(page.state, s)), input, copy), h('p', { class: 'hint' }, t('invite.self')));
+      continue;
+    }
     // A link sent to the wrong person: a new one, and the old one stops working.
     const fresh = h('button', { class: 'small quiet', type: 'button', 'data-rotate': s }, t('invite.new'));
     fresh.onclick = () => rotateInvite(s, inv[s]);
@@ -821,30 +933,52 @@ async function firstState() {
       holdSeat(id, st.you, token);
     }
   }
-  return st || api.state(id);
+  // Without a seat token (or besides one) the cookie's account may hold a seat: `you` says which.
+  const plain = await api.state(id);
+  if (plain.you) page.cookieYou = plain.you;
+  return st && st.version >= plain.version ? st : plain;
 }
 
 async function start() {
   initChrome(() => {
     applyStatic();
+    repaintAccount();
+    page.chat?.relabel();
     if (page.state) {
       render();
       renderInvites();
     } else if (!$('#notfound').hidden) notFound();
   });
+  // The session and the state side by side; the seats are read against the account once both
+  // are known (a first visit's guest holds no seat yet, so the state needs no cookie then).
+  const session = initAccount();
   setupReplay();
   if (!id) return notFound();
   try {
-    apply(await firstState());
+    const [st] = await Promise.all([firstState(), session]);
+    apply(st);
   } catch (e) {
     if (e.status === 404 || e.status === 400) return notFound();
     showMessage(e.status ? e.message : t('error.network'));
   }
   renderInvites();
   let dropped = false;
+  page.chat = new Chat($('#chat'), {
+    id,
+    send: (msg) => page.ws?.send(msg),
+    // The server's view: a seat of this account, or one a `hello` with a seat token proved.
+    isPlayer: () => !!account() && mySeats().length > 0,
+    canWrite: () => !!account(),
+  });
+  page.chat.load();
   page.ws = connect(id, {
     onMessage(msg) {
-      if (msg.type === 'state' && msg.state) {
+      if (msg.type === 'chat' && msg.message) page.chat.add(msg.message);
+      else if (msg.type === 'error' && /^chat-/.test(String(msg.id))) page.chat.failed(msg);
+      else if (msg.type === 'chat_ack' || msg.type === 'muted' || msg.type === 'hello') {
+        /* answers to our own chat, mute and hello */
+      }
+      else if (msg.type === 'state' && msg.state) {
         apply(msg.state);
         if (dropped) {
           dropped = false;
@@ -858,6 +992,11 @@ async function start() {
     },
     onStatus(s) {
       document.body.dataset.ws = s;
+      if (s === 'open') {
+        page.helloSent = null;
+        hello();
+        page.chat?.reconnected();
+      }
       if (s === 'closed' && page.state && page.state.status !== 'finished') {
         dropped = true;
         showMessage(t('conn.lost'), 'conn');

@@ -1,6 +1,8 @@
-// The lobby (/): create a game, list open / live / finished games, join an open seat, watch.
+// The lobby (/): play now (a seek, then the game or the bot), create a game, list open / live /
+// finished games with their players, the open seeks and who is online; join an open seat, watch.
 
-import { api, holdSeat, saveInvite, seatLink } from './api.js';
+import { api, holdSeat, saveInvite, seatLink, seekSocket, account } from './api.js';
+import { initAccount, repaintAccount, kindOf, ratingShort, playerLink, KINDS, isGuest, displayName } from './account.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
 
@@ -117,17 +119,24 @@ function spec() {
     const whole = over && !over.split(',')[0].includes('=');
     const s = { game: 'go', size, rules: whole ? over : over ? `${form.preset.value},${over}` : form.preset.value, handicap: parseInt(form.handicap.value, 10), clock: clockString(), seats };
     if (form.komi.value.trim() !== '') s.komi = parseFloat(form.komi.value);
-    return { spec: s, kinds };
+    return { spec: extras(s), kinds };
   }
   return {
-    spec: {
+    spec: extras({
       game: 'wallgo',
       variant: `placement=${form.placement.value} stay=${form.stay.value} tiebreak=${form.tiebreak.value}`,
       turn_seconds: parseInt(form.turn_seconds.value || '0', 10),
       seats,
-    },
+    }),
     kinds,
   };
+}
+
+/** Rated, and invite-only (`listed: false`), sent only when chosen (an older server knows neither). */
+function extras(s) {
+  if (form.rated.checked) s.rated = true;
+  if (form.unlisted.checked) s.listed = false;
+  return s;
 }
 
 async function create(e) {
@@ -149,6 +158,9 @@ async function create(e) {
         mine = mine || link;
       } else if (kinds[seat] === 'friend') saveInvite(r.id, seat, link);
     }
+    // An open seat of an invite-only game: its link is the game's own address, where the
+    // friend joins as themselves.
+    for (const seat of SEATS[game]) if (kinds[seat] === 'open' && s.listed === false) saveInvite(r.id, seat, `${location.origin}/g/${r.id}`);
     if (mine) {
       location.href = mine;
       return;
@@ -191,11 +203,12 @@ function item(g) {
   const title = isGo
     ? [`${t('game.go')} ${sizeText(g.size)}`, ruleName(g.rules_label || g.rules), g.komi !== undefined ? t('komi', g.komi) : '', g.handicap ? t('handicap', g.handicap) : '', clock].filter(Boolean).join(' · ')
     : `${t('game.wallgo')}`;
+  const kind = kindOf(g.game, g.size);
   const seats = Object.entries(g.seats || {})
-    .map(([s, info]) => `${t(`seatname.${s}`)}: ${kindLabel(info, g.status === 'finished')}`)
+    .map(([s, info]) => `${t(`seatname.${s}`)}: ${info.player ? playerWords(info.player, kind) : kindLabel(info, g.status === 'finished')}`)
     .join(' · ');
   const res = g.result ? resultShort(typeof g.result === 'string' ? g.result : g.result.text) : '';
-  const meta = [seats, g.moves ? t('lobby.moves', g.moves) : '', res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)].filter(Boolean).join(' · ');
+  const meta = [g.rated ? t('rated') : '', seats, g.moves ? t('lobby.moves', g.moves) : '', res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)].filter(Boolean).join(' · ');
   const acts = h('div', { class: 'gact' });
   for (const [s, info] of Object.entries(g.seats || {})) {
     if (info.kind === 'open' && !info.joined) {
@@ -215,6 +228,12 @@ function item(g) {
   }
   acts.append(h('a', { class: 'button small', href: `/g/${encodeURIComponent(g.id)}`, 'data-watch': g.id }, t('lobby.watch')));
   return h('li', { 'data-game': g.id }, h('span', { class: `gicon ${g.game}`, 'aria-hidden': 'true' }, isGo ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, title), h('div', { class: 'gmeta' }, meta)), acts);
+}
+
+/** A seat's player in words: `kim (3k)`. */
+function playerWords(p, kind) {
+  const r = ratingShort(kind || 'go19', p);
+  return r ? `${displayName(p.name)} (${r})` : displayName(p.name);
 }
 
 async function loadList(more = false) {
@@ -242,11 +261,198 @@ function setList(status) {
   loadList();
 }
 
+// ---- play now: a seek, kept alive by its socket, until matched or the bot is taken ----------
+
+const seekForm = $('#seek');
+const seeking = { id: null, sock: null, offer: null };
+
+function seekSpec() {
+  const kind = seekForm['seek-kind'].value;
+  const rated = seekForm['seek-rated'].checked;
+  if (kind === 'wallgo') return { game: 'wallgo', turn_seconds: parseInt(seekForm['seek-turn'].value, 10), rated };
+  return { game: 'go', size: parseInt(kind.split(':')[1], 10), clock: seekForm['seek-clock'].value, rated };
+}
+
+function syncSeekFields() {
+  const wall = seekForm['seek-kind'].value === 'wallgo';
+  $('#seek-clock-field').hidden = wall;
+  $('#seek-turn-field').hidden = !wall;
+}
+
+function showSeeking(on) {
+  $('#seeking').hidden = !on;
+  $('#seek-btn').hidden = on;
+  for (const el of seekForm.querySelectorAll('select, input')) el.disabled = on;
+  document.body.dataset.seek = on ? 'searching' : '';
+  if (!on) {
+    $('#bot-offer').hidden = true;
+    $('#seek-status').dataset.i18n = 'seek.searching';
+    $('#seek-status').textContent = t('seek.searching');
+  }
+}
+
+function goToGame(g) {
+  document.body.dataset.seek = 'matched';
+  const url = g.url || `/g/${encodeURIComponent(g.id)}`;
+  // A seat token, where the server gives one, goes with the link as for any seat.
+  location.href = g.token ? seatLink(`${url.split('#')[0]}#token=${g.token}`, g.seat) : url;
+}
+
+function stopSeek(drop = true) {
+  const { id, sock } = seeking;
+  seeking.id = null;
+  seeking.sock = null;
+  sock?.close();
+  if (drop && id) api.cancelSeek(id).catch(() => {});
+  showSeeking(false);
+}
+
+async function startSeek(e, spec = seekSpec()) {
+  e?.preventDefault();
+  const err = $('#seek-error');
+  err.textContent = '';
+  if (seeking.id) return;
+  showSeeking(true);
+  $('#seek-cancel').focus(); // the button pressed is hidden now: the keyboard stays in the card
+  try {
+    const r = await api.seek(spec);
+    if (r.game) return goToGame(r.game);
+    seeking.id = r.id;
+    seeking.sock = seekSocket(r.id, {
+      onMessage(msg) {
+        if (msg.type === 'matched' && msg.game) {
+          seeking.sock?.close();
+          seeking.sock = null;
+          seeking.id = null;
+          goToGame(msg.game);
+        } else if (msg.type === 'bot_offer') {
+          seeking.offer = msg;
+          paintOffer();
+        } else if (msg.type === 'error') {
+          err.textContent = say(msg.code, msg.args, msg.error);
+          if (msg.status !== 429) stopSeek();
+        } else if (msg.type === 'expired') {
+          stopSeek(false);
+          err.textContent = t('seek.ended');
+        }
+      },
+      onClose() {
+        if (!seeking.id) return;
+        seeking.id = null;
+        seeking.sock = null;
+        showSeeking(false);
+        err.textContent = t('seek.ended');
+      },
+    });
+    loadSeeks();
+  } catch (ex) {
+    showSeeking(false);
+    err.textContent = ex.status ? say(ex.code, ex.args, ex.message) : t('error.network');
+  }
+}
+
+function paintOffer() {
+  const o = seeking.offer;
+  if (!o || !seeking.id) return;
+  const box = $('#bot-offer');
+  box.hidden = false;
+  const kind = seekForm['seek-kind'].value === 'wallgo' ? 'wallgo' : seekForm['seek-kind'].value === 'go:19' ? 'go19' : 'go-small';
+  const level = o.level !== undefined && o.level !== null ? t('seek.level', o.level) : botName(o.bot);
+  const r = o.rating !== undefined && o.rating !== null ? ratingShort(kind, { rating: o.rating }) : '';
+  $('#bot-offer-text').textContent = t('seek.bot_offer', level, r);
+  $('#seek-status').dataset.i18n = 'seek.nobody';
+  $('#seek-status').textContent = t('seek.nobody');
+  $('#accept-bot').focus();
+}
+
+$('#accept-bot').onclick = () => {
+  seeking.sock?.send({ type: 'accept_bot' });
+  $('#accept-bot').disabled = true;
+  setTimeout(() => {
+    $('#accept-bot').disabled = false;
+  }, 3000);
+};
+$('#keep-waiting').onclick = () => {
+  $('#bot-offer').hidden = true;
+  $('#seek-cancel').focus();
+};
+$('#seek-cancel').onclick = () => {
+  stopSeek();
+  loadSeeks();
+  $('#seek-btn').focus();
+};
+window.addEventListener('pagehide', () => seeking.sock?.close());
+
+// ---- who is here: open seeks and players online -------------------------------------------
+
+function seekWords(sk) {
+  const size = sk.game === 'go' ? `${t('game.go')} ${sk.size}×${sk.size}` : t('game.wallgo');
+  const clock = sk.game === 'go' ? clockWords(sk.clock) || t('form.clock.none') : sk.turn_seconds ? t('seek.turn', sk.turn_seconds) : '';
+  return [size, clock, sk.rated ? t('rated') : t('unrated')].filter(Boolean).join(' · ');
+}
+
+async function loadSeeks() {
+  const list = $('#seeks');
+  try {
+    const r = await api.seeks();
+    const me = account();
+    const items = (r.seeks || []).map((sk) => {
+      // `player` is the seeker's name (or an object with it); `rating` the seek's rating.
+      const p = typeof sk.player === 'string' ? { name: sk.player, rating: sk.rating } : { rating: sk.rating, ...(sk.player || {}) };
+      const kind = kindOf(sk.game, sk.game === 'go' ? sk.size || 19 : null);
+      const r1 = p.rating !== undefined && p.rating !== null ? ratingShort(kind || 'go19', p) : '';
+      const who = h('span', {}, p.name ? playerLink(p.name, displayName(p.name)) : '', r1 ? ` ${r1}` : '');
+      const acts = h('div', { class: 'gact' });
+      const mine = sk.id === seeking.id || (me && p.name === me.name);
+      if (!mine && !seeking.id) {
+        const b = h('button', { type: 'button', class: 'small primary', 'data-accept-seek': sk.id }, t('seek.play'));
+        // Taking a seek is seeking the same game: the server pairs the two.
+        b.onclick = () => startSeek(null, sk.game === 'go' ? { game: 'go', size: sk.size, ...(sk.rules ? { rules: sk.rules } : {}), ...(sk.clock ? { clock: sk.clock } : {}), rated: !!sk.rated } : { game: 'wallgo', ...(sk.turn_seconds !== undefined ? { turn_seconds: sk.turn_seconds } : {}), rated: !!sk.rated });
+        acts.append(b);
+      } else if (mine) acts.append(h('span', { class: 'badge' }, t('seek.yours')));
+      return h('li', { 'data-seek': sk.id }, h('span', { class: `gicon ${sk.game}`, 'aria-hidden': 'true' }, sk.game === 'go' ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, who), h('div', { class: 'gmeta' }, seekWords(sk))), acts);
+    });
+    list.replaceChildren(...items);
+    if (!items.length) list.append(h('li', { class: 'empty' }, t('seek.none')));
+  } catch (e) {
+    list.replaceChildren(h('li', { class: 'empty' }, e.status === 404 ? t('seek.none') : e.status ? e.message : t('error.network')));
+  }
+}
+
+async function loadOnline() {
+  const list = $('#online');
+  try {
+    const r = await api.online();
+    // Named players by name; guests (no chosen name, no profile) as a count.
+    const guests = (r.players || []).filter((p) => isGuest(p.name)).length;
+    const items = (r.players || []).filter((p) => !isGuest(p.name)).map((p) => {
+      const ranks = KINDS.filter((k) => p.ratings?.[k]?.games).map((k) => `${t(`kind.${k}.short`)} ${ratingShort(k, p.ratings[k])}`);
+      return h('li', { 'data-online': p.name }, playerLink(p.name), ranks.length ? h('small', {}, ` ${ranks.join(' · ')}`) : '');
+    });
+    if (guests) items.push(h('li', { class: 'guests', 'data-guests': guests }, t('lobby.guests', guests)));
+    list.replaceChildren(...items);
+    if (!items.length) list.append(h('li', { class: 'empty' }, t('lobby.nobody')));
+  } catch (e) {
+    list.replaceChildren(h('li', { class: 'empty' }, e.status === 404 ? t('lobby.nobody') : e.status ? e.message : t('error.network')));
+  }
+}
+
 initChrome(() => {
   applyStatic();
   renderSeats();
   loadList();
+  loadSeeks();
+  loadOnline();
+  repaintAccount();
+  if (seeking.offer && !$('#bot-offer').hidden) paintOffer();
 });
+initAccount().then(() => {
+  loadOnline();
+  loadSeeks();
+});
+seekForm.onsubmit = startSeek;
+seekForm['seek-kind'].onchange = syncSeekFields;
+syncSeekFields();
 applyStatic();
 setGame('go');
 form.size.value = '19';
@@ -261,5 +467,8 @@ for (const b of document.querySelectorAll('#list-tabs button')) b.onclick = () =
 $('#more').onclick = () => loadList(true);
 setList('live');
 setInterval(() => {
-  if (!document.hidden && !next) loadList();
+  if (document.hidden) return;
+  if (!next) loadList();
+  loadSeeks();
+  loadOnline();
 }, 5000);
