@@ -64,11 +64,12 @@ pub fn bot_rating(kind: &str, bot: &str, options: Option<&str>) -> Option<Rating
                 r
             }
         }
-        ("wallgo", "random") => 700.0,
-        ("wallgo", "easy") => 1100.0,
-        ("wallgo", "medium") => 1400.0,
-        ("wallgo", "expert") => 1750.0,
-        ("wallgo", "sedol") => 1800.0,
+        // docs/bot.md, "The bots' ratings": each bot against the next, anchored at medium = 1500.
+        ("wallgo", "random") => 630.0,
+        ("wallgo", "easy") => 1275.0,
+        ("wallgo", "medium") => 1500.0,
+        ("wallgo", "expert") => 2145.0,
+        ("wallgo", "sedol") => 2325.0,
         _ => return None,
     };
     Some(Rating {
