@@ -20,7 +20,11 @@ fuzz_target!(|data: &[u8]| {
         0 | 2 => fuzz_harness::room_actions(rest),
         1 => api().as_mut().expect("the API is made").request(rest),
         _ => match rest.split_first() {
-            Some((&k, more)) if k & 1 == 0 => fuzz_harness::bot_options(more),
+            Some((&k, more)) if k & 3 == 0 => fuzz_harness::bot_options(more),
+            Some((&k, more)) if k & 3 == 2 => api()
+                .as_mut()
+                .expect("the API is made")
+                .player_request(more),
             Some((_, more)) => api()
                 .as_mut()
                 .expect("the API is made")

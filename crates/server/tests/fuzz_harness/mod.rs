@@ -17,6 +17,11 @@
 //! is a normal form that reads again as itself, stays in every range, names no file, and that
 //! the bots' own parsers take.
 //!
+//! [`Api::player_request`]: arbitrary bytes as the players' request bodies (sign-up, sign-in,
+//! seeks, API tokens, chat reports) through the real router, signed in with an API token where
+//! the route needs an account: nothing answers 5xx, a body that is not JSON is a 400, every
+//! error is `{"error": "…"}`, and a refused sign-in says nothing but "wrong username or password".
+//!
 //! [`Api::socket_messages`]: arbitrary bytes as a sequence of WebSocket messages (hello, ping,
 //! actions with the seats' tokens or made-up ones) through the server's socket handler: every
 //! reply is one of its message types, an error is a 4xx, and the stored game always rebuilds
@@ -206,6 +211,8 @@ pub struct Api {
     state: AppState,
     go: (String, [String; 2]),
     wall: (String, [String; 2]),
+    /// An API token of an account (`bdk_…`), for the routes that need a player.
+    player: String,
 }
 
 /// A fresh SQLite URL in memory where the system has `/dev/shm`, else in the temp folder.
@@ -280,6 +287,19 @@ impl Api {
             };
             AppState::new(hub, &cfg)
         });
+        let player = rt.block_on(async {
+            let store = &state.hub.store;
+            let a = store
+                .create_account("fuzzer", "fuzzer", None, false)
+                .await
+                .expect("an account");
+            store
+                .create_api_token(&a.id, "fuzz")
+                .await
+                .expect("a token")
+                .expect("room for a token")
+                .1
+        });
         let app = router(state.clone());
         let mut api = Api {
             rt,
@@ -287,6 +307,7 @@ impl Api {
             state,
             go: (String::new(), Default::default()),
             wall: (String::new(), Default::default()),
+            player,
         };
         api.go = api.create(r#"{"game": "go", "size": 9, "rules": "chinese"}"#);
         api.wall = api.create(r#"{"game": "wallgo", "turn_seconds": 0}"#);
@@ -451,6 +472,58 @@ impl Api {
                 StatusCode::BAD_REQUEST,
                 "{what} {text:?}: not JSON, yet {status}"
             );
+        }
+        check_error_body(status, &body, what);
+    }
+}
+
+impl Api {
+    /// Byte 0 picks the players' route; the rest is its body.
+    pub fn player_request(&mut self, data: &[u8]) {
+        let Some((&kind, rest)) = data.split_first() else {
+            return;
+        };
+        let raw_is_json = serde_json::from_slice::<Value>(rest).is_ok();
+        let me = self.player.clone();
+        let go = self.go.0.clone();
+        let (what, path, token) = match kind % 6 {
+            0 => ("signup", "/api/auth/signup".to_string(), None),
+            1 => ("login", "/api/auth/login".to_string(), None),
+            2 => ("seek", "/api/seeks".to_string(), Some(me.as_str())),
+            3 => ("token", "/api/tokens".to_string(), Some(me.as_str())),
+            4 => (
+                "report",
+                format!("/api/games/{go}/chat/1/report"),
+                Some(me.as_str()),
+            ),
+            _ => (
+                "create as a player",
+                "/api/games".to_string(),
+                Some(me.as_str()),
+            ),
+        };
+        if kind % 6 == 5 && seats_a_bot(rest) {
+            return;
+        }
+        let (status, body) = self.post(&path, token, rest.to_vec());
+        let text = String::from_utf8_lossy(rest);
+        assert!(
+            !status.is_server_error(),
+            "{what} {text:?}: {status} {}",
+            String::from_utf8_lossy(&body)
+        );
+        // Bodies are read after the route's own checks (who is asking, the game): a report on
+        // a message that does not exist is a 404 whatever its body.
+        if !raw_is_json && !rest.is_empty() && kind % 6 != 4 {
+            assert_eq!(
+                status,
+                StatusCode::BAD_REQUEST,
+                "{what} {text:?}: not JSON, yet {status}"
+            );
+        }
+        if what == "login" && status == StatusCode::UNAUTHORIZED {
+            let v: Value = serde_json::from_slice(&body).expect("JSON");
+            assert_eq!(v["code"], "auth.wrong", "{text:?}: {v}");
         }
         check_error_body(status, &body, what);
     }
