@@ -124,6 +124,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(post_join))
         .route("/api/games/{id}/seats/{seat}/rotate", post(post_rotate))
         .route("/ws/games/{id}", get(ws_game))
+        .merge(crate::review::routes())
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             rate_limit,

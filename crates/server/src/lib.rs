@@ -14,6 +14,7 @@ pub mod go_room;
 pub mod http;
 pub mod hub;
 pub mod limit;
+pub mod review;
 pub mod room;
 pub mod store;
 pub mod wall_room;
@@ -89,6 +90,8 @@ pub struct Limits {
     pub socket_send_timeout: Duration,
     /// How long a finished game stays in memory for its watchers.
     pub finished_grace: Duration,
+    /// Playouts the engine's review gives each Go position (capped by the bots' time too).
+    pub review_playouts: u64,
 }
 
 impl Default for Limits {
@@ -106,6 +109,7 @@ impl Default for Limits {
             socket_idle: Duration::from_secs(60),
             socket_send_timeout: Duration::from_secs(10),
             finished_grace: Duration::from_secs(60),
+            review_playouts: review::engine::DEFAULT_PLAYOUTS,
         }
     }
 }
