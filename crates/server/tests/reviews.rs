@@ -77,6 +77,24 @@ async fn records_in_every_charset_read_as_the_cli_reads_them() {
         assert!(!bad);
         let r = review(&s, "", euc.into_owned()).await;
         assert_eq!(r["info"]["black"], "이창호");
+        // The record comes back as UTF-8, and says so.
+        let text = s
+            .http
+            .get(format!(
+                "{}/api/reviews/{}/record",
+                s.base,
+                r["id"].as_str().unwrap()
+            ))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            text.contains("CA[UTF-8]") && text.contains("PB[이창호]"),
+            "{text}"
+        );
         assert_eq!(r["moves"][1]["comment"], "패");
         let text = named("Shift_JIS", "本因坊秀策", "井上幻庵", "碁");
         let (sj, _, bad) = encoding_rs::SHIFT_JIS.encode(&text);

@@ -120,6 +120,63 @@ fn sgf_shape(text: &str) -> (usize, usize) {
     (nodes, trees)
 }
 
+/// The text with every `CA[…]` property's value set to `UTF-8`: the stored text is decoded, so
+/// the record served back must not name its old charset.
+fn as_utf8(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_value = false;
+    let mut escaped = false;
+    let mut skip = false;
+    let mut prev = ' ';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_value {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                ']' => {
+                    in_value = false;
+                    skip = false;
+                }
+                _ => {}
+            }
+            if !skip || !in_value {
+                out.push(c);
+            }
+            prev = c;
+            continue;
+        }
+        if c == 'C' && !prev.is_ascii_uppercase() && chars.peek() == Some(&'A') {
+            chars.next();
+            let mut ws = String::new();
+            while let Some(&w) = chars.peek() {
+                if w.is_whitespace() {
+                    ws.push(w);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            out.push_str("CA");
+            out.push_str(&ws);
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                out.push_str("[UTF-8");
+                in_value = true;
+                skip = true;
+            }
+            prev = 'A';
+            continue;
+        }
+        if c == '[' {
+            in_value = true;
+        }
+        out.push(c);
+        prev = c;
+    }
+    out
+}
+
 /// Whether the text's first meaningful line is a Wall Go record's header.
 fn is_wall_record(bytes: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
@@ -200,7 +257,7 @@ fn read_upload(
     };
     let g = SgfGame::parse_game(&text, index).map_err(|e| sgf_error(&e))?;
     let summary = go_summary(&g, index)?;
-    Ok((Kind::Go, text, index, summary))
+    Ok((Kind::Go, as_utf8(&text), index, summary))
 }
 
 fn points(ps: impl IntoIterator<Item = Point>) -> Vec<String> {
@@ -833,6 +890,16 @@ mod tests {
             sgf_shape("(;GM[1]C[a;(b\\];c];B[aa](;W[bb])(;W[cc]))"),
             (4, 3)
         );
+    }
+
+    #[test]
+    fn the_stored_text_names_utf8() {
+        assert_eq!(
+            as_utf8("(;CA[EUC-KR]C[CA[x\\]]PB[a];B[aa])"),
+            "(;CA[UTF-8]C[CA[x\\]]PB[a];B[aa])"
+        );
+        assert_eq!(as_utf8("(;GM[1]CA [Shift_JIS])"), "(;GM[1]CA [UTF-8])");
+        assert_eq!(as_utf8("(;SCA[x])"), "(;SCA[x])");
     }
 
     #[test]
