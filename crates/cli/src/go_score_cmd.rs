@@ -2,14 +2,11 @@
 //! life` (GNU Go's unconditional status of every point: Benson plus unconditionally dead stones).
 
 use crate::CliError;
-use baduk_go::life::{
-    self, Bound, ChainStatus, Estimate, EstimateConfig, Mode, Status, Verification,
-};
+use baduk_go::life::{self, EstimateConfig};
 use baduk_go::scoring::record::Record;
-use baduk_go::scoring::{self, PointSet, Score, Settled};
-use baduk_go::{Color, End, HandicapBonus, Komi, Point, Preset, Rules, SgfGame};
+use baduk_go::scoring::table::{self, apply_komi, KomiChoice};
+use baduk_go::{Color, Komi, Point, Preset, Rules, SgfGame};
 use clap::Args;
-use serde_json::json;
 use std::path::PathBuf;
 
 /// Arguments of `go score`.
@@ -46,17 +43,6 @@ pub struct ScoreArgs {
     pub game: Option<usize>,
 }
 
-/// Where the rows' komi comes from (`--komi`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum KomiChoice {
-    /// The file's `KM`, else the preset's.
-    Game,
-    /// Each preset's own.
-    Preset,
-    /// This one for every row.
-    Fixed(Komi),
-}
-
 fn parse_komi_choice(s: &str) -> Result<KomiChoice, CliError> {
     match s.trim() {
         "game" => Ok(KomiChoice::Game),
@@ -64,33 +50,6 @@ fn parse_komi_choice(s: &str) -> Result<KomiChoice, CliError> {
         n => Komi::parse(n)
             .map(KomiChoice::Fixed)
             .map_err(|e| CliError::input(format!("--komi: `game`, `preset` or a number: {e}"))),
-    }
-}
-
-/// The komi a row uses and the header line that says where it came from. `explicit` marks a
-/// rules string that sets `komi=` itself (kept as given).
-fn apply_komi(rows: &mut [(Rules, bool)], choice: KomiChoice, km: Option<Komi>) -> String {
-    for (r, explicit) in rows.iter_mut() {
-        if *explicit {
-            continue;
-        }
-        match (choice, km) {
-            (KomiChoice::Fixed(k), _) | (KomiChoice::Game, Some(k)) => {
-                r.set("komi", &k.to_string())
-                    .expect("a parsed komi is a valid komi");
-            }
-            _ => {}
-        }
-    }
-    match (choice, km) {
-        (KomiChoice::Game, Some(k)) => format!(
-            "komi {k} from the record (KM[{k}]); --komi preset scores with each rule set's own"
-        ),
-        (KomiChoice::Game, None) => {
-            "komi: the record has no KM, so each rule set's own komi".to_string()
-        }
-        (KomiChoice::Preset, _) => "komi: each rule set's own (--komi preset)".to_string(),
-        (KomiChoice::Fixed(k), _) => format!("komi {k} for every rule set (--komi {k})"),
     }
 }
 
@@ -167,118 +126,6 @@ fn point_list(ps: &[Point]) -> String {
         .join(" ")
 }
 
-/// One scored row: the rules, the score and the extra notes of the settlement.
-struct Row {
-    rules: Rules,
-    score: Score,
-    notes: Vec<String>,
-    /// Where the dead stones came from: `marks`, `estimator` or `jk_ending`.
-    dead_from: &'static str,
-}
-
-/// How the game ended under `rules`, replayed from the file (only asked where the rules end
-/// games by JK sequences; `None` if it has not ended or a move is illegal under them).
-fn jk_end(game: &SgfGame, rules: &Rules) -> Option<baduk_go::GameEnd> {
-    if rules.end != End::Jk {
-        return None;
-    }
-    game.replay(*rules, None).ok()?.end()
-}
-
-/// Chains the estimator could not settle: verified under `life=verify` (Kang rules 6–7,
-/// Korean) and `life=japanese` (art. 7), at most this many per game.
-const MAX_VERIFIED: usize = 8;
-
-/// The settlement under one rule set: the estimator's dead stones, adjusted by verification
-/// play where the rules call for it, and the notes explaining it.
-fn settle(
-    board: &baduk_go::Board,
-    est: &Estimate,
-    rules: &Rules,
-    cache: &mut Vec<(Point, Mode, Verification)>,
-) -> (Settled, Vec<String>) {
-    let mut settled = est.settled;
-    let mut notes = Vec::new();
-    if rules.life == baduk_go::Life::AsIs {
-        return (settled, notes);
-    }
-    let unsettled: Vec<Point> = est
-        .chains
-        .iter()
-        .filter(|c| c.status == ChainStatus::Unsettled)
-        .map(|c| c.anchor)
-        .collect();
-    let mode = match rules.life {
-        baduk_go::Life::Verify => Some(Mode::Verify),
-        baduk_go::Life::Japanese => Some(Mode::Japanese),
-        _ => None,
-    };
-    match mode {
-        Some(mode) if !est.from_marks => {
-            for &a in unsettled.iter().take(MAX_VERIFIED) {
-                let v = match cache.iter().find(|(p, m, _)| *p == a && *m == mode) {
-                    Some((_, _, v)) => v.clone(),
-                    None => {
-                        let bound = Bound {
-                            depth: 10,
-                            nodes: 3_000,
-                        };
-                        let v = life::verify(board, a, mode, bound);
-                        cache.push((a, mode, v.clone()));
-                        v
-                    }
-                };
-                let how = if mode == Mode::Verify {
-                    "verification play"
-                } else {
-                    "art. 7 confirmation"
-                };
-                match v.status {
-                    Status::Dead => {
-                        for s in board.chain_stones(a) {
-                            settled.dead.insert(s);
-                        }
-                    }
-                    Status::Alive | Status::Seki => {
-                        for s in board.chain_stones(a) {
-                            settled.dead.remove(s);
-                        }
-                    }
-                    // Undecided: the playout majority stands, and the note says why.
-                    _ => {}
-                }
-                let line = match v.status {
-                    Status::Dead | Status::Alive | Status::Seki => format!(
-                        " (opponent first: {}; owner first: {})",
-                        v.opponent_first.text(),
-                        v.owner_first.text()
-                    ),
-                    _ => String::new(),
-                };
-                notes.push(format!("{how} {a}: {}{line}", v.status));
-            }
-            if unsettled.len() > MAX_VERIFIED {
-                notes.push(format!(
-                    "{} more unsettled chains counted by the playout majority",
-                    unsettled.len() - MAX_VERIFIED
-                ));
-            }
-        }
-        _ => {
-            if !unsettled.is_empty() {
-                notes.push(format!(
-                    "unsettled (counted by the playout majority): {}",
-                    point_list(&unsettled)
-                ));
-            }
-        }
-    }
-    for c in &est.contradictions {
-        notes.push(format!("contradictory mark: {c}"));
-    }
-    (settled, notes)
-}
-
 /// Runs `go score`.
 pub fn score(a: ScoreArgs) -> Result<(), CliError> {
     let choice = parse_komi_choice(&a.komi)?;
@@ -289,18 +136,8 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
     }
     let size = rec.board.size();
     let komi_line = apply_komi(&mut list, choice, rec.komi);
-    let list: Vec<(Rules, Option<baduk_go::GameEnd>)> = list
-        .into_iter()
-        .map(|(r, _)| {
-            let rules = r.with_size(size);
-            let end = jk_end(&game, &rules);
-            (rules, end)
-        })
-        .collect();
-    // JK art. 4.3 endings `ECCE`/`ECCCCE` do not end in two passes but finish the game.
-    let jk_finished = list
-        .iter()
-        .any(|(_, e)| matches!(e, Some(baduk_go::GameEnd::JkSequence { .. })));
+    let list = table::with_ends(&game, &rec, list);
+    let jk_finished = table::jk_finished(&list);
     if !rec.finished && !a.now && !jk_finished {
         return Err(CliError::input(format!(
             "{}: the game is not finished (its last two moves are not passes; {} moves); \
@@ -315,53 +152,11 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
     };
     let est = life::from_marks(&rec.board, &rec.marks)
         .unwrap_or_else(|| life::estimate(&rec.board, &cfg));
-    let mut cache = Vec::new();
-    let no_dead_seki =
-        || life::find_seki(&rec.board, &PointSet::new(), &life::benson(&rec.board)).points;
-    let rows: Vec<Row> = list
-        .into_iter()
-        .map(|(rules, end)| {
-            let (settled, mut notes, dead_from) = match Settled::imposed_by_end(end, no_dead_seki())
-            {
-                Some((settled, note)) => (settled, vec![note], "jk_ending"),
-                None => {
-                    let (settled, notes) = settle(&rec.board, &est, &rules, &mut cache);
-                    let from = if est.from_marks { "marks" } else { "estimator" };
-                    (settled, notes, from)
-                }
-            };
-            let jk = matches!(end, Some(baduk_go::GameEnd::JkSequence { .. }));
-            if !rec.finished && jk_finished && !jk {
-                notes.push("not finished under these rules: scored as if it ended now".into());
-            }
-            let s = scoring::score(&rec.board, &rec.facts, &settled, &rules);
-            if rec.facts.handicap >= 2 && rules.handicap_bonus == HandicapBonus::Zero {
-                notes.push(format!(
-                    "handicap {}: no compensation to W under these rules",
-                    rec.facts.handicap
-                ));
-            }
-            Row {
-                rules,
-                score: s,
-                notes,
-                dead_from,
-            }
-        })
-        .collect();
+    let rows = table::rows(&rec, &est, list, jk_finished);
     if a.json {
         let arr: Vec<_> = rows
             .iter()
-            .map(|row| {
-                let s = &row.score;
-                let mut notes = s.notes.clone();
-                notes.extend(row.notes.iter().cloned());
-                let mut v = s.to_json(&row.rules);
-                v["komi_from"] = json!(komi_from(&row.rules, choice, rec.komi));
-                v["dead_from"] = json!(row.dead_from);
-                v["notes"] = json!(notes);
-                v
-            })
+            .map(|row| row.to_json(choice, rec.komi))
             .collect();
         println!(
             "{}",
@@ -511,17 +306,6 @@ pub fn score(a: ScoreArgs) -> Result<(), CliError> {
         line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]]);
     }
     Ok(())
-}
-
-/// Where a row's komi came from, for the JSON (`record`, `preset`, `option`, `rules`).
-fn komi_from(rules: &Rules, choice: KomiChoice, km: Option<Komi>) -> &'static str {
-    let preset = Rules::preset(rules.preset).komi;
-    match (choice, km) {
-        (KomiChoice::Fixed(k), _) if k == rules.komi => "option",
-        (KomiChoice::Game, Some(k)) if k == rules.komi => "record",
-        _ if rules.komi == preset => "preset",
-        _ => "rules",
-    }
 }
 
 /// Arguments of `go life`.

@@ -52,6 +52,10 @@ pub struct ServeArgs {
     /// first (default: the machine's cores).
     #[arg(long)]
     pub bot_threads: Option<usize>,
+    /// Playouts the engine's review gives each Go position of a record (at most the bots'
+    /// maximum time too); one search thread of the bots' pool a position.
+    #[arg(long, default_value_t = baduk_server::review::engine::DEFAULT_PLAYOUTS)]
+    pub review_playouts: u64,
     /// Allow games with a bot in both seats (at the same budget).
     #[arg(long)]
     pub allow_bot_games: bool,
@@ -145,8 +149,15 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         }
         bots.threads = n;
     }
+    if a.review_playouts == 0 || a.review_playouts > baduk_server::bots::MAX_GO_PLAYOUTS {
+        return Err(CliError::input(format!(
+            "--review-playouts: 1 to {}",
+            baduk_server::bots::MAX_GO_PLAYOUTS
+        )));
+    }
     let limits = baduk_server::Limits {
         creates_per_minute: a.creates_per_minute,
+        review_playouts: a.review_playouts,
         actions_per_second: a.actions_per_second,
         sockets_per_minute: a.sockets_per_minute,
         open_games_per_client: a.open_games_per_client,
@@ -174,6 +185,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             trusted_proxies: limits.trusted_proxies.clone(),
             seek_bot_after: limits.seek_bot_after,
             secure_cookies: limits.secure_cookies,
+            review_playouts: limits.review_playouts,
             ..baduk_server::Limits::unlimited()
         }
     } else {

@@ -85,6 +85,8 @@ pub struct SgfGame {
     pub marks: Marks,
     /// How many games the file's collection holds (this is one of them).
     pub games: usize,
+    /// The main line's comments (`C`), each with the number of moves played up to its node.
+    pub comments: Vec<(usize, String)>,
 }
 
 /// The text of an SGF file given as raw bytes, decoded by its `CA` charset (`UTF-8`, `EUC-KR`,
@@ -379,6 +381,7 @@ impl SgfGame {
             players: [None, None],
             marks: Marks::default(),
             games: trees.len(),
+            comments: Vec::new(),
         };
         let mut pl = None;
         let last = nodes.len().saturating_sub(1);
@@ -494,6 +497,9 @@ impl SgfGame {
                     }
                     _ => {}
                 }
+            }
+            if let Some(Prop::C(t)) = node.properties().find(|p| matches!(p, Prop::C(_))) {
+                g.comments.push((g.moves.len(), t.text.clone()));
             }
             if let Some(bad) = node
                 .properties()

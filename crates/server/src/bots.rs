@@ -458,6 +458,24 @@ pub fn bot_to_act(room: &Room) -> Option<(usize, SeatSpec)> {
     bot(seat).map(|s| (seat, s))
 }
 
+/// What reviews take from the bots (crate::review::engine).
+impl Bots {
+    /// One search thread of the pool for a review's position: it waits its turn with the
+    /// seats' searches, oldest first.
+    pub async fn review_thread(&self) -> Result<tokio::sync::OwnedSemaphorePermit, String> {
+        self.pool
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| format!("bot pool closed: {e}"))
+    }
+
+    /// The operator's Go move-prior model, if one was given.
+    pub fn go_model(&self) -> Option<Arc<baduk_search::go::patterns::Model>> {
+        self.models.go.clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

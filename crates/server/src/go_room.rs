@@ -989,7 +989,7 @@ pub fn rules_label(r: &Rules) -> String {
 
 /// An illegal move as a 422 with a code per rule: the library's sentence, the rules named
 /// without their clock.
-fn illegal(e: &baduk_go::IllegalMove, rules: &Rules) -> ActError {
+pub(crate) fn illegal(e: &baduk_go::IllegalMove, rules: &Rules) -> ActError {
     use baduk_go::IllegalReason as R;
     let (code, extra) = match &e.reason {
         R::Occupied => ("illegal.occupied", Value::Null),

@@ -185,6 +185,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::players::routes())
         .merge(crate::seeks::routes())
         .merge(crate::chat::routes())
+        .merge(crate::review::routes())
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::players::identify,

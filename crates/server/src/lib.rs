@@ -19,6 +19,7 @@ pub mod hub;
 pub mod limit;
 pub mod players;
 pub mod ratings;
+pub mod review;
 pub mod room;
 pub mod seeks;
 pub mod store;
@@ -105,6 +106,8 @@ pub struct Limits {
     pub seek_bot_after: Duration,
     /// Mark the session cookie `Secure` on every response (the server is behind TLS).
     pub secure_cookies: bool,
+    /// Playouts the engine's review gives each Go position (capped by the bots' time too).
+    pub review_playouts: u64,
 }
 
 impl Default for Limits {
@@ -127,6 +130,7 @@ impl Default for Limits {
             chat_per_second: 1.0,
             seek_bot_after: Duration::from_secs(20),
             secure_cookies: false,
+            review_playouts: review::engine::DEFAULT_PLAYOUTS,
         }
     }
 }

@@ -33,6 +33,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "accounts",
         include_str!("../migrations/0004_accounts.sql"),
     ),
+    (5, "reviews", include_str!("../migrations/0005_reviews.sql")),
 ];
 
 /// The database behind the server.
@@ -675,5 +676,18 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+}
+
+/// The pools for modules that keep their own tables and SQL (reviews).
+impl Store {
+    /// The pool reads go through.
+    pub(crate) fn read_pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// The pool writes go through (one connection on SQLite).
+    pub(crate) fn writer_pool(&self) -> &AnyPool {
+        &self.writer
     }
 }

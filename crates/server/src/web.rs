@@ -58,7 +58,8 @@ pub fn not_found_page(path: &str) -> Response {
         .into_response()
 }
 
-fn page(name: &str) -> Response {
+/// The page `name` of `web/` (a placeholder when the build has no web UI).
+pub(crate) fn page(name: &str) -> Response {
     if WEB.get_file(name).is_some() {
         file(name)
     } else {

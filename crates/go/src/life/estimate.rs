@@ -294,9 +294,22 @@ pub fn estimate(board: &Board, cfg: &EstimateConfig) -> Estimate {
 /// that Benson proves alive marked dead, is a contradiction: reported, and the mark is kept.
 /// Returns `None` when the file marks nothing.
 pub fn from_marks(board: &Board, marks: &Marks) -> Option<Estimate> {
-    if !marks.any() {
-        return None;
-    }
+    marks.any().then(|| marked(board, marks))
+}
+
+/// The settlement of exactly these dead stones (`MA` marks, as [`from_marks`] reads them), none
+/// at all when `dead` is empty: what a reviewer's toggled chains give.
+pub fn from_dead(board: &Board, dead: PointSet) -> Estimate {
+    marked(
+        board,
+        &Marks {
+            dead,
+            ..Marks::default()
+        },
+    )
+}
+
+fn marked(board: &Board, marks: &Marks) -> Estimate {
     let verdict: Benson = benson(board);
     let mut dead = PointSet::new();
     let mut contradictions = Vec::new();
@@ -344,7 +357,7 @@ pub fn from_marks(board: &Board, marks: &Marks) -> Option<Estimate> {
             }
         })
         .collect();
-    Some(Estimate {
+    Estimate {
         chains,
         settled: Settled {
             dead,
@@ -353,5 +366,5 @@ pub fn from_marks(board: &Board, marks: &Marks) -> Option<Estimate> {
         seki,
         from_marks: true,
         contradictions,
-    })
+    }
 }

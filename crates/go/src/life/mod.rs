@@ -10,7 +10,7 @@ pub mod verify;
 
 pub use benson::{benson, Benson, Unconditional};
 pub use estimate::{
-    estimate, from_marks, ChainStatus, ChainVerdict, Estimate, EstimateConfig, Source,
+    estimate, from_dead, from_marks, ChainStatus, ChainVerdict, Estimate, EstimateConfig, Source,
 };
 pub use seki::{find_seki, SekiInfo};
 pub use unconditional::unconditional;

@@ -7,6 +7,7 @@
 //! job of [`crate::life`]; this module only counts.
 
 pub mod record;
+pub mod table;
 
 use crate::board::Board;
 use crate::game::GameEnd;

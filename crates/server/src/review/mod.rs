@@ -1,0 +1,910 @@
+//! Reviews: a record (an SGF game in any `CA` charset, one game of a collection, or a Wall Go
+//! record) stored under its own id, with its replay, its legality under every rule set and the
+//! table of every rule set at its final position; dead chains toggled on any position give a
+//! new table (the rows `baduk go score --json` prints for the same marks).
+//!
+//! Every request is a stranger's: the body is capped ([`BODY_LIMIT`]), the record's shape too
+//! ([`MAX_NODES`], [`MAX_VARIATIONS`], the library's 25×25 board), a refused record stores
+//! nothing, and scoring runs on the blocking pool at most [`SCORERS`] at a time. A review is
+//! read-only: toggling marks computes a table and stores nothing.
+
+use crate::go_room::rules_label;
+use crate::http::AppState;
+use crate::hub::{new_id, now_ms};
+use crate::limit::ClientKey;
+use crate::room::ActError;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use baduk_go::life::{self, EstimateConfig, Unconditional};
+use baduk_go::scoring::record::Record;
+use baduk_go::scoring::table::{self, KomiChoice};
+use baduk_go::scoring::PointSet;
+use baduk_go::{Board, Color, Move, Point, Rules, SgfGame};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sqlx::Row;
+use std::sync::{Arc, OnceLock};
+use tokio::sync::Semaphore;
+
+pub mod engine;
+pub mod export;
+use engine::Engine;
+
+/// The largest record accepted (bytes).
+pub const BODY_LIMIT: usize = 1 << 20;
+/// The most SGF nodes a record may hold (every game and variation of the file together).
+pub const MAX_NODES: usize = 20_000;
+/// The most variations (SGF trees and subtrees) a record may hold.
+pub const MAX_VARIATIONS: usize = 1_000;
+/// How many tables may be computed at once (each takes a core for its playouts).
+pub const SCORERS: usize = 2;
+
+fn scorers() -> &'static Semaphore {
+    static S: OnceLock<Semaphore> = OnceLock::new();
+    S.get_or_init(|| Semaphore::new(SCORERS))
+}
+
+/// The routes of reviews and the review page (merged into the API's router, under its rate
+/// limit).
+pub fn routes() -> Router<AppState> {
+    let engine = Arc::new(Engine::default());
+    Router::new()
+        .route(
+            "/api/reviews",
+            post(create).layer(DefaultBodyLimit::max(BODY_LIMIT)),
+        )
+        .route("/api/reviews/{id}", get(get_review))
+        .route("/api/reviews/{id}/marks", post(marks))
+        .route("/api/reviews/{id}/record", get(get_record))
+        .route(
+            "/api/reviews/{id}/analysis",
+            get(get_analysis).post(start_analysis),
+        )
+        .route(
+            "/r/{id}",
+            get(|Path(_id): Path<String>| async { crate::web::page("review.html") }),
+        )
+        .layer(Extension(engine))
+}
+
+/// `?game=N`: which game of a collection (1-based).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateQuery {
+    #[serde(default)]
+    game: Option<usize>,
+}
+
+/// What a record's text was found to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Go,
+    Wall,
+}
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Go => "go",
+            Kind::Wall => "wallgo",
+        }
+    }
+}
+
+/// Counts the nodes (`;`) and variations (`(`) of an SGF text outside property values.
+fn sgf_shape(text: &str) -> (usize, usize) {
+    let (mut nodes, mut trees) = (0, 0);
+    let mut in_value = false;
+    let mut escaped = false;
+    for b in text.bytes() {
+        if in_value {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b']' => in_value = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'[' => in_value = true,
+            b';' => nodes += 1,
+            b'(' => trees += 1,
+            _ => {}
+        }
+    }
+    (nodes, trees)
+}
+
+/// The text with every `CA[…]` property's value set to `UTF-8`: the stored text is decoded, so
+/// the record served back must not name its old charset.
+fn as_utf8(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_value = false;
+    let mut escaped = false;
+    let mut skip = false;
+    let mut prev = ' ';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_value {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                ']' => {
+                    in_value = false;
+                    skip = false;
+                }
+                _ => {}
+            }
+            if !skip || !in_value {
+                out.push(c);
+            }
+            prev = c;
+            continue;
+        }
+        if c == 'C' && !prev.is_ascii_uppercase() && chars.peek() == Some(&'A') {
+            chars.next();
+            let mut ws = String::new();
+            while let Some(&w) = chars.peek() {
+                if w.is_whitespace() {
+                    ws.push(w);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            out.push_str("CA");
+            out.push_str(&ws);
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                out.push_str("[UTF-8");
+                in_value = true;
+                skip = true;
+            }
+            prev = 'A';
+            continue;
+        }
+        if c == '[' {
+            in_value = true;
+        }
+        out.push(c);
+        prev = c;
+    }
+    out
+}
+
+/// Whether the text's first meaningful line is a Wall Go record's header.
+fn is_wall_record(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .is_some_and(|l| l.split_whitespace().next() == Some("wallgo"))
+}
+
+/// A 422 carrying the SGF reader's error (line and property), in `args` too.
+fn sgf_error(e: &baduk_go::SgfError) -> ActError {
+    ActError::new(422, e.to_string()).with_code(
+        "review.sgf",
+        json!({"line": e.line, "property": e.property, "message": e.message}),
+    )
+}
+
+/// Reads an uploaded record: its kind, the text to store, the game index and the summary
+/// served by `GET` (replay, legality, table). Every refusal is a 4xx naming why.
+fn read_upload(
+    bytes: &[u8],
+    game: Option<usize>,
+) -> Result<(Kind, String, usize, Value), ActError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ActError::bad_request(
+            "the request has no record: send an SGF file or a Wall Go record as the body",
+        )
+        .with_code("review.empty", Value::Null));
+    }
+    if is_wall_record(bytes) {
+        if game.is_some() {
+            return Err(ActError::bad_request(
+                "?game=N chooses a game of an SGF collection; a Wall Go record holds one game",
+            ));
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            ActError::bad_request(format!("a Wall Go record is UTF-8 text: {e}"))
+                .with_code("review.utf8", Value::Null)
+        })?;
+        let summary = wall_summary(text)?;
+        return Ok((Kind::Wall, text.to_string(), 0, summary));
+    }
+    let text = baduk_go::sgf::decode(bytes).map_err(|e| sgf_error(&e))?;
+    if !text.contains("(;") && !text.trim_start().starts_with('(') {
+        return Err(ActError::bad_request(
+            "this is neither an SGF file (it starts with `(;`) nor a Wall Go record (its first line is `wallgo 1`)",
+        )
+        .with_code("review.unknown", Value::Null));
+    }
+    let (nodes, variations) = sgf_shape(&text);
+    if nodes > MAX_NODES {
+        return Err(ActError::new(
+            413,
+            format!("the record holds {nodes} SGF nodes; a review takes at most {MAX_NODES}"),
+        )
+        .with_code("review.nodes", json!({"nodes": nodes, "max": MAX_NODES})));
+    }
+    if variations > MAX_VARIATIONS {
+        return Err(ActError::new(
+            413,
+            format!(
+                "the record holds {variations} variations; a review takes at most {MAX_VARIATIONS}"
+            ),
+        )
+        .with_code(
+            "review.variations",
+            json!({"variations": variations, "max": MAX_VARIATIONS}),
+        ));
+    }
+    let index = match game {
+        Some(0) => {
+            return Err(ActError::bad_request(
+                "?game=N: the games of a collection are numbered from 1",
+            ))
+        }
+        Some(n) => n - 1,
+        None => 0,
+    };
+    let g = SgfGame::parse_game(&text, index).map_err(|e| sgf_error(&e))?;
+    let summary = go_summary(&g, index)?;
+    Ok((Kind::Go, as_utf8(&text), index, summary))
+}
+
+fn points(ps: impl IntoIterator<Item = Point>) -> Vec<String> {
+    ps.into_iter().map(|p| p.to_string()).collect()
+}
+
+fn move_text(m: Move) -> String {
+    match m {
+        Move::Play(p) => p.to_string(),
+        Move::Pass => "pass".into(),
+    }
+}
+
+/// The replay of a Go record: per move its colour, point and the stones it took off.
+fn go_moves(g: &SgfGame) -> Result<Vec<Value>, ActError> {
+    let mut board = g.setup.clone();
+    let size = g.size;
+    let mut out = Vec::with_capacity(g.moves.len());
+    let mut comments = g.comments.iter().peekable();
+    // Comments before the first move belong to the start (the summary's `comment`).
+    while comments.peek().is_some_and(|(n, _)| *n == 0) {
+        comments.next();
+    }
+    for (i, m) in g.moves.iter().enumerate() {
+        let before = board.clone();
+        if let Move::Play(pt) = m.mv {
+            board.play(pt, m.color).map_err(|e| {
+                sgf_error(&baduk_go::SgfError {
+                    line: m.line,
+                    property: Some(format!("{}[{}]", m.color.letter(), pt.to_sgf(size))),
+                    message: format!("move {} {} {pt}: {e}", i + 1, m.color.letter()),
+                })
+            })?;
+        }
+        let captured: Vec<String> = points(
+            before
+                .points()
+                .filter(|&p| before.get(p).is_some() && board.get(p).is_none()),
+        );
+        let mut comment = Vec::new();
+        while comments.peek().is_some_and(|(n, _)| *n == i + 1) {
+            comment.push(comments.next().map(|(_, c)| c.clone()).unwrap_or_default());
+        }
+        out.push(json!({
+            "color": m.color.letter().to_string(),
+            "move": move_text(m.mv),
+            "captured": captured,
+            "line": m.line,
+            "comment": (!comment.is_empty()).then(|| comment.join("\n")),
+        }));
+    }
+    Ok(out)
+}
+
+/// The rules the record names (`RU`), if this program knows them.
+fn named_rules(g: &SgfGame) -> Option<String> {
+    g.rules_name.as_ref()?;
+    g.rules(None)
+        .ok()
+        .map(|r| rules_label(&Rules::preset(r.preset)))
+}
+
+/// Each preset's verdict on the whole record: accepted, or the first illegal move with the
+/// rule's message (the library's `go replay` sentence) and where it is in the file.
+fn legality(g: &SgfGame) -> Vec<Value> {
+    Rules::presets()
+        .map(|preset| {
+            let mut rules = preset.with_size(g.size);
+            if let Some(k) = g.komi {
+                rules.komi = k;
+            }
+            let label = rules_label(&preset);
+            match g.replay(rules, None) {
+                Ok(game) => json!({
+                    "rules": label,
+                    "accepts": true,
+                    "end": game.end().map(|e| e.to_string()),
+                }),
+                Err(e) => {
+                    let err = crate::go_room::illegal(&e, &rules);
+                    let at = g.moves.get(e.number.wrapping_sub(1));
+                    json!({
+                        "rules": label,
+                        "accepts": false,
+                        "illegal": {
+                            "number": e.number,
+                            "color": e.color.letter().to_string(),
+                            "move": move_text(e.mv),
+                            "message": err.message,
+                            "code": err.code,
+                            "args": err.args,
+                            "line": at.map(|m| m.line),
+                        },
+                    })
+                }
+            }
+        })
+        .collect()
+}
+
+/// Every point's unconditional status (GNU Go's words), grouped: `alive` and `dead` stones,
+/// `black_territory` and `white_territory`; the rest is undecided.
+fn life_overlay(board: &Board) -> Value {
+    let verdict = life::unconditional(board);
+    let mut groups: [Vec<String>; 4] = Default::default();
+    for p in board.points() {
+        let i = match verdict.status(board, p) {
+            Unconditional::Alive => 0,
+            Unconditional::Dead => 1,
+            Unconditional::BlackTerritory => 2,
+            Unconditional::WhiteTerritory => 3,
+            _ => continue,
+        };
+        groups[i].push(p.to_string());
+    }
+    let [alive, dead, bt, wt] = groups;
+    json!({"alive": alive, "dead": dead, "black_territory": bt, "white_territory": wt})
+}
+
+/// The table of every rule set for the position after `upto` moves (all: `None`), with `dead`
+/// as the dead stones (None: the file's marks at the end, else the estimator's proposal).
+fn table_json(g: &SgfGame, upto: Option<usize>, dead: Option<PointSet>) -> Result<Value, ActError> {
+    let rec = Record::from_game(g, upto).map_err(|e| sgf_error(&e))?;
+    let mut list: Vec<(Rules, bool)> = Rules::presets().map(|r| (r, false)).collect();
+    table::apply_komi(&mut list, KomiChoice::Game, rec.komi);
+    let mut list = table::with_ends(g, &rec, list);
+    if rec.moves < g.moves.len() {
+        // A JK ending is the whole record's: a position before it has not ended.
+        for (_, end) in &mut list {
+            *end = None;
+        }
+    }
+    let jk_finished = table::jk_finished(&list);
+    let proposal = life::from_marks(&rec.board, &rec.marks)
+        .unwrap_or_else(|| life::estimate(&rec.board, &EstimateConfig::default()));
+    let est = match dead {
+        Some(d) => life::from_dead(&rec.board, d),
+        None => proposal.clone(),
+    };
+    let rows: Vec<Value> = table::rows(&rec, &est, list, jk_finished)
+        .iter()
+        .map(|r| r.to_json(KomiChoice::Game, rec.komi))
+        .collect();
+    let unsettled: Vec<String> = est
+        .chains
+        .iter()
+        .filter(|c| c.status == life::ChainStatus::Unsettled)
+        .map(|c| c.anchor.to_string())
+        .collect();
+    Ok(json!({
+        "move": rec.moves,
+        "finished": rec.finished || jk_finished,
+        "dead": points(est.settled.dead.iter()),
+        "proposed": points(proposal.settled.dead.iter()),
+        "dead_from": if dead.is_some() { "marks" } else if est.from_marks { "file" } else { "estimator" },
+        "seki": points(est.seki.points.iter()),
+        "unsettled": unsettled,
+        "rows": rows,
+        "why": why_differ(&rows),
+        "life": life_overlay(&rec.board),
+    }))
+}
+
+/// A one-line reason for each pair of rule sets that disagree on the winner: what in the two
+/// rule sets (counting, komi, seki, pass stones, handicap) makes the difference.
+fn why_differ(rows: &[Value]) -> Vec<Value> {
+    let mut out = Vec::new();
+    let rules: Vec<Option<Rules>> = rows
+        .iter()
+        .map(|r| r["rules"].as_str().and_then(|s| Rules::parse(s).ok()))
+        .collect();
+    for i in 0..rows.len() {
+        for j in i + 1..rows.len() {
+            if rows[i]["winner"] == rows[j]["winner"] {
+                continue;
+            }
+            let (Some(a), Some(b)) = (&rules[i], &rules[j]) else {
+                continue;
+            };
+            let mut reasons = Vec::new();
+            if a.scoring != b.scoring {
+                reasons.push(format!("counting: {} vs {}", a.scoring, b.scoring));
+            }
+            if a.komi != b.komi {
+                reasons.push(format!("komi {} vs {}", a.komi, b.komi));
+            }
+            if a.seki != b.seki {
+                reasons.push(format!("seki points: {} vs {}", a.seki, b.seki));
+            }
+            if a.passes != b.passes {
+                reasons.push(format!("passes: {} vs {}", a.passes, b.passes));
+            }
+            if a.handicap_bonus != b.handicap_bonus {
+                reasons.push(format!(
+                    "handicap compensation: {} vs {}",
+                    a.handicap_bonus, b.handicap_bonus
+                ));
+            }
+            if a.life != b.life {
+                reasons.push(format!("life and death: {} vs {}", a.life, b.life));
+            }
+            if reasons.is_empty() {
+                reasons.push("the same counting; the settlement of dead stones differs".into());
+            }
+            let name = |k: usize| rows[k]["rules"].as_str().unwrap_or("").to_string();
+            out.push(json!({
+                "a": rules_label(a), "b": rules_label(b),
+                "results": [rows[i]["result"], rows[j]["result"]],
+                "why": reasons.join("; "),
+                "rules": [name(i), name(j)],
+            }));
+        }
+    }
+    out
+}
+
+/// The summary of a Go record: what `GET /api/reviews/{id}` serves besides the analysis.
+fn go_summary(g: &SgfGame, index: usize) -> Result<Value, ActError> {
+    let size = g.size;
+    let moves = go_moves(g)?;
+    let table = table_json(g, None, None)?;
+    let columns: String = (0..size.cols())
+        .map(|x| {
+            Point::new(x, 0)
+                .to_gtp()
+                .chars()
+                .next()
+                .expect("a GTP vertex starts with its column")
+        })
+        .collect();
+    let setup = |c: Color| points(g.setup.points().filter(|&p| g.setup.get(p) == Some(c)));
+    let start_comment: Vec<&str> = g
+        .comments
+        .iter()
+        .filter(|(n, _)| *n == 0)
+        .map(|(_, c)| c.as_str())
+        .collect();
+    Ok(json!({
+        "game": "go",
+        "size": {"cols": size.cols(), "rows": size.rows()},
+        "columns": columns,
+        "setup": {"black": setup(Color::Black), "white": setup(Color::White)},
+        "first": g.to_move.letter().to_string(),
+        "info": {
+            "black": g.players[0], "white": g.players[1],
+            "komi": g.komi.map(|k| k.as_f64()),
+            "rules_name": g.rules_name, "rules": named_rules(g),
+            "result": g.result, "handicap": g.handicap,
+            "games": g.games, "game": index + 1,
+        },
+        "comment": (!start_comment.is_empty()).then(|| start_comment.join("\n")),
+        "moves": moves,
+        "legality": legality(g),
+        "table": table,
+    }))
+}
+
+/// The summary of a Wall Go record: each position of the replay as the game page draws it.
+fn wall_summary(text: &str) -> Result<Value, ActError> {
+    let game = baduk_wallgo::Game::from_record(text).map_err(|e| {
+        let status = if e.is_illegal() { 422 } else { 400 };
+        ActError::new(status, format!("Wall Go record {e}")).with_code(
+            "review.wall",
+            json!({"line": e.line, "message": e.to_string()}),
+        )
+    })?;
+    let mut room = crate::wall_room::WallRoom::new(game.variant());
+    let mut positions = vec![room.state()];
+    for &a in game.actions() {
+        room.game
+            .play(a)
+            .map_err(|e| ActError::illegal(format!("Wall Go record: {e}")))?;
+        let mut s = room.state();
+        // The whole list is in `moves` once; a position needs only its board.
+        if let Some(o) = s.as_object_mut() {
+            o.remove("moves");
+            o.remove("auto");
+        }
+        positions.push(s);
+    }
+    let moves: Vec<String> = game.actions().iter().map(|&a| room.notation(a)).collect();
+    Ok(json!({
+        "game": "wallgo",
+        "variant": game.variant().to_string(),
+        "moves": moves,
+        "positions": positions,
+        "result": room.result_json(),
+    }))
+}
+
+/// A review id as `new_id` makes them (anything else is not one: 404 without a query).
+fn valid_id(id: &str) -> bool {
+    (1..=32).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+fn storage(e: sqlx::Error) -> ActError {
+    tracing::error!("reviews: database: {e}");
+    ActError::internal("the review could not be read or stored; nothing was changed")
+}
+
+async fn create(
+    State(st): State<AppState>,
+    Extension(client): Extension<ClientKey>,
+    q: Result<Query<CreateQuery>, axum::extract::rejection::QueryRejection>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Response, ActError> {
+    let Query(q) = q.map_err(|e| ActError::bad_request(format!("query: {e}")))?;
+    let body = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ActError::new(
+                413,
+                format!("the record is too large: a review takes at most {BODY_LIMIT} bytes"),
+            )
+            .with_code("review.too_large", json!({"max": BODY_LIMIT}))
+        } else {
+            ActError::bad_request(format!("the record could not be read: {e}"))
+        }
+    })?;
+    if let Err(r) = st.budgets.creates.check(&client) {
+        let secs = r.retry_secs();
+        return Err(ActError::too_many(format!(
+            "too many {}: slow down (try again in {secs} s)",
+            r.budget
+        )));
+    }
+    let _permit = scorers()
+        .acquire()
+        .await
+        .map_err(|_| ActError::internal("the server is stopping"))?;
+    let (kind, text, index, summary) =
+        tokio::task::spawn_blocking(move || read_upload(&body, q.game))
+            .await
+            .map_err(|_| {
+                ActError::internal("the server failed on this record; nothing was stored")
+            })??;
+    let id = new_id();
+    let store = &st.hub.store;
+    sqlx::query(
+        "INSERT INTO reviews (id, kind, record, game_index, summary, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&id)
+    .bind(kind.word())
+    .bind(&text)
+    .bind(index as i64)
+    .bind(summary.to_string())
+    .bind(now_ms())
+    .execute(store.writer_pool())
+    .await
+    .map_err(storage)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"id": id, "url": format!("/r/{id}"), "game": kind.word()})),
+    )
+        .into_response())
+}
+
+/// How many reviews the database holds.
+pub async fn count(store: &crate::store::Store) -> Result<i64, String> {
+    let row = sqlx::query("SELECT COUNT(*) AS n FROM reviews")
+        .fetch_one(store.read_pool())
+        .await
+        .map_err(|e| e.to_string())?;
+    row.try_get::<i64, _>("n").map_err(|e| e.to_string())
+}
+
+/// A stored review: kind, record text, game index and summary.
+struct Stored {
+    kind: String,
+    record: String,
+    index: usize,
+    summary: Value,
+}
+
+async fn load(st: &AppState, id: &str) -> Result<Stored, ActError> {
+    let missing = || ActError::not_found("no such review");
+    if !valid_id(id) {
+        return Err(missing());
+    }
+    let row = sqlx::query("SELECT kind, record, game_index, summary FROM reviews WHERE id = $1")
+        .bind(id)
+        .fetch_optional(st.hub.store.read_pool())
+        .await
+        .map_err(storage)?
+        .ok_or_else(missing)?;
+    let summary: String = row.try_get("summary").map_err(storage)?;
+    Ok(Stored {
+        kind: row.try_get("kind").map_err(storage)?,
+        record: row.try_get("record").map_err(storage)?,
+        index: row.try_get::<i64, _>("game_index").map_err(storage)? as usize,
+        summary: serde_json::from_str(&summary)
+            .map_err(|_| ActError::internal("a stored review is unreadable"))?,
+    })
+}
+
+async fn get_review(
+    State(st): State<AppState>,
+    Extension(engine): Extension<Arc<Engine>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ActError> {
+    let s = load(&st, &id).await?;
+    let analysis =
+        engine::status(&st, &engine, &id, &s.kind, &s.summary, &s.record, s.index).await?;
+    let mut v = s.summary;
+    v["id"] = json!(id);
+    v["url"] = json!(format!("/r/{id}"));
+    v["analysis"] = analysis;
+    Ok(Json(v))
+}
+
+/// `GET /api/reviews/{id}/analysis`: the analysis alone (what a page polls).
+async fn get_analysis(
+    State(st): State<AppState>,
+    Extension(engine): Extension<Arc<Engine>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ActError> {
+    let s = load(&st, &id).await?;
+    Ok(Json(
+        engine::status(&st, &engine, &id, &s.kind, &s.summary, &s.record, s.index).await?,
+    ))
+}
+
+/// `POST /api/reviews/{id}/analysis`: queues the engine's review (once); answers the analysis
+/// as `GET` gives it.
+async fn start_analysis(
+    State(st): State<AppState>,
+    Extension(engine): Extension<Arc<Engine>>,
+    Extension(client): Extension<ClientKey>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ActError> {
+    let s = load(&st, &id).await?;
+    let now = engine::status(&st, &engine, &id, &s.kind, &s.summary, &s.record, s.index).await?;
+    if now["status"] == "none" {
+        if let Err(r) = st.budgets.creates.check(&client) {
+            let secs = r.retry_secs();
+            return Err(ActError::too_many(format!(
+                "too many {}: slow down (try again in {secs} s)",
+                r.budget
+            )));
+        }
+        engine.enqueue(&st, &id);
+    }
+    Ok(Json(
+        engine::status(&st, &engine, &id, &s.kind, &s.summary, &s.record, s.index).await?,
+    ))
+}
+
+/// `?analysis=1` on the record: the SGF rewritten with the engine's comments.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordQuery {
+    #[serde(default)]
+    analysis: Option<u8>,
+}
+
+async fn get_record(
+    State(st): State<AppState>,
+    Extension(engine): Extension<Arc<Engine>>,
+    Path(id): Path<String>,
+    q: Result<Query<RecordQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ActError> {
+    let Query(q) = q.map_err(|e| ActError::bad_request(format!("query: {e}")))?;
+    let s = load(&st, &id).await?;
+    let (ctype, name) = if s.kind == "go" {
+        ("application/x-go-sgf; charset=utf-8", format!("{id}.sgf"))
+    } else {
+        ("text/plain; charset=utf-8", format!("{id}.wallgo"))
+    };
+    let body = if q.analysis == Some(1) && s.kind == "go" {
+        let a = engine::status(&st, &engine, &id, &s.kind, &s.summary, &s.record, s.index).await?;
+        let g = SgfGame::parse_game(&s.record, s.index).map_err(|e| sgf_error(&e))?;
+        export::sgf(&g, &a)
+    } else {
+        s.record
+    };
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, ctype.to_string()),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// The body of `POST /api/reviews/{id}/marks`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MarksReq {
+    /// The position: after this many moves (default: the end of the main line).
+    #[serde(default, rename = "move")]
+    upto: Option<usize>,
+    /// The dead stones now (any stone of a chain names it); absent: the proposal.
+    #[serde(default)]
+    dead: Option<Vec<String>>,
+    /// A chain to toggle (dead ↔ alive) after `dead`.
+    #[serde(default)]
+    toggle: Option<String>,
+}
+
+/// The most points a marks request may name.
+const MAX_MARKS: usize = 25 * 25;
+
+/// The table for a position with the marks of `req`: the chain of `toggle` flipped.
+fn marks_table(g: &SgfGame, req: MarksReq) -> Result<Value, ActError> {
+    if let Some(n) = req.upto.filter(|&n| n > g.moves.len()) {
+        return Err(ActError::bad_request(format!(
+            "move {n}: the record has {} moves",
+            g.moves.len()
+        )));
+    }
+    let rec = Record::from_game(g, req.upto).map_err(|e| sgf_error(&e))?;
+    let board = &rec.board;
+    let size = board.size();
+    let parse = |s: &str| {
+        Point::from_gtp(s.trim(), size).map_err(|e| {
+            ActError::bad_request(format!(
+                "point `{}`: {e}",
+                s.chars().take(10).collect::<String>()
+            ))
+            .with_code(
+                "point.bad",
+                json!({"point": s.chars().take(10).collect::<String>()}),
+            )
+        })
+    };
+    let mut dead = match &req.dead {
+        Some(list) => {
+            if list.len() > MAX_MARKS {
+                return Err(ActError::bad_request(format!(
+                    "dead: at most {MAX_MARKS} points"
+                )));
+            }
+            let mut d = PointSet::new();
+            for s in list {
+                let p = parse(s)?;
+                if board.get(p).is_none() {
+                    return Err(ActError::illegal(format!("dead {p}: no stone there"))
+                        .with_code("marking.empty", json!({"point": p.to_string()})));
+                }
+                for q in board.chain_stones(p) {
+                    d.insert(q);
+                }
+            }
+            Some(d)
+        }
+        None => None,
+    };
+    if let Some(t) = &req.toggle {
+        let p = parse(t)?;
+        if board.get(p).is_none() {
+            return Err(ActError::illegal(format!("toggle {p}: no stone there"))
+                .with_code("marking.empty", json!({"point": p.to_string()})));
+        }
+        let mut d = match dead {
+            Some(d) => d,
+            None => {
+                let proposal = life::from_marks(board, &rec.marks)
+                    .unwrap_or_else(|| life::estimate(board, &EstimateConfig::default()));
+                proposal.settled.dead
+            }
+        };
+        let chain = board.chain_stones(p);
+        if d.contains(p) {
+            for q in chain {
+                d.remove(q);
+            }
+        } else {
+            for q in chain {
+                d.insert(q);
+            }
+        }
+        dead = Some(d);
+    }
+    table_json(g, req.upto, dead)
+}
+
+async fn marks(
+    State(st): State<AppState>,
+    Extension(client): Extension<ClientKey>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ActError> {
+    let req: MarksReq = if body.is_empty() {
+        MarksReq {
+            upto: None,
+            dead: None,
+            toggle: None,
+        }
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| ActError::bad_request(format!("bad JSON body: {e}")))?
+    };
+    if let Err(r) = st.budgets.actions.check(&client) {
+        let secs = r.retry_secs();
+        return Err(ActError::too_many(format!(
+            "too many {}: slow down (try again in {secs} s)",
+            r.budget
+        )));
+    }
+    let s = load(&st, &id).await?;
+    if s.kind != "go" {
+        return Err(ActError::bad_request(
+            "dead stones are marked on Go records; a Wall Go record has none",
+        ));
+    }
+    let _permit = scorers()
+        .acquire()
+        .await
+        .map_err(|_| ActError::internal("the server is stopping"))?;
+    let v = tokio::task::spawn_blocking(move || {
+        let g = SgfGame::parse_game(&s.record, s.index).map_err(|e| sgf_error(&e))?;
+        marks_table(&g, req)
+    })
+    .await
+    .map_err(|_| ActError::internal("the server failed on this request; nothing was changed"))??;
+    Ok(Json(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shape_counts_nodes_and_variations_outside_values() {
+        assert_eq!(
+            sgf_shape("(;GM[1]C[a;(b\\];c];B[aa](;W[bb])(;W[cc]))"),
+            (4, 3)
+        );
+    }
+
+    #[test]
+    fn the_stored_text_names_utf8() {
+        assert_eq!(
+            as_utf8("(;CA[EUC-KR]C[CA[x\\]]PB[a];B[aa])"),
+            "(;CA[UTF-8]C[CA[x\\]]PB[a];B[aa])"
+        );
+        assert_eq!(as_utf8("(;GM[1]CA [Shift_JIS])"), "(;GM[1]CA [UTF-8])");
+        assert_eq!(as_utf8("(;SCA[x])"), "(;SCA[x])");
+    }
+
+    #[test]
+    fn a_wall_record_is_known_by_its_first_line() {
+        assert!(is_wall_record(b"# a game\n\nwallgo 1\n"));
+        assert!(!is_wall_record(b"(;GM[1]C[wallgo 1])"));
+    }
+}

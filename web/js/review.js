@@ -1,0 +1,678 @@
+// The review page (/r/{id}): a stored record replayed move by move, its legality under each rule
+// set, and the rules lab — dead chains toggled on any position, the table of every rule set
+// recomputed by the server (docs/api.md, "Reviews"). Wall Go records replay with their regions.
+
+import { lang, t } from './i18n.js';
+import { h, fmtNum, ruleName, initChrome } from './ui.js';
+import { GoBoard } from './go-board.js';
+import { WallBoard } from './wall-board.js';
+
+const S = {
+  en: {
+    title: 'Review',
+    notfound: 'No such review',
+    move: 'Move {0} / {1}',
+    start: 'Start / {0}',
+    moves: 'Moves ({0})',
+    pass: 'pass',
+    first: 'First move',
+    prev: 'Previous move',
+    next: 'Next move',
+    last: 'Last move',
+    slider: 'Move number',
+    rules: 'Rules',
+    accepted: 'Accepted by: {0}',
+    rejected: 'Rejected by: {0}',
+    none: 'none',
+    illegal: 'Move {0} is illegal under {1}: {2}',
+    illegal_here: 'The next move is illegal under {0}: {1}',
+    after_illegal: 'After an illegal move under {0} (move {1}).',
+    end: 'Game over: {0}',
+    lab: 'Rules lab',
+    lab_hint: 'Click a stone to mark its chain dead or alive; the table is recounted by the server.',
+    score_here: 'Score this position',
+    restore: 'Back to the proposal',
+    overlay: 'Show unconditional status (Benson)',
+    dead: 'Dead: {0}',
+    from_estimator: 'dead stones proposed by the estimator',
+    from_file: "dead stones from the file's marks",
+    from_marks: 'dead stones as you marked them',
+    unsettled: 'Unsettled (playout majority): {0}',
+    seki: 'Seki points: {0}',
+    not_finished: 'The game is not finished here: scored as if it ended now.',
+    table: 'Every rule set at move {0}',
+    col_rules: 'Rules',
+    col_komi: 'Komi',
+    col_black: 'Black',
+    col_white: 'White',
+    col_result: 'Result',
+    col_notes: 'Notes',
+    why: 'Why they differ',
+    why_line: '{0} ({1}) vs {2} ({3}): {4}',
+    agree: 'Every rule set gives the same winner.',
+    export: 'Download the record',
+    wall_score: 'A {0} · B {1} · neutral {2}',
+    wall_result: 'Result: {0}',
+    legend: 'Overlay: ● alive, ✕ dead, ▲ black territory, △ white territory',
+    busy: 'Counting…',
+    black: 'Black',
+    white: 'White',
+    error: 'Error: {0}',
+    engine: 'Engine review',
+    run: 'Run the engine review',
+    engine_hint: 'The engine searches every position of the main line on the server ({0}); results are kept.',
+    queued: 'Waiting: {0} reviews before this one',
+    queued_next: 'Waiting: this review is next',
+    running: 'Analysing…',
+    partial: 'Paused (resumes when this page is open)',
+    done_all: 'Done',
+    progress: '{0} / {1} positions',
+    graph: 'Win rate (Black) and score lead across the game',
+    graph_wall: "A's evaluation across the game (secured area and room)",
+    mistakes: 'Biggest drops',
+    mistake: 'Move {0} ({1} {2}): {3} — engine prefers {4}',
+    best_here: 'Engine here: {0} to move, Black {1}%, lead {2}; prefers {3}',
+    best_wall: 'Engine here: {0} to move, value for A {1}; best turn {2}',
+    pv: 'Show the principal variation',
+    wr: 'win rate',
+    lead: 'lead',
+  },
+  ko: {
+    title: '복기',
+    notfound: '없는 복기입니다',
+    move: '{0} / {1}수',
+    start: '처음 / {0}수',
+    moves: '수순 ({0})',
+    pass: '패스',
+    first: '첫 수',
+    prev: '이전 수',
+    next: '다음 수',
+    last: '마지막 수',
+    slider: '수 번호',
+    rules: '규칙',
+    accepted: '허용하는 규칙: {0}',
+    rejected: '허용하지 않는 규칙: {0}',
+    none: '없음',
+    illegal: '{0}수는 {1}에서 반칙입니다: {2}',
+    illegal_here: '다음 수는 {0}에서 반칙입니다: {1}',
+    after_illegal: '{0}에서 반칙인 수({1}수) 이후입니다.',
+    end: '대국 종료: {0}',
+    lab: '규칙 실험실',
+    lab_hint: '돌을 누르면 그 돌 무리가 죽은 돌/산 돌로 바뀌고, 서버가 모든 규칙으로 다시 계가합니다.',
+    score_here: '이 국면 계가',
+    restore: '제안으로 되돌리기',
+    overlay: '무조건 삶·죽음 표시 (벤슨)',
+    dead: '죽은 돌: {0}',
+    from_estimator: '추정기가 제안한 죽은 돌',
+    from_file: '기보 파일의 표시에 따른 죽은 돌',
+    from_marks: '직접 표시한 죽은 돌',
+    unsettled: '미정 (플레이아웃 다수결): {0}',
+    seki: '세키 점: {0}',
+    not_finished: '이 국면에서는 대국이 끝나지 않았습니다: 지금 끝난 것으로 계가합니다.',
+    table: '{0}수에서 규칙별 결과',
+    col_rules: '규칙',
+    col_komi: '덤',
+    col_black: '흑',
+    col_white: '백',
+    col_result: '결과',
+    col_notes: '비고',
+    why: '결과가 다른 이유',
+    why_line: '{0} ({1}) 대 {2} ({3}): {4}',
+    agree: '모든 규칙에서 승자가 같습니다.',
+    export: '기보 내려받기',
+    wall_score: 'A {0} · B {1} · 중립 {2}',
+    wall_result: '결과: {0}',
+    legend: '표시: ● 삶, ✕ 죽음, ▲ 흑 집, △ 백 집',
+    busy: '계가 중…',
+    black: '흑',
+    white: '백',
+    error: '오류: {0}',
+    engine: '엔진 복기',
+    run: '엔진 복기 시작',
+    engine_hint: '서버의 엔진이 주 수순의 모든 국면을 탐색합니다 ({0}). 결과는 저장됩니다.',
+    queued: '대기 중: 앞에 {0}개의 복기',
+    queued_next: '대기 중: 다음 차례입니다',
+    running: '분석 중…',
+    partial: '멈춤 (이 페이지를 열면 이어서 분석)',
+    done_all: '완료',
+    progress: '{0} / {1} 국면',
+    graph: '대국 전체의 흑 승률과 집 차이',
+    graph_wall: '대국 전체에 걸친 A의 평가 (확보한 영역과 여지)',
+    mistakes: '가장 큰 손해',
+    mistake: '{0}수 ({1} {2}): {3} — 엔진 추천 {4}',
+    best_here: '이 국면의 엔진: {0} 차례, 흑 승률 {1}%, 차이 {2}; 추천 {3}',
+    best_wall: '이 국면의 엔진: {0} 차례, A 평가 {1}; 추천 {2}',
+    pv: '예상 수순 보기',
+    wr: '승률',
+    lead: '차이',
+  },
+};
+
+function tr(key, ...args) {
+  const s = S[lang()][key] ?? S.en[key] ?? key;
+  return s.replace(/\{(\d)\}/g, (_, k) => String(args[+k] ?? ''));
+}
+
+const $ = (id) => document.getElementById(id);
+const id = decodeURIComponent(location.pathname.split('/').pop() || '');
+const view = {
+  data: null,
+  pos: 0,
+  boards: [], // Go: the board after each move, rows top first
+  rules: 0, // index into data.legality
+  lab: null, // the last table from the server: {move, dead, rows, …}
+  overlay: false,
+  busy: false,
+  message: '',
+  analysis: null,
+  showPv: true,
+};
+let goBoard = null;
+let wallBoard = null;
+
+async function call(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new Error((data && data.error) || `${res.status}`);
+  return data;
+}
+
+/** The board after every move, from the set-up and each move's captured stones. */
+function replayBoards(d) {
+  const { cols, rows } = d.size;
+  const grid = Array.from({ length: rows }, () => Array(cols).fill('.'));
+  const at = (name) => ({ x: d.columns.indexOf(name[0]), y: rows - parseInt(name.slice(1), 10) });
+  for (const p of d.setup.black) grid[at(p).y][at(p).x] = 'B';
+  for (const p of d.setup.white) grid[at(p).y][at(p).x] = 'W';
+  const out = [grid.map((r) => r.join(''))];
+  for (const m of d.moves) {
+    if (m.move !== 'pass') {
+      const p = at(m.move);
+      grid[p.y][p.x] = m.color;
+    }
+    for (const c of m.captured) {
+      const p = at(c);
+      grid[p.y][p.x] = '.';
+    }
+    out.push(grid.map((r) => r.join('')));
+  }
+  return out;
+}
+
+function verdict() {
+  return view.data.legality?.[view.rules] ?? null;
+}
+
+function go(pos) {
+  const n = view.data.moves.length;
+  view.pos = Math.max(0, Math.min(n, pos));
+  render();
+}
+
+function renderGoBoard() {
+  const d = view.data;
+  const lab = view.lab && view.lab.move === view.pos ? view.lab : null;
+  const last = view.pos > 0 ? d.moves[view.pos - 1].move : null;
+  const state = {
+    size: d.size,
+    columns: d.columns,
+    board: view.boards[view.pos],
+    last_move: last === 'pass' ? null : last,
+    version: view.pos,
+    phase: 'finished',
+    marking: lab ? { dead: lab.dead, seki: lab.seki, territory: {} } : null,
+  };
+  goBoard.render(state, { interactive: !view.busy, mode: 'marking' });
+  const svg = goBoard.svg;
+  const NS = 'http://www.w3.org/2000/svg';
+  const mark = (name, attrs) => {
+    const p = goBoard.parse(name);
+    if (!p) return;
+    const e = document.createElementNS(NS, attrs.tag);
+    delete attrs.tag;
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, typeof v === 'function' ? v(p) : v);
+    svg.appendChild(e);
+  };
+  // The illegal move of the chosen rule set: a red ring where it was (or is about to be) played.
+  const v = verdict();
+  if (v && !v.accepts && v.illegal.move !== 'pass' && (view.pos === v.illegal.number || view.pos === v.illegal.number - 1)) {
+    mark(v.illegal.move, { tag: 'circle', cx: (p) => p.x, cy: (p) => p.y, r: 0.4, class: 'illegal-mark', 'data-illegal': v.illegal.move });
+  }
+  const here = analysisAt(view.pos);
+  if (view.showPv && here && here.pv && view.pos < d.moves.length) {
+    let c = here.to_move === 'B' ? 'black' : 'white';
+    here.pv.slice(0, 6).forEach((mv, i) => {
+      const p = goBoard.parse(mv);
+      if (p && view.boards[view.pos][p.y][p.x] === '.') {
+        const g = document.createElementNS(NS, 'g');
+        g.setAttribute('class', `pv ${c}`);
+        g.setAttribute('data-pv', String(i + 1));
+        const circle = document.createElementNS(NS, 'circle');
+        for (const [k, v] of Object.entries({ cx: p.x, cy: p.y, r: 0.45 })) circle.setAttribute(k, v);
+        const text = document.createElementNS(NS, 'text');
+        for (const [k, v] of Object.entries({ x: p.x, y: p.y + 0.17 })) text.setAttribute(k, v);
+        text.textContent = String(i + 1);
+        g.append(circle, text);
+        svg.appendChild(g);
+      }
+      c = c === 'black' ? 'white' : 'black';
+    });
+  }
+  if (view.overlay && lab) {
+    for (const p of lab.life.alive) mark(p, { tag: 'circle', cx: (q) => q.x, cy: (q) => q.y, r: 0.12, class: 'life alive', 'data-life': 'alive' });
+    for (const p of lab.life.dead) mark(p, { tag: 'path', d: (q) => `M${q.x - 0.15} ${q.y - 0.15}L${q.x + 0.15} ${q.y + 0.15}M${q.x + 0.15} ${q.y - 0.15}L${q.x - 0.15} ${q.y + 0.15}`, class: 'life dead', 'data-life': 'dead' });
+    for (const [k, cls] of [['black_territory', 'bt'], ['white_territory', 'wt']]) {
+      for (const p of lab.life[k]) mark(p, { tag: 'path', d: (q) => `M${q.x} ${q.y - 0.17}L${q.x + 0.16} ${q.y + 0.12}L${q.x - 0.16} ${q.y + 0.12}Z`, class: `life ${cls}`, 'data-life': k });
+    }
+  }
+}
+
+function renderWallBoard() {
+  const d = view.data;
+  const st = { ...d.positions[view.pos], id, version: view.pos, moves: d.moves.slice(0, view.pos), legal: [] };
+  st.last_move = view.pos > 0 ? d.moves[view.pos - 1] : null;
+  wallBoard.render(st, { interactive: false, showRegions: true });
+}
+
+function renderNav() {
+  const d = view.data;
+  const n = d.moves.length;
+  $('rv-pos').textContent = view.pos ? tr('move', view.pos, n) : tr('start', n);
+  const slider = $('rv-slider');
+  slider.max = String(n);
+  slider.value = String(view.pos);
+  slider.setAttribute('aria-label', tr('slider'));
+  for (const [b, k] of [['rv-first', 'first'], ['rv-prev', 'prev'], ['rv-next', 'next'], ['rv-last', 'last']]) {
+    $(b).title = tr(k);
+    $(b).setAttribute('aria-label', tr(k));
+  }
+  $('rv-first').disabled = $('rv-prev').disabled = view.pos === 0;
+  $('rv-next').disabled = $('rv-last').disabled = view.pos === n;
+  // The comment of this position (the root's at the start).
+  const c = view.pos === 0 ? d.comment : d.game === 'go' ? d.moves[view.pos - 1].comment : null;
+  $('comment').textContent = c || '';
+  $('comment').hidden = !c;
+  // The move list: numbers, comments marked, this move and the illegal one highlighted.
+  $('moves-title').textContent = tr('moves', n);
+  const list = $('moves');
+  if (list.children.length !== n) {
+    list.replaceChildren(
+      ...d.moves.map((m, i) => {
+        const text = d.game === 'go' ? `${m.color === 'B' ? '●' : '○'} ${m.move === 'pass' ? tr('pass') : m.move}` : m;
+        const li = h('li', { 'data-move': i + 1 }, h('button', { type: 'button', class: 'mv' }, text));
+        if (d.game === 'go' && m.comment) li.append(h('span', { class: 'has-comment', title: m.comment }, '💬'));
+        li.firstChild.onclick = () => go(i + 1);
+        return li;
+      }),
+    );
+  }
+  const v = d.game === 'go' ? verdict() : null;
+  for (const li of list.children) {
+    const k = +li.dataset.move;
+    li.classList.toggle('current', k === view.pos);
+    li.classList.toggle('illegal', !!v && !v.accepts && v.illegal.number === k);
+    if (k === view.pos) li.firstChild.setAttribute('aria-current', 'true');
+    else li.firstChild.removeAttribute('aria-current');
+  }
+  list.querySelector('li.current')?.scrollIntoView?.({ block: 'nearest' });
+}
+
+function renderRules() {
+  const d = view.data;
+  const box = $('rules-box');
+  if (d.game !== 'go') {
+    const s = d.positions[view.pos].score;
+    box.replaceChildren(
+      h('p', { class: 'wall-score', 'data-score': '' }, tr('wall_score', s.A, s.B, s.neutral)),
+      d.result ? h('p', { class: 'wall-result' }, tr('wall_result', d.result.text)) : null,
+    );
+    return;
+  }
+  const sel = h(
+    'select',
+    { id: 'rules', 'aria-label': tr('rules') },
+    ...d.legality.map((v, i) => h('option', { value: i, selected: i === view.rules }, `${ruleName(v.rules)}${v.accepts ? '' : ' ✕'}`)),
+  );
+  sel.onchange = () => {
+    view.rules = +sel.value;
+    render();
+  };
+  const ok = d.legality.filter((v) => v.accepts).map((v) => ruleName(v.rules));
+  const bad = d.legality.filter((v) => !v.accepts).map((v) => `${ruleName(v.rules)} (${v.illegal.number})`);
+  const v = verdict();
+  let say = null;
+  if (v && !v.accepts) {
+    const msg = `${v.illegal.message}`;
+    if (view.pos === v.illegal.number - 1) say = tr('illegal_here', ruleName(v.rules), msg);
+    else if (view.pos === v.illegal.number) say = tr('illegal', v.illegal.number, ruleName(v.rules), msg);
+    else if (view.pos > v.illegal.number) say = tr('after_illegal', ruleName(v.rules), v.illegal.number);
+  } else if (v && v.end && view.pos === d.moves.length) {
+    say = tr('end', v.end);
+  }
+  $('why').textContent = say || '';
+  box.replaceChildren(
+    h('label', { class: 'rules-pick' }, tr('rules'), ' ', sel),
+    h('p', { class: 'accepted', id: 'accepted' }, tr('accepted', ok.length ? ok.join(', ') : tr('none'))),
+    bad.length ? h('p', { class: 'rejected', id: 'rejected' }, tr('rejected', bad.join(', '))) : null,
+    v && !v.accepts ? h('p', { class: 'illegal-text', id: 'illegal' }, tr('illegal', v.illegal.number, ruleName(v.rules), v.illegal.message)) : null,
+  );
+}
+
+function renderLab() {
+  const d = view.data;
+  const box = $('lab');
+  const table = $('table');
+  if (d.game !== 'go') {
+    box.replaceChildren();
+    table.replaceChildren();
+    return;
+  }
+  const lab = view.lab && view.lab.move === view.pos ? view.lab : null;
+  const scoreBtn = h('button', { type: 'button', class: 'small', id: 'score-here', disabled: view.busy }, tr('score_here'));
+  scoreBtn.onclick = () => ask({ move: view.pos });
+  const restore = h('button', { type: 'button', class: 'small quiet', id: 'restore', disabled: view.busy || !lab || lab.dead_from !== 'marks' }, tr('restore'));
+  restore.onclick = () => ask({ move: view.pos });
+  const ov = h('input', { type: 'checkbox', id: 'overlay', checked: view.overlay });
+  ov.onchange = () => {
+    view.overlay = ov.checked;
+    render();
+  };
+  const from = lab ? tr(lab.dead_from === 'marks' ? 'from_marks' : lab.dead_from === 'file' ? 'from_file' : 'from_estimator') : '';
+  box.replaceChildren(
+    h('h2', {}, tr('lab')),
+    h('p', { class: 'hint' }, tr('lab_hint')),
+    h('div', { class: 'row' }, lab ? null : scoreBtn, lab ? restore : null),
+    h('label', { class: 'switch' }, ov, ' ', tr('overlay')),
+    view.overlay && lab ? h('p', { class: 'hint', id: 'legend' }, tr('legend')) : null,
+    view.busy ? h('p', { class: 'hint', id: 'busy' }, tr('busy')) : null,
+    lab ? h('p', { class: 'dead-line', id: 'dead-line' }, `${from}. `, tr('dead', lab.dead.length ? lab.dead.join(' ') : tr('none'))) : null,
+    lab && lab.unsettled.length ? h('p', { class: 'hint' }, tr('unsettled', lab.unsettled.join(' '))) : null,
+    lab && lab.seki.length ? h('p', { class: 'hint' }, tr('seki', lab.seki.join(' '))) : null,
+    lab && !lab.finished ? h('p', { class: 'hint' }, tr('not_finished')) : null,
+  );
+  if (!lab) {
+    table.replaceChildren();
+    return;
+  }
+  const head = ['col_rules', 'col_komi', 'col_black', 'col_white', 'col_result', 'col_notes'].map((k) => h('th', { scope: 'col' }, tr(k)));
+  const rows = lab.rows.map((r) =>
+    h(
+      'tr',
+      { 'data-rules': r.rules.split(',')[0] },
+      h('th', { scope: 'row' }, ruleName(r.rules)),
+      h('td', { class: 'num' }, fmtNum(r.komi)),
+      h('td', { class: 'num' }, fmtNum(r.black)),
+      h('td', { class: 'num' }, fmtNum(r.white)),
+      h('td', { class: `res ${r.winner === 'B' ? 'wb' : r.winner === 'W' ? 'ww' : ''}` }, r.result),
+      h('td', { class: 'notes' }, (r.notes || []).join('; ')),
+    ),
+  );
+  const why = lab.why.length
+    ? h('ul', { class: 'why-differ' }, ...lab.why.map((w) => h('li', {}, tr('why_line', ruleName(w.a), w.results[0], ruleName(w.b), w.results[1], w.why))))
+    : h('p', { class: 'hint' }, tr('agree'));
+  table.replaceChildren(
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h('table', { class: 'scores', id: 'scores' }, h('caption', {}, tr('table', lab.move)), h('thead', {}, h('tr', {}, ...head)), h('tbody', {}, ...rows)),
+    ),
+    h('h3', {}, tr('why')),
+    why,
+  );
+}
+
+/** The stored analysis of position k, if any. */
+function analysisAt(k) {
+  return view.analysis?.positions?.find((p) => p.position === k) ?? null;
+}
+
+/** The value the graph draws for a position: Black's win rate (Go), A's evaluation (Wall Go). */
+function graphValue(p) {
+  if (view.data.game === 'go') return p.winrate;
+  return Math.max(0, Math.min(1, 0.5 + p.value / 2000));
+}
+
+/** Each move's drop for the side that made it, largest first (at most 5, at least 5 points). */
+function mistakes() {
+  const d = view.data;
+  const out = [];
+  const byPos = new Map((view.analysis?.positions || []).map((p) => [p.position, p]));
+  for (let k = 1; k <= d.moves.length; k++) {
+    const a = byPos.get(k - 1);
+    const b = byPos.get(k);
+    if (!a || !b) continue;
+    const mover = d.game === 'go' ? d.moves[k - 1].color : a.to_move;
+    const va = graphValue(a);
+    const vb = graphValue(b);
+    const drop = mover === 'B' && d.game === 'go' ? va - vb : mover === 'W' || mover === 'B' ? vb - va : mover === 'A' ? va - vb : 0;
+    if (drop >= 0.05) out.push({ k, drop, before: a });
+  }
+  return out.sort((x, y) => y.drop - x.drop).slice(0, 5);
+}
+
+function renderGraph(box) {
+  const d = view.data;
+  const ps = view.analysis?.positions || [];
+  const n = d.moves.length;
+  const W = 600;
+  const H = 150;
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('class', 'graph');
+  svg.setAttribute('id', 'graph');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', tr(d.game === 'go' ? 'graph' : 'graph_wall'));
+  const x = (k) => (n ? (k / n) * W : 0);
+  const y = (v) => H - v * H;
+  const add = (name, attrs) => {
+    const e = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    svg.appendChild(e);
+    return e;
+  };
+  add('rect', { x: 0, y: 0, width: W, height: H, class: 'g-bg' });
+  add('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'g-mid' });
+  if (ps.length) {
+    const pts = ps.map((p) => `${x(p.position).toFixed(1)},${y(graphValue(p)).toFixed(1)}`);
+    // Black's share filled dark from below, White's the light rest: both colours, not only a line.
+    add('path', { d: `M${x(ps[0].position)},${H}L${pts.join('L')}L${x(ps[ps.length - 1].position)},${H}Z`, class: 'g-black' });
+    add('polyline', { points: pts.join(' '), class: 'g-line' });
+    if (d.game === 'go') {
+      const max = Math.max(10, ...ps.map((p) => Math.abs(p.score)));
+      const sp = ps.map((p) => `${x(p.position).toFixed(1)},${(H / 2 - (p.score / max) * (H / 2)).toFixed(1)}`);
+      add('polyline', { points: sp.join(' '), class: 'g-score' });
+    }
+  }
+  for (const m of mistakes()) add('circle', { cx: x(m.k), cy: y(graphValue(analysisAt(m.k))), r: 5, class: 'g-mistake', 'data-mistake': m.k });
+  add('line', { x1: x(view.pos), y1: 0, x2: x(view.pos), y2: H, class: 'g-cursor' });
+  svg.addEventListener('click', (e) => {
+    const r = svg.getBoundingClientRect();
+    go(Math.round(((e.clientX - r.left) / r.width) * n));
+  });
+  box.append(svg);
+}
+
+function renderEngine() {
+  const d = view.data;
+  const box = $('engine');
+  const a = view.analysis;
+  box.replaceChildren();
+  if (!a) return;
+  const budget = d.game === 'go' ? `${a.budget.playouts} playouts, ≤ ${a.budget.max_ms / 1000} s${a.rules ? `, ${ruleName(a.rules)}` : ''}` : `expert, ${a.budget.wall_nodes} nodes, ≤ ${a.budget.max_ms / 1000} s`;
+  box.append(h('h2', {}, tr('engine')), h('p', { class: 'hint' }, tr('engine_hint', budget)));
+  if (a.status === 'none') {
+    const run = h('button', { type: 'button', class: 'primary small', id: 'run-engine' }, tr('run'));
+    run.onclick = startEngine;
+    box.append(run);
+    return;
+  }
+  const word =
+    a.status === 'queued' ? (a.queue_position ? tr('queued', a.queue_position) : tr('queued_next')) : a.status === 'running' ? tr('running') : a.status === 'done' ? tr('done_all') : tr('partial');
+  const bar = h('progress', { id: 'engine-progress', max: String(a.total), value: String(a.done) });
+  box.append(h('p', { class: 'engine-status', id: 'engine-status', 'data-status': a.status }, `${word} · ${tr('progress', a.done, a.total)}`), bar);
+  renderGraph(box);
+  const here = analysisAt(view.pos);
+  if (here && d.game === 'go') box.append(h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), here.score > 0 ? `B+${here.score}` : `W+${-here.score}`, here.best)));
+  if (here && d.game !== 'go' && here.to_move) box.append(h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, here.value, here.best)));
+  if (d.game === 'go') {
+    const pv = h('input', { type: 'checkbox', id: 'show-pv', checked: view.showPv });
+    pv.onchange = () => {
+      view.showPv = pv.checked;
+      render();
+    };
+    box.append(h('label', { class: 'switch' }, pv, ' ', tr('pv')));
+  }
+  const ms = mistakes();
+  if (ms.length) {
+    box.append(
+      h('h3', {}, tr('mistakes')),
+      h(
+        'ul',
+        { class: 'mistakes', id: 'mistakes' },
+        ...ms.map((m) => {
+          const mv = d.moves[m.k - 1];
+          const who = d.game === 'go' ? (mv.color === 'B' ? tr('black') : tr('white')) : m.before.to_move;
+          const b = h('button', { type: 'button', class: 'small quiet', 'data-mistake': m.k }, tr('mistake', m.k, who, d.game === 'go' ? mv.move : mv, `−${(m.drop * 100).toFixed(0)}%`, m.before.best ?? '—'));
+          // The position before the mistake, where the engine's preferred move and line show.
+          b.onclick = () => go(m.k - 1);
+          return h('li', {}, b);
+        }),
+      ),
+    );
+  }
+}
+
+let polling = null;
+async function refreshAnalysis() {
+  try {
+    view.analysis = await call('GET', `/api/reviews/${encodeURIComponent(id)}/analysis`);
+  } catch {
+    /* the next poll tries again */
+  }
+  render();
+  const going = view.analysis && ['queued', 'running'].includes(view.analysis.status);
+  if (going && !polling) polling = setInterval(refreshAnalysis, 1500);
+  if (!going && polling) {
+    clearInterval(polling);
+    polling = null;
+  }
+}
+
+async function startEngine() {
+  try {
+    view.analysis = await call('POST', `/api/reviews/${encodeURIComponent(id)}/analysis`);
+  } catch (e) {
+    view.message = tr('error', e.message);
+  }
+  refreshAnalysis();
+}
+
+function render() {
+  const d = view.data;
+  if (!d) return;
+  document.title = `${tr('title')} · baduk`;
+  const i = d.info || {};
+  $('title').textContent =
+    d.game === 'go' ? `${tr('title')} · ${i.black || '?'} – ${i.white || '?'}` : `${tr('title')} · Wall Go`;
+  $('info').textContent =
+    d.game === 'go'
+      ? [`${d.size.cols}×${d.size.rows}`, i.rules_name ? `RU[${i.rules_name}]` : null, i.komi !== null && i.komi !== undefined ? `KM[${i.komi}]` : null, i.result ? `RE[${i.result}]` : null, i.games > 1 ? `${i.game}/${i.games}` : null]
+          .filter(Boolean)
+          .join(' · ')
+      : d.variant;
+  $('export').textContent = tr('export');
+  $('export').href = `/api/reviews/${encodeURIComponent(id)}/record${view.analysis?.done ? '?analysis=1' : ''}`;
+  $('message').textContent = view.message;
+  $('message').className = view.message ? 'message error' : 'message';
+  renderNav();
+  renderRules();
+  renderLab();
+  renderEngine();
+  if (d.game === 'go') renderGoBoard();
+  else renderWallBoard();
+}
+
+/** Asks the server for the table with these marks; the page keeps the answer. */
+async function ask(body) {
+  view.busy = true;
+  view.message = '';
+  render();
+  try {
+    view.lab = await call('POST', `/api/reviews/${encodeURIComponent(id)}/marks`, body);
+  } catch (e) {
+    view.message = tr('error', e.message);
+  }
+  view.busy = false;
+  render();
+}
+
+function onPoint(name) {
+  const d = view.data;
+  if (view.busy || d.game !== 'go') return;
+  const board = view.boards[view.pos];
+  const p = goBoard.parse(name);
+  if (!p || board[p.y][p.x] === '.') return;
+  const lab = view.lab && view.lab.move === view.pos ? view.lab : null;
+  const body = { move: view.pos, toggle: name };
+  if (lab) body.dead = lab.dead;
+  ask(body);
+}
+
+function keys(e) {
+  if (!view.data || e.target.closest?.('input, select, textarea')) return;
+  if (e.target.closest?.('svg') && ['ArrowUp', 'ArrowDown', 'Enter', ' '].includes(e.key)) return;
+  const k = { ArrowLeft: view.pos - 1, ArrowRight: view.pos + 1, Home: 0, End: view.data.moves.length, PageUp: view.pos - 10, PageDown: view.pos + 10 }[e.key];
+  if (k === undefined || e.target.closest?.('svg.goban.interactive:focus-visible')) return;
+  e.preventDefault();
+  go(k);
+}
+
+async function main() {
+  initChrome(render);
+  let d;
+  try {
+    d = await call('GET', `/api/reviews/${encodeURIComponent(id)}`);
+  } catch (e) {
+    $('main').hidden = true;
+    $('notfound').hidden = false;
+    $('nf-title').textContent = tr('notfound');
+    $('notfound').querySelector('p').textContent = e.message;
+    return;
+  }
+  view.data = d;
+  if (d.game === 'go') {
+    view.boards = replayBoards(d);
+    const named = d.info.rules ? d.legality.findIndex((v) => v.rules === d.info.rules) : -1;
+    view.rules = named >= 0 ? named : Math.max(0, d.legality.findIndex((v) => v.rules === 'japanese'));
+    view.lab = d.table;
+    goBoard = new GoBoard($('board'), { onPoint });
+  } else {
+    wallBoard = new WallBoard($('board'), { onAction: () => {}, onStage: () => {} });
+  }
+  view.pos = d.moves.length;
+  view.analysis = d.analysis;
+  $('rv-first').onclick = () => go(0);
+  $('rv-prev').onclick = () => go(view.pos - 1);
+  $('rv-next').onclick = () => go(view.pos + 1);
+  $('rv-last').onclick = () => go(d.moves.length);
+  $('rv-slider').oninput = (e) => go(+e.target.value);
+  document.addEventListener('keydown', keys);
+  render();
+  performance.mark('baduk-review-board-drawn');
+  if (['queued', 'running', 'partial'].includes(d.analysis?.status)) refreshAnalysis();
+  document.body.dataset.ready = '1';
+}
+
+void t; // the shared strings (lobby link) are filled by initChrome
+main();
