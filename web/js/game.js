@@ -949,19 +949,22 @@ async function start() {
       renderInvites();
     } else if (!$('#notfound').hidden) notFound();
   });
-  // The session and the state side by side; the seats are read against the account once both
-  // are known (a first visit's guest holds no seat yet, so the state needs no cookie then).
+  // The session and the state side by side, and the board drawn as soon as the state is here:
+  // the state already says which seat the cookie's account holds (`you`), and a first visit's
+  // guest holds no seat yet. The header, the "join as yourself" labels and the chat follow the
+  // session when it arrives; the socket opens after it, so that it carries the session's cookie.
   const session = initAccount();
   setupReplay();
   if (!id) return notFound();
   try {
-    const [st] = await Promise.all([firstState(), session]);
-    apply(st);
+    apply(await firstState());
   } catch (e) {
     if (e.status === 404 || e.status === 400) return notFound();
     showMessage(e.status ? e.message : t('error.network'));
   }
-  renderInvites();
+  await session;
+  if (page.state) render();
+  else renderInvites();
   let dropped = false;
   page.chat = new Chat($('#chat'), {
     id,
