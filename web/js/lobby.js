@@ -108,7 +108,7 @@ function spec() {
     if (k === 'bot') {
       const lvl = form[`level-${seat}`].value;
       seats[seat] = game === 'go' ? { kind: 'bot', bot: 'baduk', options: lvl } : { kind: 'bot', bot: lvl };
-    } else if (k === 'open') seats[seat] = { kind: 'open' };
+    } else if (k === 'open' || k === 'friend') seats[seat] = { kind: 'open' };
     else seats[seat] = { kind: 'human' };
   }
   if (game === 'go') {
@@ -119,7 +119,7 @@ function spec() {
     const whole = over && !over.split(',')[0].includes('=');
     const s = { game: 'go', size, rules: whole ? over : over ? `${form.preset.value},${over}` : form.preset.value, handicap: parseInt(form.handicap.value, 10), clock: clockString(), seats };
     if (form.komi.value.trim() !== '') s.komi = parseFloat(form.komi.value);
-    return { spec: extras(s), kinds };
+    return { spec: extras(s, kinds), kinds };
   }
   return {
     spec: extras({
@@ -127,15 +127,19 @@ function spec() {
       variant: `placement=${form.placement.value} stay=${form.stay.value} tiebreak=${form.tiebreak.value}`,
       turn_seconds: parseInt(form.turn_seconds.value || '0', 10),
       seats,
-    }),
+    }, kinds),
     kinds,
   };
 }
 
-/** Rated, and invite-only (`listed: false`), sent only when chosen (an older server knows neither). */
-function extras(s) {
+/**
+ * Rated, and invite-only (`listed: false`), sent only when chosen (an older server knows neither).
+ * A friend's seat is an open seat that only the friend hears of: the game is invite-only, so that
+ * nobody else takes it from the lobby's list.
+ */
+function extras(s, kinds) {
   if (form.rated.checked) s.rated = true;
-  if (form.unlisted.checked) s.listed = false;
+  if (form.unlisted.checked || Object.values(kinds).includes('friend')) s.listed = false;
   return s;
 }
 
@@ -152,25 +156,27 @@ async function create(e) {
     const r = await api.create(s);
     let mine = null;
     for (const [seat, info] of Object.entries(r.seats || {})) {
-      const link = seatLink(info.url, seat);
       if (kinds[seat] === 'me') {
         holdSeat(r.id, seat, info.token);
-        mine = mine || link;
-      } else if (kinds[seat] === 'friend') saveInvite(r.id, seat, link);
+        mine = mine || seatLink(info.url, seat);
+      }
     }
-    // An open seat of an invite-only game: its link is the game's own address, where the
-    // friend joins as themselves.
-    for (const seat of SEATS[game]) if (kinds[seat] === 'open' && s.listed === false) saveInvite(r.id, seat, `${location.origin}/g/${r.id}`);
+    // A friend's seat, or an open seat of an invite-only game: its link is the game's own
+    // address, where the friend joins as themselves ("Join as yourself", signed in or a guest).
+    const plain = `${location.origin}/g/${encodeURIComponent(r.id)}`;
+    const shared = SEATS[game].filter((seat) => kinds[seat] === 'friend' || (kinds[seat] === 'open' && s.listed === false));
+    for (const seat of shared) saveInvite(r.id, seat, plain);
     if (mine) {
       location.href = mine;
       return;
     }
     // No seat of mine: show the links to hand out, and a way in as a spectator.
     created.append(h('strong', {}, t('lobby.created')));
-    for (const [seat, info] of Object.entries(r.seats || {})) {
-      const link = seatLink(info.url, seat);
-      created.append(h('label', { class: 'invite' }, h('span', {}, t(`color.${seat}`)), h('input', { readonly: '', value: link, 'data-invite': seat }), copyButton(link)));
+    const waiting = SEATS[game].filter((seat) => kinds[seat] === 'friend' || kinds[seat] === 'open');
+    for (const seat of waiting) {
+      created.append(h('label', { class: 'invite' }, h('span', {}, t(`color.${seat}`)), h('input', { readonly: '', value: plain, 'data-invite': seat }), copyButton(plain)));
     }
+    if (waiting.length) created.append(h('p', { class: 'hint' }, t('invite.self')));
     created.append(h('a', { class: 'button primary', href: `/g/${r.id}` }, t('lobby.open_game')));
     loadList();
   } catch (ex) {

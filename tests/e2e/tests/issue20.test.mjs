@@ -224,13 +224,17 @@ describe('issue 20: what a player trips over', () => {
       // The address bar's URL, in another browser, is a spectator's.
       await B.page.goto(A.page.url());
       await B.page.waitForSelector('body[data-role=spectator]');
-      // A friend's link sent to the wrong person: "New link" makes a new one, the old one stops.
-      await A.page.goto(`${BASE}/`);
-      await A.page.selectOption('select[name=size]', '9');
-      await A.page.selectOption('select[name=seat-black]', 'me');
-      await A.page.selectOption('select[name=seat-white]', 'friend');
-      await Promise.all([A.page.waitForURL(/\/g\/[^/#]+$/), A.page.click('#create-btn')]);
+      // A seat-token link handed out (by an API client, or by the lobby before invitations were
+      // "join as yourself") and sent to the wrong person: "New link" makes a new one, the old
+      // one stops working.
+      const g2 = await create({ size: 9, rules: 'chinese', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+      await A.page.goto(`${BASE}${g2.seats.black.url}`);
+      await A.page.waitForSelector('body[data-role=player]');
+      await A.page.evaluate(([id, url]) => localStorage.setItem(`baduk.invites.${id}`, JSON.stringify({ white: url })), [g2.id, `${BASE}${g2.seats.white.url}`]);
+      await A.page.reload();
+      await A.page.waitForSelector('[data-rotate=white]');
       const old = await A.page.inputValue('input[data-invite=white]');
+      assert.match(old, /#token=/);
       await A.page.click('[data-rotate=white]');
       await A.page.waitForFunction((o) => document.querySelector('input[data-invite=white]')?.value !== o, old);
       const fresh = await A.page.inputValue('input[data-invite=white]');
