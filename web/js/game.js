@@ -3,7 +3,7 @@
 // server's answer (a new state, or a 4xx message in place).
 
 import { api, connect, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account } from './api.js';
-import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName } from './account.js';
+import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName, userName } from './account.js';
 import { Chat } from './chat.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
@@ -685,7 +685,7 @@ function ratingRows(kind, rows) {
   for (const r of rows) {
     const d = Math.round(r.after.rating) - Math.round(r.before.rating);
     ul.append(
-      h('li', { 'data-player': r.name, 'data-delta': d, 'data-after': Math.round(r.after.rating) }, h('strong', {}, displayName(r.name)), ' ', ratingLong(kind, r.before), ' → ', ratingLong(kind, r.after), ' ', h('b', { class: d >= 0 ? 'up' : 'down' }, `${d >= 0 ? '+' : '−'}${Math.abs(d)}`)),
+      h('li', { 'data-player': r.name, 'data-delta': d, 'data-after': Math.round(r.after.rating) }, h('strong', {}, userName(r.name)), ' ', ratingLong(kind, r.before), ' → ', ratingLong(kind, r.after), ' ', h('b', { class: d >= 0 ? 'up' : 'down' }, `${d >= 0 ? '+' : '−'}${Math.abs(d)}`)),
     );
   }
   return h('div', { class: 'ratings-box' }, h('h3', {}, t('rating.change')), ul);

@@ -2,7 +2,7 @@
 // finished games with their players, the open seeks and who is online; join an open seat, watch.
 
 import { api, holdSeat, saveInvite, seatLink, seekSocket, account } from './api.js';
-import { initAccount, repaintAccount, kindOf, ratingShort, playerLink, KINDS, isGuest, displayName } from './account.js';
+import { initAccount, repaintAccount, kindOf, ratingShort, rankWords, playerLink, KINDS, isGuest, displayName, userName } from './account.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
 
@@ -210,11 +210,12 @@ function item(g) {
     ? [`${t('game.go')} ${sizeText(g.size)}`, ruleName(g.rules_label || g.rules), g.komi !== undefined ? t('komi', g.komi) : '', g.handicap ? t('handicap', g.handicap) : '', clock].filter(Boolean).join(' · ')
     : `${t('game.wallgo')}`;
   const kind = kindOf(g.game, g.size);
-  const seats = Object.entries(g.seats || {})
-    .map(([s, info]) => `${t(`seatname.${s}`)}: ${info.player ? playerWords(info.player, kind) : kindLabel(info, g.status === 'finished')}`)
-    .join(' · ');
+  // The players' names are elements of their own (user text, left out of the language checks).
+  const seats = Object.entries(g.seats || {}).map(([s, info]) => [`${t(`seatname.${s}`)}: `, info.player ? playerWords(info.player, kind) : kindLabel(info, g.status === 'finished')]);
   const res = g.result ? resultShort(typeof g.result === 'string' ? g.result : g.result.text) : '';
-  const meta = [g.rated ? t('rated') : '', seats, g.moves ? t('lobby.moves', g.moves) : '', res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)].filter(Boolean).join(' · ');
+  const meta = [g.rated ? t('rated') : '', ...seats, g.moves ? t('lobby.moves', g.moves) : '', res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)]
+    .filter(Boolean)
+    .flatMap((part, i) => (i ? [' · ', part] : [part]));
   const acts = h('div', { class: 'gact' });
   for (const [s, info] of Object.entries(g.seats || {})) {
     if (info.kind === 'open' && !info.joined) {
@@ -233,13 +234,13 @@ function item(g) {
     }
   }
   acts.append(h('a', { class: 'button small', href: `/g/${encodeURIComponent(g.id)}`, 'data-watch': g.id }, t('lobby.watch')));
-  return h('li', { 'data-game': g.id }, h('span', { class: `gicon ${g.game}`, 'aria-hidden': 'true' }, isGo ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, title), h('div', { class: 'gmeta' }, meta)), acts);
+  return h('li', { 'data-game': g.id }, h('span', { class: `gicon ${g.game}`, 'aria-hidden': 'true' }, isGo ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, title), h('div', { class: 'gmeta' }, meta.flat(Infinity))), acts);
 }
 
-/** A seat's player in words: `kim (3k)`. */
+/** A seat's player in words: `kim (3k)`, the name marked as user text. */
 function playerWords(p, kind) {
   const r = ratingShort(kind || 'go19', p);
-  return r ? `${displayName(p.name)} (${r})` : displayName(p.name);
+  return r ? [userName(p.name), ` (${r})`] : [userName(p.name)];
 }
 
 async function loadList(more = false) {
