@@ -80,6 +80,45 @@ function syncGoFields() {
   for (const el of form.querySelectorAll('.clockf')) el.hidden = !el.dataset.for.split(' ').includes(clock);
 }
 
+// ---- a named opponent: handicap and komi suggested from the rating gap (GET /api/suggest) ---
+
+let suggestSeq = 0;
+let suggestTimer = null;
+
+/** Asks the server for the handicap and komi of a game against the named player and fills them in. */
+async function suggest() {
+  const note = $('#suggest-note');
+  const name = form.opponent.value.trim();
+  const seq = ++suggestSeq;
+  const say1 = (text) => {
+    note.hidden = !text;
+    note.textContent = text || '';
+    delete note.dataset.suggest;
+  };
+  if (!name || game !== 'go') return say1('');
+  const kind = kindOf('go', form.size.value === 'custom' ? 0 : parseInt(form.size.value, 10));
+  if (!kind) return say1(t('suggest.size'));
+  try {
+    const r = await api.suggest(name, kind);
+    if (seq !== suggestSeq) return;
+    form.handicap.value = String(r.handicap || 0);
+    form.komi.value = r.komi === null || r.komi === undefined ? '' : String(r.komi);
+    const [mine, theirs] = (r.ranks || []).map((c) => rankWords(c));
+    const me = account();
+    const black = me && r.black === me.name ? t('suggest.black.me') : t('suggest.black.them');
+    say1(t('suggest.set', mine || '?', theirs || '?', r.handicap ? t('handicap', r.handicap) : t('suggest.even'), r.komi ?? t('suggest.komi.auto'), black));
+    note.dataset.suggest = `${r.handicap || 0}:${r.komi ?? ''}`;
+  } catch (e) {
+    if (seq !== suggestSeq) return;
+    say1(e.status === 404 ? t('suggest.unknown') : e.status === 401 ? t('suggest.signin') : e.status ? say(e.code, e.args, e.message) : t('error.network'));
+  }
+}
+
+function suggestSoon() {
+  clearTimeout(suggestTimer);
+  suggestTimer = setTimeout(suggest, 400);
+}
+
 function clockString() {
   const c = form.clock.value;
   const main = Math.round(parseFloat(form.main.value || '0') * 60);
@@ -276,8 +315,26 @@ const seeking = { id: null, sock: null, offer: null };
 function seekSpec() {
   const kind = seekForm['seek-kind'].value;
   const rated = seekForm['seek-rated'].checked;
-  if (kind === 'wallgo') return { game: 'wallgo', turn_seconds: parseInt(seekForm['seek-turn'].value, 10), rated };
-  return { game: 'go', size: parseInt(kind.split(':')[1], 10), clock: seekForm['seek-clock'].value, rated };
+  const spec = kind === 'wallgo' ? { game: 'wallgo', turn_seconds: parseInt(seekForm['seek-turn'].value, 10), rated } : { game: 'go', size: parseInt(kind.split(':')[1], 10), clock: seekForm['seek-clock'].value, rated };
+  const range = seekRange(spec);
+  if (range) spec.range = range;
+  return spec;
+}
+
+/**
+ * The rating range of a seek, `[min, max]` around one's own rating for the game's kind (1500, the
+ * server's start, where there is none yet). Left out for ±300, the server's default, which it
+ * reckons from the rating it holds.
+ */
+function seekRange(spec) {
+  const v = seekForm['seek-range'].value;
+  if (v === '300') return null;
+  const kind = kindOf(spec.game, spec.size);
+  const r = account()?.ratings?.[kind]?.rating;
+  const mine = Number.isFinite(Number(r)) && r !== null && r !== undefined ? Math.round(Number(r)) : 1500;
+  // At most 5000 wide: the server's limit.
+  const d = v === 'any' ? 2500 : parseInt(v, 10);
+  return [mine - d, mine + d];
 }
 
 function syncSeekFields() {
@@ -452,6 +509,7 @@ initChrome(() => {
   loadOnline();
   repaintAccount();
   if (seeking.offer && !$('#bot-offer').hidden) paintOffer();
+  if (!$('#suggest-note').hidden) suggest();
 });
 initAccount().then(() => {
   loadOnline();
@@ -465,7 +523,11 @@ setGame('go');
 form.size.value = '19';
 form.clock.value = 'none';
 syncGoFields();
-form.size.onchange = syncGoFields;
+form.size.onchange = () => {
+  syncGoFields();
+  suggestSoon();
+};
+form.opponent.oninput = suggestSoon;
 form.clock.onchange = syncGoFields;
 $('#tab-go').onclick = () => setGame('go');
 $('#tab-wallgo').onclick = () => setGame('wallgo');
