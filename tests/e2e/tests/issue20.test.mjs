@@ -322,7 +322,7 @@ describe('issue 20: what a player trips over', () => {
       const latin = (text) => (text.match(/[A-Za-z][A-Za-z0-9.+=\-]*/g) || []).filter((w) => !/^(baduk|English|SGF|[A-HJ-T]\d{0,2})$/.test(w));
       const pageText = () =>
         page.evaluate(() => {
-          const unmarked = [...document.querySelectorAll('[data-player]')].filter((e) => !/^guest-/.test(e.dataset.player) && !e.closest('[data-user]'));
+          const unmarked = [...document.querySelectorAll('[data-player]')].filter((e) => !/^guest-/.test(e.dataset.player) && !e.closest('[data-user]') && !e.querySelector('[data-user]'));
           const hide = document.createElement('style');
           hide.textContent = '[data-user] { display: none !important; }';
           document.head.append(hide);
