@@ -52,6 +52,8 @@ describe('Go 9×9 through the UI', () => {
       await W.page.click('[data-sit=white]');
       await W.page.waitForSelector('body[data-role=player]');
       await W.page.waitForSelector('.player.seat-white .kind >> text=You');
+      const listed = (await api('GET', '/api/games?status=live&limit=100')).data.games;
+      assert.ok(!listed.some((g) => g.id === id), 'a game with a friend’s seat is invite-only');
       await p.waitForSelector('.player.seat-black .kind >> text=You');
       // Both clocks are shown, with their byo-yomi periods.
       assert.match(await p.textContent('[data-clock=black] .extra'), /3×30/);
