@@ -59,4 +59,5 @@ curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null
 
 export BADUK_URL="http://127.0.0.1:$PORT"
 export DOCS_DIR="$ROOT/docs/img"
-node --test --test-concurrency=1 --test-reporter=spec tests/
+# E2E_TESTS picks some files (e.g. tests/go.test.mjs) to run again; every file by default.
+node --test --test-concurrency=1 --test-reporter=spec ${E2E_TESTS:-tests/}

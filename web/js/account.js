@@ -85,12 +85,25 @@ export function displayName(name) {
   return isGuest(name) ? t('auth.guest') : name;
 }
 
+/**
+ * The attributes of text a person typed (a player's name, a chat message): `data-user` says it is
+ * no text of the page's own (the tests of the page's language leave it out), `translate="no"`
+ * keeps a translator's hands off it.
+ */
+export const USER = Object.freeze({ 'data-user': '', translate: 'no' });
+
+/** A player's name as user text: `kim` (a guest is "Guest" in the page's language, the page's own word). */
+export function userName(name, attrs = {}) {
+  return isGuest(name) ? h('span', attrs, displayName(name)) : h('span', { ...USER, ...attrs }, name);
+}
+
 /** A link to a player's profile page. */
 export function playerLink(name, text, attrs = {}) {
-  // A guest has no profile page: its name is plain text.
+  // A guest has no profile page: its name is plain text ("Guest", the page's own word).
   // A name that is no account's (a bot: `baduk (bot)`) is plain text too.
-  if (/^guest-/.test(name || '') || !/^[\p{L}][\p{L}\p{N}_-]*$/u.test(name || '')) return h('span', { class: 'plink guest', 'data-player': name, ...attrs }, text ?? name);
-  return h('a', { href: `/@/${encodeURIComponent(name)}`, class: 'plink', 'data-player': name, ...attrs }, text ?? name);
+  const user = text !== undefined && isGuest(name) ? {} : USER;
+  if (/^guest-/.test(name || '') || !/^[\p{L}][\p{L}\p{N}_-]*$/u.test(name || '')) return h('span', { class: 'plink guest', 'data-player': name, ...user, ...attrs }, text ?? name);
+  return h('a', { href: `/@/${encodeURIComponent(name)}`, class: 'plink', 'data-player': name, ...user, ...attrs }, text ?? name);
 }
 
 function paint(box) {
@@ -106,7 +119,7 @@ function paint(box) {
   const rank = kind ? ratingShort(kind, a.ratings[kind]) : '';
   const who = a.guest
     ? h('span', { class: 'me guest', title: t('auth.guest.title') }, h('span', { class: 'nm' }, t('auth.guest')), rank ? h('span', { class: 'rank' }, rank) : '')
-    : h('a', { class: 'me', href: `/@/${encodeURIComponent(a.name)}`, 'data-me': a.name, title: t('auth.profile') }, h('span', { class: 'nm' }, a.name), rank ? h('span', { class: 'rank', 'data-rank': kind }, rank) : '');
+    : h('a', { class: 'me', href: `/@/${encodeURIComponent(a.name)}`, 'data-me': a.name, title: t('auth.profile') }, h('span', { class: 'nm', ...USER }, a.name), rank ? h('span', { class: 'rank', 'data-rank': kind }, rank) : '');
   box.append(who);
   if (a.guest) {
     const next = encodeURIComponent(location.pathname);

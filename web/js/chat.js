@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { t, lang } from './i18n.js';
 import { h, say } from './ui.js';
-import { playerLink } from './account.js';
+import { playerLink, USER } from './account.js';
 
 const MAX = 500;
 
@@ -130,9 +130,9 @@ export class Chat {
 
   item(m) {
     const time = m.at ? new Intl.DateTimeFormat(lang() === 'ko' ? 'ko-KR' : 'en', { hour: '2-digit', minute: '2-digit' }).format(new Date(m.at)) : '';
-    const name = /^guest-/.test(m.name || '') ? h('span', { class: 'nm' }, m.name) : playerLink(m.name || '?', undefined, { class: 'nm plink' });
+    const name = /^guest-/.test(m.name || '') ? h('span', { class: 'nm', ...USER }, m.name) : playerLink(m.name || '?', undefined, { class: 'nm plink' });
     // The text: a text node (h() never parses HTML).
-    const text = h('span', { class: 'text', 'data-chat-text': '' }, m.text);
+    const text = h('span', { class: 'text', 'data-chat-text': '', ...USER }, m.text);
     const report = h('button', { type: 'button', class: 'link report', 'data-report': m.seq, title: t('chat.report'), 'aria-label': `${t('chat.report')}: ${m.name}` }, '⚑');
     report.onclick = () => this.reportForm(li, m);
     const li = h('li', { 'data-seq': m.seq, 'data-channel': m.channel }, h('time', {}, time), ' ', name, ' ', text, ' ', report);

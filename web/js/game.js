@@ -3,7 +3,7 @@
 // server's answer (a new state, or a 4xx message in place).
 
 import { api, connect, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account } from './api.js';
-import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName } from './account.js';
+import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName, userName } from './account.js';
 import { Chat } from './chat.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
@@ -685,7 +685,7 @@ function ratingRows(kind, rows) {
   for (const r of rows) {
     const d = Math.round(r.after.rating) - Math.round(r.before.rating);
     ul.append(
-      h('li', { 'data-player': r.name, 'data-delta': d, 'data-after': Math.round(r.after.rating) }, h('strong', {}, displayName(r.name)), ' ', ratingLong(kind, r.before), ' → ', ratingLong(kind, r.after), ' ', h('b', { class: d >= 0 ? 'up' : 'down' }, `${d >= 0 ? '+' : '−'}${Math.abs(d)}`)),
+      h('li', { 'data-player': r.name, 'data-delta': d, 'data-after': Math.round(r.after.rating) }, h('strong', {}, userName(r.name)), ' ', ratingLong(kind, r.before), ' → ', ratingLong(kind, r.after), ' ', h('b', { class: d >= 0 ? 'up' : 'down' }, `${d >= 0 ? '+' : '−'}${Math.abs(d)}`)),
     );
   }
   return h('div', { class: 'ratings-box' }, h('h3', {}, t('rating.change')), ul);
@@ -949,19 +949,22 @@ async function start() {
       renderInvites();
     } else if (!$('#notfound').hidden) notFound();
   });
-  // The session and the state side by side; the seats are read against the account once both
-  // are known (a first visit's guest holds no seat yet, so the state needs no cookie then).
+  // The session and the state side by side, and the board drawn as soon as the state is here:
+  // the state already says which seat the cookie's account holds (`you`), and a first visit's
+  // guest holds no seat yet. The header, the "join as yourself" labels and the chat follow the
+  // session when it arrives; the socket opens after it, so that it carries the session's cookie.
   const session = initAccount();
   setupReplay();
   if (!id) return notFound();
   try {
-    const [st] = await Promise.all([firstState(), session]);
-    apply(st);
+    apply(await firstState());
   } catch (e) {
     if (e.status === 404 || e.status === 400) return notFound();
     showMessage(e.status ? e.message : t('error.network'));
   }
-  renderInvites();
+  await session;
+  if (page.state) render();
+  else renderInvites();
   let dropped = false;
   page.chat = new Chat($('#chat'), {
     id,

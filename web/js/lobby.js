@@ -2,7 +2,7 @@
 // finished games with their players, the open seeks and who is online; join an open seat, watch.
 
 import { api, holdSeat, saveInvite, seatLink, seekSocket, account } from './api.js';
-import { initAccount, repaintAccount, kindOf, ratingShort, playerLink, KINDS, isGuest, displayName } from './account.js';
+import { initAccount, repaintAccount, kindOf, ratingShort, rankWords, playerLink, KINDS, isGuest, displayName, userName } from './account.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
 
@@ -80,6 +80,45 @@ function syncGoFields() {
   for (const el of form.querySelectorAll('.clockf')) el.hidden = !el.dataset.for.split(' ').includes(clock);
 }
 
+// ---- a named opponent: handicap and komi suggested from the rating gap (GET /api/suggest) ---
+
+let suggestSeq = 0;
+let suggestTimer = null;
+
+/** Asks the server for the handicap and komi of a game against the named player and fills them in. */
+async function suggest() {
+  const note = $('#suggest-note');
+  const name = form.opponent.value.trim();
+  const seq = ++suggestSeq;
+  const say1 = (text) => {
+    note.hidden = !text;
+    note.textContent = text || '';
+    delete note.dataset.suggest;
+  };
+  if (!name || game !== 'go') return say1('');
+  const kind = kindOf('go', form.size.value === 'custom' ? 0 : parseInt(form.size.value, 10));
+  if (!kind) return say1(t('suggest.size'));
+  try {
+    const r = await api.suggest(name, kind);
+    if (seq !== suggestSeq) return;
+    form.handicap.value = String(r.handicap || 0);
+    form.komi.value = r.komi === null || r.komi === undefined ? '' : String(r.komi);
+    const [mine, theirs] = (r.ranks || []).map((c) => rankWords(c));
+    const me = account();
+    const black = me && r.black === me.name ? t('suggest.black.me') : t('suggest.black.them');
+    say1(t('suggest.set', mine || '?', theirs || '?', r.handicap ? t('handicap', r.handicap) : t('suggest.even'), r.komi ?? t('suggest.komi.auto'), black));
+    note.dataset.suggest = `${r.handicap || 0}:${r.komi ?? ''}`;
+  } catch (e) {
+    if (seq !== suggestSeq) return;
+    say1(e.status === 404 ? t('suggest.unknown') : e.status === 401 ? t('suggest.signin') : e.status ? say(e.code, e.args, e.message) : t('error.network'));
+  }
+}
+
+function suggestSoon() {
+  clearTimeout(suggestTimer);
+  suggestTimer = setTimeout(suggest, 400);
+}
+
 function clockString() {
   const c = form.clock.value;
   const main = Math.round(parseFloat(form.main.value || '0') * 60);
@@ -108,7 +147,7 @@ function spec() {
     if (k === 'bot') {
       const lvl = form[`level-${seat}`].value;
       seats[seat] = game === 'go' ? { kind: 'bot', bot: 'baduk', options: lvl } : { kind: 'bot', bot: lvl };
-    } else if (k === 'open') seats[seat] = { kind: 'open' };
+    } else if (k === 'open' || k === 'friend') seats[seat] = { kind: 'open' };
     else seats[seat] = { kind: 'human' };
   }
   if (game === 'go') {
@@ -119,7 +158,7 @@ function spec() {
     const whole = over && !over.split(',')[0].includes('=');
     const s = { game: 'go', size, rules: whole ? over : over ? `${form.preset.value},${over}` : form.preset.value, handicap: parseInt(form.handicap.value, 10), clock: clockString(), seats };
     if (form.komi.value.trim() !== '') s.komi = parseFloat(form.komi.value);
-    return { spec: extras(s), kinds };
+    return { spec: extras(s, kinds), kinds };
   }
   return {
     spec: extras({
@@ -127,15 +166,19 @@ function spec() {
       variant: `placement=${form.placement.value} stay=${form.stay.value} tiebreak=${form.tiebreak.value}`,
       turn_seconds: parseInt(form.turn_seconds.value || '0', 10),
       seats,
-    }),
+    }, kinds),
     kinds,
   };
 }
 
-/** Rated, and invite-only (`listed: false`), sent only when chosen (an older server knows neither). */
-function extras(s) {
+/**
+ * Rated, and invite-only (`listed: false`), sent only when chosen (an older server knows neither).
+ * A friend's seat is an open seat that only the friend hears of: the game is invite-only, so that
+ * nobody else takes it from the lobby's list.
+ */
+function extras(s, kinds) {
   if (form.rated.checked) s.rated = true;
-  if (form.unlisted.checked) s.listed = false;
+  if (form.unlisted.checked || Object.values(kinds).includes('friend')) s.listed = false;
   return s;
 }
 
@@ -152,25 +195,27 @@ async function create(e) {
     const r = await api.create(s);
     let mine = null;
     for (const [seat, info] of Object.entries(r.seats || {})) {
-      const link = seatLink(info.url, seat);
       if (kinds[seat] === 'me') {
         holdSeat(r.id, seat, info.token);
-        mine = mine || link;
-      } else if (kinds[seat] === 'friend') saveInvite(r.id, seat, link);
+        mine = mine || seatLink(info.url, seat);
+      }
     }
-    // An open seat of an invite-only game: its link is the game's own address, where the
-    // friend joins as themselves.
-    for (const seat of SEATS[game]) if (kinds[seat] === 'open' && s.listed === false) saveInvite(r.id, seat, `${location.origin}/g/${r.id}`);
+    // A friend's seat, or an open seat of an invite-only game: its link is the game's own
+    // address, where the friend joins as themselves ("Join as yourself", signed in or a guest).
+    const plain = `${location.origin}/g/${encodeURIComponent(r.id)}`;
+    const shared = SEATS[game].filter((seat) => kinds[seat] === 'friend' || (kinds[seat] === 'open' && s.listed === false));
+    for (const seat of shared) saveInvite(r.id, seat, plain);
     if (mine) {
       location.href = mine;
       return;
     }
     // No seat of mine: show the links to hand out, and a way in as a spectator.
     created.append(h('strong', {}, t('lobby.created')));
-    for (const [seat, info] of Object.entries(r.seats || {})) {
-      const link = seatLink(info.url, seat);
-      created.append(h('label', { class: 'invite' }, h('span', {}, t(`color.${seat}`)), h('input', { readonly: '', value: link, 'data-invite': seat }), copyButton(link)));
+    const waiting = SEATS[game].filter((seat) => kinds[seat] === 'friend' || kinds[seat] === 'open');
+    for (const seat of waiting) {
+      created.append(h('label', { class: 'invite' }, h('span', {}, t(`color.${seat}`)), h('input', { readonly: '', value: plain, 'data-invite': seat }), copyButton(plain)));
     }
+    if (waiting.length) created.append(h('p', { class: 'hint' }, t('invite.self')));
     created.append(h('a', { class: 'button primary', href: `/g/${r.id}` }, t('lobby.open_game')));
     loadList();
   } catch (ex) {
@@ -204,11 +249,12 @@ function item(g) {
     ? [`${t('game.go')} ${sizeText(g.size)}`, ruleName(g.rules_label || g.rules), g.komi !== undefined ? t('komi', g.komi) : '', g.handicap ? t('handicap', g.handicap) : '', clock].filter(Boolean).join(' · ')
     : `${t('game.wallgo')}`;
   const kind = kindOf(g.game, g.size);
-  const seats = Object.entries(g.seats || {})
-    .map(([s, info]) => `${t(`seatname.${s}`)}: ${info.player ? playerWords(info.player, kind) : kindLabel(info, g.status === 'finished')}`)
-    .join(' · ');
+  // The players' names are elements of their own (user text, left out of the language checks).
+  const seats = Object.entries(g.seats || {}).map(([s, info]) => [`${t(`seatname.${s}`)}: `, info.player ? playerWords(info.player, kind) : kindLabel(info, g.status === 'finished')]);
   const res = g.result ? resultShort(typeof g.result === 'string' ? g.result : g.result.text) : '';
-  const meta = [g.rated ? t('rated') : '', seats, g.moves ? t('lobby.moves', g.moves) : '', res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)].filter(Boolean).join(' · ');
+  const meta = [g.rated ? t('rated') : '', ...seats, g.moves ? t('lobby.moves', g.moves) : '', res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)]
+    .filter(Boolean)
+    .flatMap((part, i) => (i ? [' · ', part] : [part]));
   const acts = h('div', { class: 'gact' });
   for (const [s, info] of Object.entries(g.seats || {})) {
     if (info.kind === 'open' && !info.joined) {
@@ -227,13 +273,13 @@ function item(g) {
     }
   }
   acts.append(h('a', { class: 'button small', href: `/g/${encodeURIComponent(g.id)}`, 'data-watch': g.id }, t('lobby.watch')));
-  return h('li', { 'data-game': g.id }, h('span', { class: `gicon ${g.game}`, 'aria-hidden': 'true' }, isGo ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, title), h('div', { class: 'gmeta' }, meta)), acts);
+  return h('li', { 'data-game': g.id }, h('span', { class: `gicon ${g.game}`, 'aria-hidden': 'true' }, isGo ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, title), h('div', { class: 'gmeta' }, meta.flat(Infinity))), acts);
 }
 
-/** A seat's player in words: `kim (3k)`. */
+/** A seat's player in words: `kim (3k)`, the name marked as user text. */
 function playerWords(p, kind) {
   const r = ratingShort(kind || 'go19', p);
-  return r ? `${displayName(p.name)} (${r})` : displayName(p.name);
+  return r ? [userName(p.name), ` (${r})`] : [userName(p.name)];
 }
 
 async function loadList(more = false) {
@@ -269,8 +315,26 @@ const seeking = { id: null, sock: null, offer: null };
 function seekSpec() {
   const kind = seekForm['seek-kind'].value;
   const rated = seekForm['seek-rated'].checked;
-  if (kind === 'wallgo') return { game: 'wallgo', turn_seconds: parseInt(seekForm['seek-turn'].value, 10), rated };
-  return { game: 'go', size: parseInt(kind.split(':')[1], 10), clock: seekForm['seek-clock'].value, rated };
+  const spec = kind === 'wallgo' ? { game: 'wallgo', turn_seconds: parseInt(seekForm['seek-turn'].value, 10), rated } : { game: 'go', size: parseInt(kind.split(':')[1], 10), clock: seekForm['seek-clock'].value, rated };
+  const range = seekRange(spec);
+  if (range) spec.range = range;
+  return spec;
+}
+
+/**
+ * The rating range of a seek, `[min, max]` around one's own rating for the game's kind (1500, the
+ * server's start, where there is none yet). Left out for ±300, the server's default, which it
+ * reckons from the rating it holds.
+ */
+function seekRange(spec) {
+  const v = seekForm['seek-range'].value;
+  if (v === '300') return null;
+  const kind = kindOf(spec.game, spec.size);
+  const r = account()?.ratings?.[kind]?.rating;
+  const mine = Number.isFinite(Number(r)) && r !== null && r !== undefined ? Math.round(Number(r)) : 1500;
+  // At most 5000 wide: the server's limit.
+  const d = v === 'any' ? 2500 : parseInt(v, 10);
+  return [mine - d, mine + d];
 }
 
 function syncSeekFields() {
@@ -445,6 +509,7 @@ initChrome(() => {
   loadOnline();
   repaintAccount();
   if (seeking.offer && !$('#bot-offer').hidden) paintOffer();
+  if (!$('#suggest-note').hidden) suggest();
 });
 initAccount().then(() => {
   loadOnline();
@@ -458,7 +523,11 @@ setGame('go');
 form.size.value = '19';
 form.clock.value = 'none';
 syncGoFields();
-form.size.onchange = syncGoFields;
+form.size.onchange = () => {
+  syncGoFields();
+  suggestSoon();
+};
+form.opponent.oninput = suggestSoon;
 form.clock.onchange = syncGoFields;
 $('#tab-go').onclick = () => setGame('go');
 $('#tab-wallgo').onclick = () => setGame('wallgo');

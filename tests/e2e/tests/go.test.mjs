@@ -26,7 +26,7 @@ describe('Go 9×9 through the UI', () => {
     await browser?.close();
   });
 
-  test('black creates a game in the lobby and white joins by the invite link', async (t) =>
+  test('black creates a game in the lobby and white joins by the invite link, as themselves', async (t) =>
     shots(t, pages(), async () => {
       const p = B.page;
       await p.goto(`${BASE}/`);
@@ -42,11 +42,18 @@ describe('Go 9×9 through the UI', () => {
       id = new URL(p.url()).pathname.split('/')[2];
       await p.waitForSelector('svg.goban');
       await p.waitForSelector('body[data-role=player]');
+      // The invitation is the game's own address (no seat token in it): the friend opens it and
+      // takes the seat as themselves (a guest made on this first visit).
       const link = await p.inputValue('input[data-invite=white]');
-      assert.match(link, /#token=/);
+      assert.equal(link, `${BASE}/g/${id}`);
       await W.page.goto(link);
+      await W.page.waitForSelector('body[data-role=spectator]');
+      await W.page.waitForSelector('[data-sit=white] >> text=Join as yourself');
+      await W.page.click('[data-sit=white]');
       await W.page.waitForSelector('body[data-role=player]');
       await W.page.waitForSelector('.player.seat-white .kind >> text=You');
+      const listed = (await api('GET', '/api/games?status=live&limit=100')).data.games;
+      assert.ok(!listed.some((g) => g.id === id), 'a game with a friend’s seat is invite-only');
       await p.waitForSelector('.player.seat-black .kind >> text=You');
       // Both clocks are shown, with their byo-yomi periods.
       assert.match(await p.textContent('[data-clock=black] .extra'), /3×30/);

@@ -224,13 +224,17 @@ describe('issue 20: what a player trips over', () => {
       // The address bar's URL, in another browser, is a spectator's.
       await B.page.goto(A.page.url());
       await B.page.waitForSelector('body[data-role=spectator]');
-      // A friend's link sent to the wrong person: "New link" makes a new one, the old one stops.
-      await A.page.goto(`${BASE}/`);
-      await A.page.selectOption('select[name=size]', '9');
-      await A.page.selectOption('select[name=seat-black]', 'me');
-      await A.page.selectOption('select[name=seat-white]', 'friend');
-      await Promise.all([A.page.waitForURL(/\/g\/[^/#]+$/), A.page.click('#create-btn')]);
+      // A seat-token link handed out (by an API client, or by the lobby before invitations were
+      // "join as yourself") and sent to the wrong person: "New link" makes a new one, the old
+      // one stops working.
+      const g2 = await create({ size: 9, rules: 'chinese', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+      await A.page.goto(`${BASE}${g2.seats.black.url}`);
+      await A.page.waitForSelector('body[data-role=player]');
+      await A.page.evaluate(([id, url]) => localStorage.setItem(`baduk.invites.${id}`, JSON.stringify({ white: url })), [g2.id, `${BASE}${g2.seats.white.url}`]);
+      await A.page.reload();
+      await A.page.waitForSelector('[data-rotate=white]');
       const old = await A.page.inputValue('input[data-invite=white]');
+      assert.match(old, /#token=/);
       await A.page.click('[data-rotate=white]');
       await A.page.waitForFunction((o) => document.querySelector('input[data-invite=white]')?.value !== o, old);
       const fresh = await A.page.inputValue('input[data-invite=white]');
@@ -312,9 +316,23 @@ describe('issue 20: what a player trips over', () => {
       const names = await page.$$eval('#score-table tbody th', (ths) => ths.map((th) => th.textContent));
       assert.ok(names.some((n) => /일본 규칙 \(1989\)/.test(n)), names.join(' | '));
       // No Latin word on the page outside names (baduk, the bot's, the language switch, SGF) and
-      // coordinates.
+      // coordinates. What people typed — player names (named players are online whatever ran
+      // before), chat messages — is marked `data-user` and left out; every named player's name
+      // shown must carry that mark.
       const latin = (text) => (text.match(/[A-Za-z][A-Za-z0-9.+=\-]*/g) || []).filter((w) => !/^(baduk|English|SGF|[A-HJ-T]\d{0,2})$/.test(w));
-      const words = latin(await page.evaluate(() => document.body.innerText));
+      const pageText = () =>
+        page.evaluate(() => {
+          const unmarked = [...document.querySelectorAll('[data-player]')].filter((e) => !/^guest-/.test(e.dataset.player) && !e.closest('[data-user]') && !e.querySelector('[data-user]'));
+          const hide = document.createElement('style');
+          hide.textContent = '[data-user] { display: none !important; }';
+          document.head.append(hide);
+          const text = document.body.innerText;
+          hide.remove();
+          return { text, unmarked: unmarked.map((e) => e.textContent) };
+        });
+      const seen = await pageText();
+      assert.deepEqual(seen.unmarked, [], 'player names are marked as user text');
+      const words = latin(seen.text);
       assert.deepEqual(words, [], `Latin words on the Korean game page: ${words.join(' ')}`);
       // The lobby's finished list: Korean result, date by Intl, rules, komi and the clock in words.
       await page.goto(`${BASE}/`);
@@ -324,7 +342,9 @@ describe('issue 20: what a player trips over', () => {
       assert.match(text, /바둑 9×9 · 중국 규칙 · 덤 [\d.]+ · 초읽기: 3분 \+ 10초 3회/);
       assert.match(text, /(흑|백) [\d.]+집 승/);
       assert.match(text, /\d+월 \d+일/);
-      const lobbyWords = latin(await page.evaluate(() => document.body.innerText));
+      const lobby = await pageText();
+      assert.deepEqual(lobby.unmarked, [], 'player names in the lobby are marked as user text');
+      const lobbyWords = latin(lobby.text);
       assert.deepEqual(lobbyWords, [], `Latin words in the Korean lobby: ${lobbyWords.join(' ')}`);
     });
   });

@@ -216,7 +216,20 @@ describe('issue 21: players who come back', () => {
       await p.selectOption('#seek select[name=seek-kind]', 'go:9');
       await p.selectOption('#seek select[name=seek-clock]', 'none');
       await p.uncheck('#seek input[name=seek-rated]');
+      // Any opponent: the seek's range spans the widest the server takes (± 2500).
+      await p.selectOption('#seek select[name=seek-range]', 'any');
       await p.click('#seek-btn');
+      let mine = null;
+      for (let i = 0; i < 50 && !mine; i++) {
+        mine = await p.evaluate(async () => {
+          const name = document.getElementById('account')?.dataset.name;
+          const r = await (await fetch('/api/seeks')).json();
+          return (r.seeks || []).find((s) => (typeof s.player === 'string' ? s.player : s.player?.name) === name) || null;
+        });
+        if (!mine) await p.waitForTimeout(100);
+      }
+      assert.ok(mine, 'the seek is listed');
+      assert.equal(mine.range[1] - mine.range[0], 5000, JSON.stringify(mine));
       // Nobody else seeks this: the bot is offered (after --seek-bot-seconds).
       await p.waitForSelector('#bot-offer:not([hidden])', { timeout: 30000 });
       await Promise.all([p.waitForURL(/\/g\/[^/#]+/), p.click('#accept-bot')]);
@@ -248,6 +261,22 @@ describe('issue 21: players who come back', () => {
       await p.goto(`${BASE}/`);
       await p.waitForSelector(`#account [data-me="${nameA}"]`);
       await p.selectOption('#create select[name=size]', '9');
+      // Naming the opponent fills in the handicap and komi the server suggests from the rating
+      // gap (after the rated game above, the gap is some ranks), and says so.
+      await p.fill('#create input[name=opponent]', `${nameB}x`);
+      await p.waitForSelector('#suggest-note:not([hidden]) >> text=No player by that name.');
+      await p.fill('#create input[name=opponent]', nameB);
+      await p.waitForSelector('#suggest-note[data-suggest]');
+      const sug = await p.evaluate(async (n) => (await fetch(`/api/suggest?opponent=${encodeURIComponent(n)}&kind=go-small`)).json(), nameB);
+      record('issue21 suggestion after one rated 9×9 game', sug);
+      assert.equal(await p.getAttribute('#suggest-note', 'data-suggest'), `${sug.handicap}:${sug.komi ?? ''}`);
+      assert.equal(await p.inputValue('#create select[name=handicap]'), String(sug.handicap));
+      assert.equal(await p.inputValue('#create input[name=komi]'), sug.komi === null ? '' : String(sug.komi));
+      assert.match(await p.textContent('#suggest-note'), /Suggested from the ratings/);
+      // This game is an even one all the same (the moves below are Black's first).
+      await p.fill('#create input[name=opponent]', '');
+      await p.selectOption('#create select[name=handicap]', '0');
+      await p.fill('#create input[name=komi]', '');
       await p.selectOption('select[name=seat-black]', 'me');
       await p.selectOption('select[name=seat-white]', 'open');
       await p.check('#create input[name=unlisted]');
