@@ -9,6 +9,7 @@
 //! budget. It does no I/O.
 
 pub mod board;
+pub mod ladder;
 pub mod lib_game;
 pub mod mcts;
 pub mod patterns;
