@@ -147,6 +147,10 @@ impl BotConfig {
                     }
                     self.params.widen = w as f32;
                 }
+                "ladder-prior" => {
+                    self.params.ladder_prior =
+                        number(v, 0.0, 1000.0, "the ladder prior is between 0 and 1000")? as f32
+                }
                 "playout-shapes" => {
                     self.params.playout_shapes = v.parse().map_err(|e| bad(&e))?
                 }
@@ -167,7 +171,7 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, playout-shapes, score, score-band, level)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-shapes, score, score-band, level)"
                     ))
                 }
             }
