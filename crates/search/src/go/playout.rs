@@ -383,7 +383,8 @@ pub fn choose(b: &mut FastBoard, rng: &mut Rng, buf: &mut Vec<Idx>, shapes: Opti
             }
         }
         buf.clear();
-        if rng.below(4) != 0 {
+        // Ladder reads cost undos that rebuild chains: one move in eight.
+        if rng.below(8) == 0 {
             two_liberty_moves(b, last, c, buf);
             if !buf.is_empty() {
                 let m = buf[rng.below(buf.len())];
