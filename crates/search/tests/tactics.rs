@@ -194,17 +194,22 @@ fn local_moves(p: &Position) -> Vec<Point> {
     out
 }
 
-/// Runs the bot on every position (whole board, or only the local moves) and prints the score.
-fn score(s: &[Position], playouts: u64, seed: u64, local: bool) -> u32 {
+/// Runs the bot with the bot options `opts` (empty: the defaults) on every position (whole
+/// board, or only the local moves) and prints the score.
+fn score(s: &[Position], opts: &str, playouts: u64, seed: u64, local: bool) -> u32 {
     let mut score = 0;
     let mut by_kind: Vec<(String, u32, u32)> = Vec::new();
     for p in s {
-        let mut bot = Bot::new(BotConfig {
+        let mut config = BotConfig {
             playouts: Some(playouts),
             move_time: None,
             seed,
             ..BotConfig::default()
-        });
+        };
+        if !opts.is_empty() {
+            config.apply_options(opts).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let mut bot = Bot::new(config);
         let mut req = SearchRequest::default();
         if local {
             let fb = mirror(&p.game);
@@ -248,7 +253,8 @@ fn score(s: &[Position], playouts: u64, seed: u64, local: bool) -> u32 {
         .map(|(k, a, n)| format!("{k} {a}/{n}"))
         .collect();
     println!(
-        "tactical suite ({}): {score}/{} at {playouts} playouts, seed {seed} ({})",
+        "tactical suite ({}, {}): {score}/{} at {playouts} playouts, seed {seed} ({})",
+        if opts.is_empty() { "defaults" } else { opts },
         if local { "local moves" } else { "whole board" },
         s.len(),
         kinds.join(", ")
@@ -261,13 +267,16 @@ fn the_bot_solves_the_suite_at_a_fixed_budget() {
     let playouts = env_u64("TACTICS_PLAYOUTS", 1000);
     let seed = env_u64("TACTICS_SEED", 1);
     let s = suite().unwrap_or_else(|e| panic!("{e}"));
-    let board = score(&s, playouts, seed, false);
-    let local = score(&s, playouts, seed, true);
-    // Floors well under the measured scores (see docs/bot.md): the search is deterministic for
-    // a seed and budget, so these only guard against a broken bot.
-    if playouts >= 1000 {
-        let n = s.len() as u32;
-        assert!(board * 5 >= n, "whole board: {board}/{n}");
-        assert!(local * 3 >= n, "local moves: {local}/{n}");
+    // The defaults (no ladder reading: main's bot), then the ladder tactics switched on.
+    for opts in ["", "playout-ladders=true,ladder-prior=40"] {
+        let board = score(&s, opts, playouts, seed, false);
+        let local = score(&s, opts, playouts, seed, true);
+        // Floors well under the measured scores (see docs/bot.md): the search is deterministic
+        // for a seed and budget, so these only guard against a broken bot.
+        if playouts >= 1000 {
+            let n = s.len() as u32;
+            assert!(board * 5 >= n, "{opts:?} whole board: {board}/{n}");
+            assert!(local * 3 >= n, "{opts:?} local moves: {local}/{n}");
+        }
     }
 }

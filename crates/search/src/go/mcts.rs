@@ -37,6 +37,9 @@ pub struct TreeParams {
     /// atari gets half as many, a working one as many virtual wins); 0 turns ladder reading
     /// in the tree off.
     pub ladder_prior: f32,
+    /// Playouts read ladders: no escape into a working ladder, and one move in eight ataris
+    /// that capture in a ladder (or defences against them). Off: the plain playout policy.
+    pub playout_ladders: bool,
 }
 
 impl Default for TreeParams {
@@ -50,7 +53,8 @@ impl Default for TreeParams {
             playout_shapes: false,
             score_weight: 0.1,
             score_band: 0.2,
-            ladder_prior: 40.0,
+            ladder_prior: 0.0,
+            playout_ladders: false,
         }
     }
 }
@@ -534,7 +538,14 @@ impl Tree {
             } else {
                 None
             };
-            playout(&mut b, &mut self.rng, &mut self.amaf, &mut self.buf, shapes);
+            playout(
+                &mut b,
+                &mut self.rng,
+                &mut self.amaf,
+                &mut self.buf,
+                shapes,
+                self.params.playout_ladders,
+            );
             let s = b.playout_area_score();
             self.score_result(&b, s as f32)
         };

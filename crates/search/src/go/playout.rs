@@ -243,8 +243,14 @@ fn playable(b: &FastBoard, i: Idx, c: Colour) -> bool {
 pub const PLAYOUT_LADDER_BUDGET: u32 = 120;
 
 /// Moves that capture an enemy chain in atari next to `around` or save an own chain there
-/// (an extension that only runs into a working ladder is left out).
-pub fn tactical_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<Idx>) {
+/// (with `ladders`, an extension that only runs into a working ladder is left out).
+pub fn tactical_moves(
+    b: &mut FastBoard,
+    around: Idx,
+    c: Colour,
+    out: &mut Vec<Idx>,
+    ladders: bool,
+) {
     if around == PASS {
         return;
     }
@@ -258,15 +264,16 @@ pub fn tactical_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<I
                     out.push(l);
                 }
             }
-            Some(s) if s == c && b.in_atari(p) => save_moves(b, p, c, out),
+            Some(s) if s == c && b.in_atari(p) => save_moves(b, p, c, out, ladders),
             _ => {}
         }
     }
 }
 
 /// Ways to save the `c` chain through `p`, which is in atari: capture an attacker in atari, or
-/// extend when that gives three liberties, or two that no ladder takes.
-pub fn save_moves(b: &mut FastBoard, p: Idx, c: Colour, out: &mut Vec<Idx>) {
+/// extend when that gives two liberties or more (with `ladders`: three, or two that no ladder
+/// takes).
+pub fn save_moves(b: &mut FastBoard, p: Idx, c: Colour, out: &mut Vec<Idx>, ladders: bool) {
     for st in b.chain_stones(p) {
         for n in b.neighbours(st) {
             if b.stone(n) == Some(c.opp()) && b.in_atari(n) {
@@ -278,6 +285,12 @@ pub fn save_moves(b: &mut FastBoard, p: Idx, c: Colour, out: &mut Vec<Idx>) {
         }
     }
     let l = b.atari_liberty(p);
+    if !ladders {
+        if playable(b, l, c) && liberties_after_upto(b, l, c, 2) >= 2 && !out.contains(&l) {
+            out.push(l);
+        }
+        return;
+    }
     if playable(b, l, c) && !out.contains(&l) {
         match liberties_after_upto(b, l, c, 3) {
             3 => out.push(l),
@@ -370,12 +383,21 @@ pub fn two_liberty_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Ve
 /// Chooses the playout move for the side to move (PASS when nothing sensible is left). With
 /// `shapes`, the replies near the last move are the 3×3 shapes the model rates well above an
 /// empty neighbourhood, drawn in proportion to their gammas; without, the fixed shape list.
-pub fn choose(b: &mut FastBoard, rng: &mut Rng, buf: &mut Vec<Idx>, shapes: Option<&Model>) -> Idx {
+/// With `ladders`, escapes into working ladders are skipped and one move in eight looks for
+/// ladder ataris on (and defences of) two-liberty chains next to the last move; without, the
+/// policy (and its use of `rng`) is the plain one.
+pub fn choose(
+    b: &mut FastBoard,
+    rng: &mut Rng,
+    buf: &mut Vec<Idx>,
+    shapes: Option<&Model>,
+    ladders: bool,
+) -> Idx {
     let c = b.to_move();
     let last = b.last_move();
     if last != PASS {
         buf.clear();
-        tactical_moves(b, last, c, buf);
+        tactical_moves(b, last, c, buf, ladders);
         if !buf.is_empty() && rng.below(16) != 0 {
             let m = buf[rng.below(buf.len())];
             if !bad_self_atari(b, m, c) {
@@ -384,7 +406,7 @@ pub fn choose(b: &mut FastBoard, rng: &mut Rng, buf: &mut Vec<Idx>, shapes: Opti
         }
         buf.clear();
         // Ladder reads cost undos that rebuild chains: one move in eight.
-        if rng.below(8) == 0 {
+        if ladders && rng.below(8) == 0 {
             two_liberty_moves(b, last, c, buf);
             if !buf.is_empty() {
                 let m = buf[rng.below(buf.len())];
@@ -474,18 +496,19 @@ pub fn random_move(b: &FastBoard, c: Colour, rng: &mut Rng) -> Idx {
 
 /// Plays the position out to the end (two passes or a move cap) and returns the board.
 /// `amaf` records, for each point, the colour that played there first (1 black, 2 white);
-/// `shapes` as for [`choose`].
+/// `shapes` and `ladders` as for [`choose`].
 pub fn playout(
     b: &mut FastBoard,
     rng: &mut Rng,
     amaf: &mut [u8],
     buf: &mut Vec<Idx>,
     shapes: Option<&Model>,
+    ladders: bool,
 ) {
     let cap = b.move_count() as usize + 3 * b.width() * b.height();
     while b.passes() < 2 && (b.move_count() as usize) < cap {
         let c = b.to_move();
-        let m = choose(b, rng, buf, shapes);
+        let m = choose(b, rng, buf, shapes, ladders);
         if m == PASS {
             b.pass();
         } else {
@@ -560,7 +583,7 @@ mod tests {
                         checked += 1;
                     }
                 }
-                let m = choose(&mut b, &mut rng, &mut buf, None);
+                let m = choose(&mut b, &mut rng, &mut buf, None, true);
                 if b.passes() >= 2 {
                     break;
                 }
@@ -592,7 +615,7 @@ mod tests {
         b.play(b.idx(0, 0), Colour::White);
         let mut out = Vec::new();
         let at = b.idx(4, 5);
-        tactical_moves(&mut b, at, Colour::Black, &mut out);
+        tactical_moves(&mut b, at, Colour::Black, &mut out, true);
         assert_eq!(out, vec![b.idx(4, 5)]);
     }
 
@@ -604,7 +627,7 @@ mod tests {
         for _ in 0..20 {
             let mut b = FastBoard::new(9, 9);
             amaf.iter_mut().for_each(|a| *a = 0);
-            playout(&mut b, &mut rng, &mut amaf, &mut buf, None);
+            playout(&mut b, &mut rng, &mut amaf, &mut buf, None, true);
             for p in b.points() {
                 if b.stone(p).is_some() {
                     assert!(b.pseudo_liberties(p) > 0);
