@@ -10,7 +10,9 @@ pub struct GtpArgs {
     /// Bot options as comma-separated key=value: threads=N (search threads), seed=S,
     /// playouts=N (per move), time=SECONDS (per move without a GTP clock), resign=P (win rate,
     /// 0 = never), resign-moves=N, reuse=true|false (keep the tree between moves), rave=N,
-    /// explore=C, expand=N. Example: threads=2,playouts=5000,resign=0.1
+    /// explore=C, expand=N, ladder-prior=W (virtual losses at expansion for escapes into working
+    /// ladders; 0 = off, the default), playout-ladders=true|false (ladder reading in the
+    /// playouts; default false). Example: threads=2,playouts=5000,resign=0.1
     #[arg(long, default_value = "", value_name = "OPTIONS")]
     pub bot: String,
     /// Rules to start with: a preset (korean japanese chinese aga ing nz tromp-taylor jk kang),

@@ -459,6 +459,9 @@ fn levels_cap_the_playouts_and_out_of_range_levels_are_refused() {
         "rave=-5",
         "explore=nan",
         "expand=inf",
+        "ladder-prior=-1",
+        "ladder-prior=nan",
+        "playout-ladders=yes",
     ] {
         let e = BotConfig::default().apply_options(bad).unwrap_err();
         assert!(e.contains(bad), "{bad}: {e}");

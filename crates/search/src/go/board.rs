@@ -385,6 +385,29 @@ impl FastBoard {
             .map_or(self.hash(), |pr| pr.hash)
     }
 
+    /// Plays `c` at the empty point `i` for reading (ladders): recorded so that
+    /// [`FastBoard::undo_read`] takes it back exactly. The side to move, passes and last moves
+    /// are left as they are; every such play must be undone before the board is used on.
+    #[inline]
+    pub fn play_read(&mut self, i: Idx, c: Colour) {
+        let out = self.board.play(pt(i), c.lib());
+        debug_assert!(out.is_ok(), "reading play on a non-empty point");
+    }
+
+    /// Takes back the last [`FastBoard::play_read`].
+    #[inline]
+    pub fn undo_read(&mut self) {
+        let undone = self.board.undo();
+        debug_assert!(undone.is_some(), "undo_read without a reading play");
+    }
+
+    /// Whether `c` at `i` is a board play that is not suicide and does not retake the
+    /// simple ko (superko aside).
+    #[inline]
+    pub fn is_simple_legal(&self, i: Idx, c: Colour) -> bool {
+        self.board.is_simple_legal(pt(i), c.lib())
+    }
+
     /// Forgets consecutive passes (to play on from a finished position).
     pub fn reset_passes(&mut self) {
         self.passes = 0;

@@ -2,6 +2,7 @@
 //! playouts from `playout`, subtree reuse.
 
 use super::board::{Colour, FastBoard, Idx, MAX_CELLS, PASS};
+use super::ladder::{judge_move, LadderVerdict, LADDER_BUDGET};
 use super::patterns::Model;
 use super::playout::{bad_self_atari, matches_shape, playout};
 use super::rules::{BotRules, KoRule, ScoringKind};
@@ -32,6 +33,13 @@ pub struct TreeParams {
     /// The score term is used only while the last search's win rate was below this or above
     /// one minus this, when the win rate alone no longer tells moves apart (0.5: always).
     pub score_band: f32,
+    /// Virtual losses given at expansion to an escape into a working ladder (a failing ladder
+    /// atari gets half as many, a working one as many virtual wins); 0 turns ladder reading
+    /// in the tree off.
+    pub ladder_prior: f32,
+    /// Playouts read ladders: no escape into a working ladder, and one move in eight ataris
+    /// that capture in a ladder (or defences against them). Off: the plain playout policy.
+    pub playout_ladders: bool,
 }
 
 impl Default for TreeParams {
@@ -45,6 +53,8 @@ impl Default for TreeParams {
             playout_shapes: false,
             score_weight: 0.1,
             score_band: 0.2,
+            ladder_prior: 0.0,
+            playout_ladders: false,
         }
     }
 }
@@ -315,7 +325,7 @@ impl Tree {
         }
     }
 
-    fn expand_with(&mut self, node: u32, b: &FastBoard, depth: u32) {
+    fn expand_with(&mut self, node: u32, b: &mut FastBoard, depth: u32) {
         let c = b.to_move();
         let first = self.nodes.len() as u32;
         let is_root = node == 0;
@@ -323,7 +333,9 @@ impl Tree {
         let mut count = 0u16;
         let mut strengths = std::mem::take(&mut self.strengths);
         strengths.clear();
-        for i in b.points() {
+        let (w, h) = (b.width(), b.height());
+        for i in (0..h).flat_map(|y| (0..w).map(move |x| (x, y))) {
+            let i = b.idx(i.0, i.1);
             if !b.is_empty(i) || b.is_eye(i, c) {
                 continue;
             }
@@ -349,6 +361,19 @@ impl Tree {
                     (10.0, 5.0)
                 }
                 None => heuristic_prior(b, i, c),
+            };
+            // The ladder reader's verdict: a strong virtual loss for running from a working
+            // ladder, a lesser one for an atari that fails, virtual wins for one that captures.
+            let lw = self.params.ladder_prior;
+            let (pv, pw) = if lw > 0.0 {
+                match judge_move(b, i, c, LADDER_BUDGET) {
+                    LadderVerdict::FutileEscape => (pv + lw, pw),
+                    LadderVerdict::FailingAtari => (pv + 0.5 * lw, pw),
+                    LadderVerdict::WorkingAtari => (pv + lw, pw + lw),
+                    LadderVerdict::None => (pv, pw),
+                }
+            } else {
+                (pv, pw)
             };
             node.prior_visits = pv;
             node.prior_wins = pw;
@@ -413,9 +438,9 @@ impl Tree {
     }
 
     fn expand(&mut self, node: u32) {
-        let b = self.root_board.clone();
+        let mut b = self.root_board.clone();
         self.path_hashes.clear();
-        self.expand_with(node, &b, 0);
+        self.expand_with(node, &mut b, 0);
     }
 
     /// Whether children are kept strongest first and only the first few are searched, more
@@ -474,7 +499,7 @@ impl Tree {
             if !n.expanded {
                 if n.visits - n.prior_visits >= self.params.expand_at {
                     // The path holds the root and every node down to this one.
-                    self.expand_with(node, &b, self.path.len() as u32 - 1);
+                    self.expand_with(node, &mut b, self.path.len() as u32 - 1);
                 } else {
                     break;
                 }
@@ -513,7 +538,14 @@ impl Tree {
             } else {
                 None
             };
-            playout(&mut b, &mut self.rng, &mut self.amaf, &mut self.buf, shapes);
+            playout(
+                &mut b,
+                &mut self.rng,
+                &mut self.amaf,
+                &mut self.buf,
+                shapes,
+                self.params.playout_ladders,
+            );
             let s = b.playout_area_score();
             self.score_result(&b, s as f32)
         };

@@ -9,6 +9,7 @@
 //! budget. It does no I/O.
 
 pub mod board;
+pub mod ladder;
 pub mod lib_game;
 pub mod mcts;
 pub mod patterns;
@@ -80,7 +81,8 @@ impl Default for BotConfig {
 impl BotConfig {
     /// Applies `key=value` options separated by commas: `threads`, `seed`, `playouts`, `time`
     /// (seconds per move), `resign` (threshold 0..1), `resign-moves`, `reuse` (true/false),
-    /// `rave`, `explore`, `expand`.
+    /// `rave`, `explore`, `expand`, `ladder-prior` (0 = off, the default), `playout-ladders`
+    /// (true/false, default false), and the rest listed in the error for an unknown key.
     pub fn apply_options(&mut self, opts: &str) -> Result<(), String> {
         for kv in opts.split(',').filter(|s| !s.trim().is_empty()) {
             let (k, v) = kv
@@ -146,6 +148,13 @@ impl BotConfig {
                     }
                     self.params.widen = w as f32;
                 }
+                "ladder-prior" => {
+                    self.params.ladder_prior =
+                        number(v, 0.0, 1000.0, "the ladder prior is between 0 and 1000")? as f32
+                }
+                "playout-ladders" => {
+                    self.params.playout_ladders = v.parse().map_err(|e| bad(&e))?
+                }
                 "playout-shapes" => {
                     self.params.playout_shapes = v.parse().map_err(|e| bad(&e))?
                 }
@@ -166,7 +175,7 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, playout-shapes, score, score-band, level)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-shapes, score, score-band, level)"
                     ))
                 }
             }
@@ -622,7 +631,7 @@ pub fn estimate_ownership(board: &board::FastBoard, n: u32, seed: u64) -> Vec<f3
         };
         b.set_to_move(first);
         b.reset_passes();
-        playout::playout(&mut b, &mut rng, &mut amaf, &mut buf, None);
+        playout::playout(&mut b, &mut rng, &mut amaf, &mut buf, None, false);
         for i in b.points() {
             let o = b.owner_at(i);
             own[i as usize] += o;

@@ -1,7 +1,10 @@
-//! The playout policy: answer ataris, capture, follow local 3×3 shapes near the last move, else
-//! a random move that neither fills an own eye nor throws a group into atari.
+//! The playout policy: answer ataris (without running from a working ladder), capture, attack
+//! and defend chains with two liberties near the last move (ladder-read), follow local 3×3
+//! shapes near the last move, else a random move that neither fills an own eye nor throws a
+//! group into atari.
 
 use super::board::{Colour, FastBoard, Idx, PASS};
+use super::ladder::{is_futile_escape, is_working_ladder_atari};
 use super::patterns::{raw_shape, Model};
 use baduk_rng::Rng;
 use std::sync::OnceLock;
@@ -236,8 +239,18 @@ fn playable(b: &FastBoard, i: Idx, c: Colour) -> bool {
     b.is_empty(i) && i != b.ko() && b.has_liberty_after(i, c)
 }
 
-/// Moves that capture an enemy chain in atari next to `around` or save an own chain there.
-pub fn tactical_moves(b: &FastBoard, around: Idx, c: Colour, out: &mut Vec<Idx>) {
+/// Plays a ladder read may make in a playout (a read that runs out counts as "escapes").
+pub const PLAYOUT_LADDER_BUDGET: u32 = 120;
+
+/// Moves that capture an enemy chain in atari next to `around` or save an own chain there
+/// (with `ladders`, an extension that only runs into a working ladder is left out).
+pub fn tactical_moves(
+    b: &mut FastBoard,
+    around: Idx,
+    c: Colour,
+    out: &mut Vec<Idx>,
+    ladders: bool,
+) {
     if around == PASS {
         return;
     }
@@ -251,15 +264,16 @@ pub fn tactical_moves(b: &FastBoard, around: Idx, c: Colour, out: &mut Vec<Idx>)
                     out.push(l);
                 }
             }
-            Some(s) if s == c && b.in_atari(p) => save_moves(b, p, c, out),
+            Some(s) if s == c && b.in_atari(p) => save_moves(b, p, c, out, ladders),
             _ => {}
         }
     }
 }
 
 /// Ways to save the `c` chain through `p`, which is in atari: capture an attacker in atari, or
-/// extend when that gives two liberties or more.
-pub fn save_moves(b: &FastBoard, p: Idx, c: Colour, out: &mut Vec<Idx>) {
+/// extend when that gives two liberties or more (with `ladders`: three, or two that no ladder
+/// takes).
+pub fn save_moves(b: &mut FastBoard, p: Idx, c: Colour, out: &mut Vec<Idx>, ladders: bool) {
     for st in b.chain_stones(p) {
         for n in b.neighbours(st) {
             if b.stone(n) == Some(c.opp()) && b.in_atari(n) {
@@ -271,20 +285,119 @@ pub fn save_moves(b: &FastBoard, p: Idx, c: Colour, out: &mut Vec<Idx>) {
         }
     }
     let l = b.atari_liberty(p);
-    if playable(b, l, c) && liberties_after_upto(b, l, c, 2) >= 2 && !out.contains(&l) {
-        out.push(l);
+    if !ladders {
+        if playable(b, l, c) && liberties_after_upto(b, l, c, 2) >= 2 && !out.contains(&l) {
+            out.push(l);
+        }
+        return;
+    }
+    if playable(b, l, c) && !out.contains(&l) {
+        match liberties_after_upto(b, l, c, 3) {
+            3 => out.push(l),
+            2 if !is_futile_escape(b, l, c, PLAYOUT_LADDER_BUDGET) => out.push(l),
+            _ => {}
+        }
+    }
+}
+
+/// The two liberties of the chain through `s`, if it has exactly two.
+fn two_liberties(b: &FastBoard, s: Idx) -> Option<[Idx; 2]> {
+    if b.pseudo_liberties(s) != 2 {
+        return None;
+    }
+    let mut libs = [PASS; 2];
+    let mut n = 0;
+    for st in b.chain_stones(s) {
+        for l in b.neighbours(st) {
+            if b.is_empty(l) && !libs[..n].contains(&l) {
+                libs[n] = l;
+                n += 1;
+                if n == 2 {
+                    return Some(libs);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Chains with two liberties next to the last move `around`: ataris on enemy ones that capture
+/// in a ladder, and for own ones that such an atari threatens, the liberty that gets them three
+/// liberties.
+pub fn two_liberty_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<Idx>) {
+    if around == PASS {
+        return;
+    }
+    let mut pts = [around; 5];
+    pts[1..].copy_from_slice(&b.neighbours(around));
+    let mut seen = [PASS; 5];
+    for (k, &p) in pts.iter().enumerate() {
+        let Some(owner) = b.stone(p) else { continue };
+        let head = b.chain(p);
+        if seen[..k].contains(&head) {
+            continue;
+        }
+        seen[k] = head;
+        let Some(libs) = two_liberties(b, p) else {
+            continue;
+        };
+        if owner != c {
+            // Attack: an atari whose stone is not itself in atari, where the defender's
+            // extension gets two liberties at most, read out as a ladder.
+            for (j, &a) in libs.iter().enumerate() {
+                let other = libs[1 - j];
+                if !playable(b, a, c)
+                    || liberties_after_upto(b, a, c, 2) < 2
+                    || liberties_after_upto(b, other, owner, 3) > 2
+                    || out.contains(&a)
+                {
+                    continue;
+                }
+                if is_working_ladder_atari(b, a, c, PLAYOUT_LADDER_BUDGET) {
+                    out.push(a);
+                }
+            }
+        } else {
+            // Defence: when the opponent has an atari that captures, take the liberty that
+            // gives three.
+            let threatened = libs.iter().enumerate().any(|(j, &a)| {
+                let other = libs[1 - j];
+                playable(b, a, owner.opp())
+                    && liberties_after_upto(b, other, owner, 3) <= 2
+                    && is_working_ladder_atari(b, a, owner.opp(), PLAYOUT_LADDER_BUDGET)
+            });
+            if threatened {
+                for &l in &libs {
+                    if playable(b, l, c)
+                        && liberties_after_upto(b, l, c, 3) >= 3
+                        && !out.contains(&l)
+                    {
+                        out.push(l);
+                    }
+                }
+            }
+        }
     }
 }
 
 /// Chooses the playout move for the side to move (PASS when nothing sensible is left). With
 /// `shapes`, the replies near the last move are the 3×3 shapes the model rates well above an
 /// empty neighbourhood, drawn in proportion to their gammas; without, the fixed shape list.
-pub fn choose(b: &FastBoard, rng: &mut Rng, buf: &mut Vec<Idx>, shapes: Option<&Model>) -> Idx {
+/// With `ladders`, escapes into working ladders are skipped and one move in eight looks for
+/// ladder ataris on (and defences of) two-liberty chains next to the last move; without, the
+/// policy (and its use of `rng`) is the plain one.
+pub fn choose(
+    b: &mut FastBoard,
+    rng: &mut Rng,
+    buf: &mut Vec<Idx>,
+    shapes: Option<&Model>,
+    ladders: bool,
+) -> Idx {
     let c = b.to_move();
     let last = b.last_move();
     if last != PASS {
         buf.clear();
-        tactical_moves(b, last, c, buf);
+        tactical_moves(b, last, c, buf, ladders);
         if !buf.is_empty() && rng.below(16) != 0 {
             let m = buf[rng.below(buf.len())];
             if !bad_self_atari(b, m, c) {
@@ -292,6 +405,17 @@ pub fn choose(b: &FastBoard, rng: &mut Rng, buf: &mut Vec<Idx>, shapes: Option<&
             }
         }
         buf.clear();
+        // Ladder reads cost undos that rebuild chains: one move in eight.
+        if ladders && rng.below(8) == 0 {
+            two_liberty_moves(b, last, c, buf);
+            if !buf.is_empty() {
+                let m = buf[rng.below(buf.len())];
+                if !bad_self_atari(b, m, c) {
+                    return m;
+                }
+            }
+            buf.clear();
+        }
         let s = b.stride() as Idx;
         let ring = [
             last - s - 1,
@@ -372,18 +496,19 @@ pub fn random_move(b: &FastBoard, c: Colour, rng: &mut Rng) -> Idx {
 
 /// Plays the position out to the end (two passes or a move cap) and returns the board.
 /// `amaf` records, for each point, the colour that played there first (1 black, 2 white);
-/// `shapes` as for [`choose`].
+/// `shapes` and `ladders` as for [`choose`].
 pub fn playout(
     b: &mut FastBoard,
     rng: &mut Rng,
     amaf: &mut [u8],
     buf: &mut Vec<Idx>,
     shapes: Option<&Model>,
+    ladders: bool,
 ) {
     let cap = b.move_count() as usize + 3 * b.width() * b.height();
     while b.passes() < 2 && (b.move_count() as usize) < cap {
         let c = b.to_move();
-        let m = choose(b, rng, buf, shapes);
+        let m = choose(b, rng, buf, shapes, ladders);
         if m == PASS {
             b.pass();
         } else {
@@ -458,7 +583,7 @@ mod tests {
                         checked += 1;
                     }
                 }
-                let m = choose(&b, &mut rng, &mut buf, None);
+                let m = choose(&mut b, &mut rng, &mut buf, None, true);
                 if b.passes() >= 2 {
                     break;
                 }
@@ -489,7 +614,8 @@ mod tests {
         b.play(b.idx(4, 3), Colour::Black);
         b.play(b.idx(0, 0), Colour::White);
         let mut out = Vec::new();
-        tactical_moves(&b, b.idx(4, 5), Colour::Black, &mut out);
+        let at = b.idx(4, 5);
+        tactical_moves(&mut b, at, Colour::Black, &mut out, true);
         assert_eq!(out, vec![b.idx(4, 5)]);
     }
 
@@ -501,7 +627,7 @@ mod tests {
         for _ in 0..20 {
             let mut b = FastBoard::new(9, 9);
             amaf.iter_mut().for_each(|a| *a = 0);
-            playout(&mut b, &mut rng, &mut amaf, &mut buf, None);
+            playout(&mut b, &mut rng, &mut amaf, &mut buf, None, true);
             for p in b.points() {
                 if b.stone(p).is_some() {
                     assert!(b.pseudo_liberties(p) > 0);
