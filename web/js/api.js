@@ -58,6 +58,12 @@ export function session(force = false) {
   return sessionP;
 }
 
+/** The headers a write made with the cookie needs (the CSRF value; the session made first). */
+export async function writeHeaders() {
+  if (!csrf) await session();
+  return csrf ? { 'X-CSRF-Token': csrf } : {};
+}
+
 async function call(method, path, body, token, opts = {}) {
   const writes = method !== 'GET';
   // A write made with the cookie needs the CSRF value: wait for the session first.

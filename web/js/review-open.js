@@ -4,6 +4,7 @@
 // server says it (the reader's line and property).
 
 import { lang } from './i18n.js';
+import { writeHeaders } from './api.js';
 
 const S = {
   en: {
@@ -34,7 +35,8 @@ const tr = (k) => S[lang()][k] ?? S.en[k];
 /** POSTs a record; resolves to the review's URL or throws the server's sentence. */
 export async function openReview(body, game) {
   const q = game ? `?game=${encodeURIComponent(game)}` : '';
-  const res = await fetch(`/api/reviews${q}`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body });
+  const headers = { ...(await writeHeaders()), 'Content-Type': 'application/octet-stream' };
+  const res = await fetch(`/api/reviews${q}`, { method: 'POST', headers, body });
   const text = await res.text();
   let data = null;
   try {

@@ -3,6 +3,7 @@
 // recomputed by the server (docs/api.md, "Reviews"). Wall Go records replay with their regions.
 
 import { lang, t } from './i18n.js';
+import { writeHeaders } from './api.js';
 import { h, fmtNum, ruleName, initChrome } from './ui.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
@@ -171,9 +172,12 @@ let goBoard = null;
 let wallBoard = null;
 
 async function call(method, path, body) {
+  // A write carries the session's CSRF value (the browser sends the session cookie).
+  const headers = method === 'GET' ? {} : await writeHeaders();
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

@@ -39,6 +39,9 @@ describe('pages', () => {
     await shots(t, [page], async () => {
       await page.goto(`${BASE}${g.data.seats.black.url}`);
       await page.waitForSelector('[data-action=pass]');
+      // The board is drawn from the first state; the session and the socket come after it and
+      // redraw it (the header fills in, the socket's state arrives): hover once they are in.
+      await page.waitForSelector('body[data-account][data-ws=open]');
       // The hover stone on a legal point, as a player sees it before clicking.
       const box = await page.evaluate(() => {
         const svg = document.querySelector('svg.goban');
