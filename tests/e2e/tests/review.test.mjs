@@ -121,6 +121,29 @@ describe('reviews', () => {
       await page.waitForSelector('#graph polyline.g-line');
       await page.keyboard.press('Home');
       assert.match(await page.textContent('#engine-here'), /best turn/);
+      // The engine's best turn on the board too: a violet proposal apart from the played move,
+      // with its legend; at the end of the game there is none; the switch hides it.
+      const best = (await page.textContent('#engine-here')).match(/best turn (.+)$/)[1];
+      await page.waitForSelector(`svg.wallboard g.suggest[data-suggest="${best}"]`);
+      assert.match(await page.textContent('#suggest-legend'), /engine’s best turn/);
+      await page.keyboard.press('ArrowRight');
+      const next = (await page.textContent('#engine-here')).match(/best turn (.+)$/)[1];
+      await page.waitForSelector(`svg.wallboard g.suggest[data-suggest="${next}"]`);
+      const m = /^([A-G][1-7])-([A-G][1-7])\/([NESW])$/.exec(next);
+      if (m) {
+        assert.ok(await page.$(`svg.wallboard g.suggest line[data-suggest-wall="${m[2]}/${m[3]}"]`));
+        assert.ok(await page.$(`svg.wallboard g.suggest circle[data-suggest-cell="${m[2]}"]`));
+        assert.equal(!!(await page.$('svg.wallboard g.suggest line.suggest-arrow')), m[1] !== m[2]);
+      }
+      await page.click('#lang');
+      assert.match(await page.textContent('#suggest-legend'), /엔진의 추천 수/);
+      await page.click('#lang');
+      await page.uncheck('#show-pv');
+      assert.equal(await page.$('svg.wallboard g.suggest'), null);
+      assert.equal(await page.$('#suggest-legend'), null);
+      await page.check('#show-pv');
+      await page.keyboard.press('End');
+      assert.equal(await page.$('svg.wallboard g.suggest'), null);
       assert.deepEqual(page.errors, []);
     });
   });
