@@ -75,6 +75,8 @@ const S = {
     best_here: 'Engine here: {0} to move, Black {1}%, lead {2}; prefers {3}',
     best_wall: 'Engine here: {0} to move, value for A {1}; best turn {2}',
     pv: 'Show the principal variation',
+    pv_wall: "Show the engine's best turn on the board",
+    legend_wall: 'Violet dashes: the engine’s best turn (arrow to the hollow ring, then its wall); orange: the move just played',
     wr: 'win rate',
     lead: 'lead',
   },
@@ -144,6 +146,8 @@ const S = {
     best_here: '이 국면의 엔진: {0} 차례, 흑 승률 {1}%, 차이 {2}; 추천 {3}',
     best_wall: '이 국면의 엔진: {0} 차례, A 평가 {1}; 추천 {2}',
     pv: '예상 수순 보기',
+    pv_wall: '판 위에 엔진의 추천 수 보기',
+    legend_wall: '보라색 점선: 엔진의 추천 수 (빈 고리까지의 화살표와 그 벽) · 주황색: 방금 둔 수',
     wr: '승률',
     lead: '차이',
   },
@@ -285,7 +289,10 @@ function renderWallBoard() {
   const d = view.data;
   const st = { ...d.positions[view.pos], id, version: view.pos, moves: d.moves.slice(0, view.pos), legal: [] };
   st.last_move = view.pos > 0 ? d.moves[view.pos - 1] : null;
-  wallBoard.render(st, { interactive: false, showRegions: true });
+  // The engine's best turn from this position, drawn apart from the played move.
+  const here = analysisAt(view.pos);
+  const suggest = view.showPv && here && here.best && view.pos < d.moves.length ? here.best : null;
+  wallBoard.render(st, { interactive: false, showRegions: true, suggest });
 }
 
 function renderNav() {
@@ -529,14 +536,13 @@ function renderEngine() {
   const here = analysisAt(view.pos);
   if (here && d.game === 'go') box.append(h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), here.score > 0 ? `B+${here.score}` : `W+${-here.score}`, here.best)));
   if (here && d.game !== 'go' && here.to_move) box.append(h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, here.value, here.best)));
-  if (d.game === 'go') {
-    const pv = h('input', { type: 'checkbox', id: 'show-pv', checked: view.showPv });
-    pv.onchange = () => {
-      view.showPv = pv.checked;
-      render();
-    };
-    box.append(h('label', { class: 'switch' }, pv, ' ', tr('pv')));
-  }
+  const pv = h('input', { type: 'checkbox', id: 'show-pv', checked: view.showPv });
+  pv.onchange = () => {
+    view.showPv = pv.checked;
+    render();
+  };
+  box.append(h('label', { class: 'switch' }, pv, ' ', tr(d.game === 'go' ? 'pv' : 'pv_wall')));
+  if (d.game !== 'go' && view.showPv && here && here.best && view.pos < d.moves.length) box.append(h('p', { class: 'hint', id: 'suggest-legend' }, tr('legend_wall')));
   const ms = mistakes();
   if (ms.length) {
     box.append(

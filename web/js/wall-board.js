@@ -88,7 +88,11 @@ export class WallBoard {
     this.svg.addEventListener('blur', () => this.svg.querySelector('.cursor')?.remove());
   }
 
-  /** opts: {interactive, seat ('A'|'B'), showRegions} */
+  /**
+   * opts: {interactive, seat ('A'|'B'), showRegions, suggest}; suggest: a turn to draw as a
+   * proposal (the review's engine: "B2-C3/E", "place C3", "B2 pass"), violet and dashed so it
+   * reads apart from the played move's orange wall and dashed ring.
+   */
   render(state, opts = {}) {
     const changed = !this.state || this.state.version !== state.version || this.state.id !== state.id;
     this.state = state;
@@ -303,6 +307,7 @@ export class WallBoard {
         el('rect', { x: hit[0], y: hit[1], width: hit[2], height: hit[3], class: 'cand-hit' }, g);
       }
     }
+    if (this.opts.suggest) drawSuggestion(svg, defs, st, this.opts.suggest);
     if (interactive && this.cursor && document.activeElement === svg) {
       el('rect', { x: this.cursor.x + 0.04, y: this.cursor.y + 0.04, width: 0.92, height: 0.92, rx: 0.08, class: 'cursor' }, svg);
     }
@@ -325,4 +330,44 @@ function drawPiece(parent, cell, side, { movable, selected, last } = {}) {
   const tx = el('text', { x: x + 0.5, y: y + 0.52 }, g);
   tx.textContent = side;
   return g;
+}
+
+/** Parses one action ("B2-C3/E", "place C3", "C3", "B2 pass") into {from, to, side} / {placed} / {pass}. */
+export function parseTurn(a) {
+  let m;
+  if ((m = /^([A-G][1-7])-([A-G][1-7])\/([NESW])$/i.exec(a || ''))) return { from: m[1].toUpperCase(), to: m[2].toUpperCase(), side: m[3].toUpperCase() };
+  if ((m = /^(?:place\s+)?(?:[AB]\s+)?([A-G][1-7])$/i.exec(a || ''))) return { placed: m[1].toUpperCase() };
+  if ((m = /^([A-G][1-7])\s+pass$/i.exec(a || ''))) return { pass: m[1].toUpperCase() };
+  return null;
+}
+
+/** A proposed turn: an arrow from the piece to its destination, a hollow ring there, the wall. */
+function drawSuggestion(svg, defs, st, action) {
+  const t = parseTurn(action);
+  if (!t) return;
+  const g = el('g', { class: 'suggest', 'data-suggest': action }, svg);
+  const centre = (c) => {
+    const { x, y } = cellXY(c);
+    return { x: x + 0.5, y: y + 0.5 };
+  };
+  const ring = (c, cls) => {
+    const p = centre(c);
+    el('circle', { cx: p.x, cy: p.y, r: 0.4, class: cls, 'data-suggest-cell': c }, g);
+  };
+  if (t.placed) return ring(t.placed, 'suggest-ring');
+  if (t.pass) return ring(t.pass, 'suggest-ring');
+  if (t.from !== t.to) {
+    const marker = el('marker', { id: 'suggest-head', viewBox: '0 0 10 10', refX: 6, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' }, defs);
+    el('path', { d: 'M0 0L10 5L0 10Z', class: 'suggest-head' }, marker);
+    const a = centre(t.from);
+    const b = centre(t.to);
+    // Stops short of both centres: the arrow runs between the piece and the hollow ring.
+    const len = Math.hypot(b.x - a.x, b.y - a.y);
+    const ux = (b.x - a.x) / len;
+    const uy = (b.y - a.y) / len;
+    el('line', { x1: a.x + ux * 0.36, y1: a.y + uy * 0.36, x2: b.x - ux * 0.5, y2: b.y - uy * 0.5, class: 'suggest-arrow', 'marker-end': 'url(#suggest-head)' }, g);
+  }
+  ring(t.to, 'suggest-ring');
+  const [x1, y1, x2, y2] = sideSegment(t.to, t.side);
+  el('line', { x1, y1, x2, y2, class: 'suggest-wall', 'data-suggest-wall': `${t.to}/${t.side}` }, g);
 }

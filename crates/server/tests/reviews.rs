@@ -435,3 +435,66 @@ async fn the_engine_reviews_every_position_and_the_export_carries_it() {
         );
     }
 }
+
+#[tokio::test]
+async fn reviews_share_a_one_thread_pool_round_robin() {
+    // One search thread and a tiny budget: three reviews of the same 36-position game started at
+    // once must advance together, one position each in turn, none waiting for another to finish.
+    let s = Server::start_config("sqlite", |c| {
+        c.limits.review_playouts = 8;
+        c.limits.bots.threads = 1;
+    })
+    .await;
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let r = review(&s, "", example("game-9x9.sgf")).await;
+        ids.push(r["id"].as_str().unwrap().to_string());
+    }
+    assert!(ids[0] != ids[1] && ids[1] != ids[2] && ids[0] != ids[2]);
+    let mut started = Vec::new();
+    for id in &ids {
+        let (st, a) = s
+            .post(&format!("/api/reviews/{id}/analysis"), None, "")
+            .await;
+        assert_eq!(st, 200, "{a}");
+        assert_eq!(a["total"], 36);
+        started.push(a);
+    }
+    // The first may already run; the last has at least one review before it and at most two.
+    let first = &started[0];
+    assert!(
+        first["status"] == "running"
+            || (first["status"] == "queued" && first["queue_position"] == 0),
+        "{first}"
+    );
+    let last = &started[2];
+    assert_eq!(last["status"], "queued", "{last}");
+    let before = last["queue_position"].as_u64().unwrap();
+    assert!((1..=2).contains(&before), "{last}");
+
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(180);
+    loop {
+        let mut done = Vec::new();
+        for id in &ids {
+            let (st, a) = s.get(&format!("/api/reviews/{id}/analysis")).await;
+            assert_eq!(st, 200, "{a}");
+            match a["status"].as_str().unwrap() {
+                "running" => assert!(a["queue_position"].is_null(), "{a}"),
+                // With one thread, at most the other two wait before it.
+                "queued" => assert!(a["queue_position"].as_u64().unwrap() <= 2, "{a}"),
+                other => panic!("review {id} is {other} while the others run: {a}"),
+            }
+            done.push(a["done"].as_u64().unwrap());
+        }
+        // Round robin: the counts stay within a position or two of each other (the three reads
+        // are not one instant), so none runs ahead while the others wait.
+        let (lo, hi) = (*done.iter().min().unwrap(), *done.iter().max().unwrap());
+        assert!(hi - lo <= 2, "unfair sharing: {done:?}");
+        if hi >= 12 {
+            assert!(lo >= 10, "{done:?}");
+            break;
+        }
+        assert!(std::time::Instant::now() < end, "too slow: {done:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}

@@ -8,15 +8,18 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sgf from '@sabaki/sgf';
 import { BASE, launch, person, shots, api, record } from './lib.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const examples = path.resolve(here, '..', '..', '..', 'examples');
 
 /** A 19×19 record: Black takes the 4-4 and 3-4 points, White crawls on the first line. */
+const LOP_B = ['pd', 'dp', 'pp', 'dd', 'jj', 'pj', 'jd', 'jp', 'dj', 'nc', 'cn', 'qn', 'nq', 'fc', 'cf', 'qf'];
+const LOP_W = ['aa', 'ba', 'ca', 'ab', 'sa', 'ra', 'sb', 'as', 'bs', 'ar', 'ss', 'rs', 'sr', 'da', 'ea', 'fa'];
+
 function lopsided() {
-  const b = ['pd', 'dp', 'pp', 'dd', 'jj', 'pj', 'jd', 'jp', 'dj', 'nc', 'cn', 'qn', 'nq', 'fc', 'cf', 'qf'];
-  const w = ['aa', 'ba', 'ca', 'ab', 'sa', 'ra', 'sb', 'as', 'bs', 'ar', 'ss', 'rs', 'sr', 'da', 'ea', 'fa'];
+  const [b, w] = [LOP_B, LOP_W];
   let s = '(;GM[1]FF[4]CA[UTF-8]SZ[19]KM[6.5]RU[Japanese]PB[흑돌]PW[White]C[a lopsided game]';
   for (let i = 0; i < b.length; i++) s += `;B[${b[i]}];W[${w[i]}]${i === 3 ? 'C[the corner is small]' : ''}`;
   return `${s})`;
@@ -118,8 +121,62 @@ describe('reviews', () => {
       await page.waitForSelector('#graph polyline.g-line');
       await page.keyboard.press('Home');
       assert.match(await page.textContent('#engine-here'), /best turn/);
+      // The engine's best turn on the board too: a violet proposal apart from the played move,
+      // with its legend; at the end of the game there is none; the switch hides it.
+      const best = (await page.textContent('#engine-here')).match(/best turn (.+)$/)[1];
+      await page.waitForSelector(`svg.wallboard g.suggest[data-suggest="${best}"]`);
+      assert.match(await page.textContent('#suggest-legend'), /engine’s best turn/);
+      await page.keyboard.press('ArrowRight');
+      const next = (await page.textContent('#engine-here')).match(/best turn (.+)$/)[1];
+      await page.waitForSelector(`svg.wallboard g.suggest[data-suggest="${next}"]`);
+      const m = /^([A-G][1-7])-([A-G][1-7])\/([NESW])$/.exec(next);
+      if (m) {
+        assert.ok(await page.$(`svg.wallboard g.suggest line[data-suggest-wall="${m[2]}/${m[3]}"]`));
+        assert.ok(await page.$(`svg.wallboard g.suggest circle[data-suggest-cell="${m[2]}"]`));
+        assert.equal(!!(await page.$('svg.wallboard g.suggest line.suggest-arrow')), m[1] !== m[2]);
+      }
+      await page.click('#lang');
+      assert.match(await page.textContent('#suggest-legend'), /엔진의 추천 수/);
+      await page.click('#lang');
+      await page.uncheck('#show-pv');
+      assert.equal(await page.$('svg.wallboard g.suggest'), null);
+      assert.equal(await page.$('#suggest-legend'), null);
+      await page.check('#show-pv');
+      await page.keyboard.press('End');
+      assert.equal(await page.$('svg.wallboard g.suggest'), null);
       assert.deepEqual(page.errors, []);
     });
+  });
+
+  test('the export with the engine review is read by Sabaki\'s SGF parser', async () => {
+    const r = await fetch(`${BASE}/api/reviews`, { method: 'POST', body: lopsided() });
+    assert.equal(r.status, 201);
+    const { id } = await r.json();
+    assert.equal((await api('POST', `/api/reviews/${id}/analysis`)).status, 200);
+    const end = Date.now() + 240000;
+    for (;;) {
+      const a = await api('GET', `/api/reviews/${id}/analysis`);
+      if (a.data.status === 'done') break;
+      assert.ok(Date.now() < end, JSON.stringify(a.data).slice(0, 300));
+      await new Promise((ok) => setTimeout(ok, 300));
+    }
+    const res = await fetch(`${BASE}/api/reviews/${id}/record?analysis=1`);
+    assert.equal(res.status, 200);
+    const trees = sgf.parse(await res.text());
+    assert.equal(trees.length, 1);
+    const root = trees[0];
+    assert.deepEqual(root.data.PB, ['흑돌']);
+    assert.deepEqual(root.data.SZ, ['19']);
+    assert.match(root.data.C[0], /a lopsided game/);
+    assert.match(root.data.C[0], /Engine review \(baduk\): 33 of 33 positions, \d+ playouts each/);
+    const line = [];
+    for (let n = root.children[0]; n; n = n.children[0]) line.push(n);
+    assert.deepEqual(
+      line.map((n) => (n.data.B ? `B${n.data.B[0]}` : `W${n.data.W[0]}`)),
+      LOP_B.flatMap((b, i) => [`B${b}`, `W${LOP_W[i]}`]),
+    );
+    for (const n of line) assert.match(n.data.C?.[0] ?? '', /Engine: Black \d+(\.\d)?%, [BW]\+[\d.]+ after this move\./);
+    assert.match(line[7].data.C[0], /^the corner is small\n\nEngine: Black/);
   });
 
   test('a finished game has a review button; a bad file is refused with its line', async (t) => {
