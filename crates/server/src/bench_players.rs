@@ -236,11 +236,20 @@ async fn play(
     timeout: Duration,
 ) -> Result<(Latencies, u64, bool), String> {
     let mut ws = socket(&addr, &format!("/ws/games/{game}"), &p, timeout).await?;
+    // The seat counts as joined once its player says hello (the game is `open` until both do).
+    ws.send(Message::text(json!({"type": "hello"}).to_string()))
+        .await
+        .map_err(|e| e.to_string())?;
     let mut acks = Latencies::default();
     let mut actions = 0u64;
     let mut next_id = 1u64;
+    // A state that came while this player waited for its own ack (the opponent answered fast).
+    let mut pending: Option<Value> = None;
     loop {
-        let m = next_json(&mut ws, timeout).await?;
+        let m = match pending.take() {
+            Some(m) => m,
+            None => next_json(&mut ws, timeout).await?,
+        };
         if m["type"] != "state" {
             continue;
         }
@@ -248,7 +257,7 @@ async fn play(
         if st["status"] == "finished" {
             return Ok((acks, actions, true));
         }
-        if st["to_move"] != json!(seat) || st["status"] != "live" {
+        if st["to_move"] != json!(seat) || !matches!(st["status"].as_str(), Some("live" | "open")) {
             continue;
         }
         let version = st["version"].as_u64().unwrap_or(0) as usize;
@@ -291,8 +300,11 @@ async fn play(
                 }
                 return Err(format!("game {game} {action}: {a}"));
             }
-            if a["type"] == "state" && a["state"]["status"] == "finished" {
-                return Ok((acks, actions, true));
+            if a["type"] == "state" {
+                if a["state"]["status"] == "finished" {
+                    return Ok((acks, actions, true));
+                }
+                pending = Some(a);
             }
         }
     }
