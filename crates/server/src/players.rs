@@ -645,10 +645,6 @@ async fn profile(
         let status: String = r.try_get(2).map_err(e)?;
         let v: Value = serde_json::from_str(&summary).unwrap_or(Value::Null);
         if status == "finished" {
-            let names: Vec<&String> = v["seats"]
-                .as_object()
-                .map(|o| o.keys().collect())
-                .unwrap_or_default();
             let (mine, theirs) = match v["game"].as_str() {
                 Some("go") => (
                     ["black", "white"][seat as usize % 2],
@@ -656,7 +652,6 @@ async fn profile(
                 ),
                 _ => (["A", "B"][seat as usize % 2], ["B", "A"][seat as usize % 2]),
             };
-            let _ = names;
             let other = v["seats"][theirs]["player"]["name"]
                 .as_str()
                 .map(str::to_string)
@@ -692,7 +687,7 @@ async fn profile(
 }
 
 /// The most games one SGF collection download holds.
-pub const SGF_COLLECTION_MAX: i64 = 500;
+pub const SGF_COLLECTION_MAX: i64 = 100;
 
 async fn games_sgf(
     State(st): State<AppState>,
