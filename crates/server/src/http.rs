@@ -126,13 +126,6 @@ impl AppState {
         });
     }
 
-    /// Whether the request's peer is a trusted proxy (its `X-Forwarded-*` headers count).
-    pub fn from_trusted_proxy(&self, headers: &HeaderMap) -> bool {
-        // The peer address is checked by the rate layer; a request that carries forwarded
-        // headers counts only when some proxy is trusted at all.
-        !self.trusted.is_empty() && headers.contains_key("x-forwarded-for")
-    }
-
     /// Forgets idle clients of every budget (run now and then: memory stays bounded).
     pub fn forget_idle(&self) {
         for b in [

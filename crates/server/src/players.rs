@@ -112,6 +112,14 @@ pub async fn identify(State(st): State<AppState>, mut req: Request, next: Next) 
     if !(path.starts_with("/api/") || path.starts_with("/ws/")) {
         return next.run(req).await;
     }
+    // Only a trusted proxy says how the client came in (TLS or not): a stranger's header goes.
+    let peer = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    if !peer.is_some_and(|ip| st.trusted.iter().any(|c| c.contains(ip))) {
+        req.headers_mut().remove("x-forwarded-proto");
+    }
     let headers = req.headers();
     let changes = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     let mut auth = Auth::default();
@@ -177,8 +185,7 @@ fn set_cookie(st: &AppState, headers: &HeaderMap, token: &str, max_age: i64) -> 
         || headers
             .get("x-forwarded-proto")
             .and_then(|v| v.to_str().ok())
-            .is_some_and(|p| p.eq_ignore_ascii_case("https"))
-            && st.from_trusted_proxy(headers);
+            .is_some_and(|p| p.eq_ignore_ascii_case("https"));
     let secure = if tls { "; Secure" } else { "" };
     HeaderValue::from_str(&format!(
         "{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
