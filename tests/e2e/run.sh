@@ -18,6 +18,12 @@ if [ ! -x "$CHROMIUM" ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk
 fi
 
+# sgfmill, a second SGF reader (Python), reads the review's export.
+if ! python3 -c 'import sgfmill' 2>/dev/null; then
+  echo "== pip install sgfmill"
+  python3 -m pip install --quiet --disable-pip-version-check sgfmill==1.1.1
+fi
+
 echo "== npm ci (tests/e2e)"
 npm ci --no-audit --no-fund --silent
 

@@ -6,6 +6,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sgf from '@sabaki/sgf';
@@ -148,7 +149,7 @@ describe('reviews', () => {
     });
   });
 
-  test('the export with the engine review is read by Sabaki\'s SGF parser', async () => {
+  test('the export with the engine review is read by Sabaki\'s SGF parser and by sgfmill', async () => {
     const r = await fetch(`${BASE}/api/reviews`, { method: 'POST', body: lopsided() });
     assert.equal(r.status, 201);
     const { id } = await r.json();
@@ -162,7 +163,8 @@ describe('reviews', () => {
     }
     const res = await fetch(`${BASE}/api/reviews/${id}/record?analysis=1`);
     assert.equal(res.status, 200);
-    const trees = sgf.parse(await res.text());
+    const text = await res.text();
+    const trees = sgf.parse(text);
     assert.equal(trees.length, 1);
     const root = trees[0];
     assert.deepEqual(root.data.PB, ['흑돌']);
@@ -177,6 +179,14 @@ describe('reviews', () => {
     );
     for (const n of line) assert.match(n.data.C?.[0] ?? '', /Engine: Black \d+(\.\d)?%, [BW]\+[\d.]+ after this move\./);
     assert.match(line[7].data.C[0], /^the corner is small\n\nEngine: Black/);
+    // The same file read by sgfmill (Python; run.sh installs it): same players, moves and comments.
+    const mill = JSON.parse(execFileSync('python3', [path.join(here, '..', 'sgfmill_read.py')], { input: text, encoding: 'utf8' }));
+    assert.equal(mill.size, 19);
+    assert.equal(mill.black, '흑돌');
+    assert.equal(mill.white, 'White');
+    assert.match(mill.comment, /Engine review \(baduk\): 33 of 33 positions/);
+    assert.deepEqual(mill.moves.map((m) => m.move), LOP_B.flatMap((b, i) => [`B${b}`, `W${LOP_W[i]}`]));
+    mill.moves.forEach((m, i) => assert.equal(m.comment, line[i].data.C[0]));
   });
 
   test('a finished game has a review button; a bad file is refused with its line', async (t) => {
