@@ -169,9 +169,11 @@ async fn socket(addr: &str, path: &str, p: &Player, timeout: Duration) -> Result
     Ok(ws)
 }
 
+/// The next JSON text message within `timeout` (the server's pings do not extend it).
 async fn next_json(ws: &mut Ws, timeout: Duration) -> Result<Value, String> {
+    let deadline = tokio::time::Instant::now() + timeout;
     loop {
-        let m = tokio::time::timeout(timeout, ws.next())
+        let m = tokio::time::timeout_at(deadline, ws.next())
             .await
             .map_err(|_| format!("no message within {timeout:?}"))?
             .ok_or("closed")?
@@ -210,12 +212,17 @@ async fn seek(
     } else {
         let id = v["id"].as_str().ok_or("seek: no id")?;
         let mut ws = socket(addr, &format!("/ws/seeks/{id}"), p, timeout).await?;
-        loop {
-            let m = next_json(&mut ws, timeout).await?;
-            if m["type"] == "matched" {
-                break m["game"].clone();
+        let wait = async {
+            loop {
+                let m = next_json(&mut ws, timeout).await?;
+                if m["type"] == "matched" {
+                    break Ok::<_, String>(m["game"].clone());
+                }
             }
-        }
+        };
+        tokio::time::timeout(timeout, wait)
+            .await
+            .map_err(|_| format!("seek {id}: not paired within {timeout:?}"))??
     };
     let took = sent.elapsed();
     Ok((
@@ -245,10 +252,15 @@ async fn play(
     let mut next_id = 1u64;
     // A state that came while this player waited for its own ack (the opponent answered fast).
     let mut pending: Option<Value> = None;
+    // The version after this player's last acknowledged move: a state older than it is one the
+    // socket had queued while the move was handled (the socket answers before it relays).
+    let mut floor = 0u64;
     loop {
         let m = match pending.take() {
             Some(m) => m,
-            None => next_json(&mut ws, timeout).await?,
+            None => next_json(&mut ws, timeout)
+                .await
+                .map_err(|e| format!("game {game} as {seat}, after {actions} moves: {e}"))?,
         };
         if m["type"] != "state" {
             continue;
@@ -260,8 +272,11 @@ async fn play(
         if st["to_move"] != json!(seat) || !matches!(st["status"].as_str(), Some("live" | "open")) {
             continue;
         }
-        let version = st["version"].as_u64().unwrap_or(0) as usize;
-        let action = if version >= moves {
+        let version = st["version"].as_u64().unwrap_or(0);
+        if version < floor {
+            continue;
+        }
+        let action = if version as usize >= moves {
             if seat == "black" {
                 "resign".to_string()
             } else {
@@ -294,6 +309,7 @@ async fn play(
             let a = next_json(&mut ws, timeout).await?;
             if a["id"] == json!(id) {
                 if a["type"] == "ack" {
+                    floor = a["version"].as_u64().unwrap_or(floor);
                     acks.push(sent.elapsed());
                     actions += 1;
                     break;

@@ -295,10 +295,52 @@ async fn signed_in(
         .into_response())
 }
 
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    tokio::task::spawn_blocking(f)
+/// Sign-ups and sign-ins that may wait for a password hash at once; more are answered 503.
+pub const HASH_QUEUE: usize = 256;
+
+/// Password hashes running at once: one a core. Each holds argon2's 19 MiB on its own blocking
+/// thread, so without this cap a burst of sign-ups took a thread and its memory each (1,000 at
+/// once left the server at 9.6 GiB).
+fn hashing() -> &'static tokio::sync::Semaphore {
+    static HASHING: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    HASHING.get_or_init(|| {
+        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    })
+}
+
+/// Requests waiting for a hash now (see [`HASH_QUEUE`]).
+static HASH_WAITING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Counts one waiter while it lives (a client that hangs up leaves the queue).
+struct Waiting;
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        HASH_WAITING.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Runs a password hash or check on a blocking thread, at most one a core at once.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ActError> {
+    use std::sync::atomic::Ordering;
+    let waiting = Waiting;
+    if HASH_WAITING.fetch_add(1, Ordering::Relaxed) >= HASH_QUEUE {
+        return Err(ActError::busy(
+            "the server is busy checking passwords: try again in a few seconds",
+        ));
+    }
+    let permit = hashing()
+        .acquire()
         .await
-        .expect("a password hash does not panic")
+        .expect("the semaphore is never closed");
+    drop(waiting);
+    let out = tokio::task::spawn_blocking(f)
+        .await
+        .expect("a password hash does not panic");
+    drop(permit);
+    Ok(out)
 }
 
 async fn signup(
@@ -315,7 +357,7 @@ async fn signup(
         return Ok(too_many(r));
     }
     let password = req.password.clone();
-    let hash = blocking(move || accounts::hash_password(&password)).await;
+    let hash = blocking(move || accounts::hash_password(&password)).await?;
     let taken =
         || ActError::conflict("that username is taken").with_code("auth.taken", Value::Null);
     let account = match auth.who.as_ref() {
@@ -388,7 +430,7 @@ async fn login(
         None => (None, None),
     };
     let password = req.password.clone();
-    let ok = blocking(move || accounts::verify_password(&password, hash.as_deref())).await;
+    let ok = blocking(move || accounts::verify_password(&password, hash.as_deref())).await?;
     let Some(account) = account.filter(|_| ok) else {
         return Err(wrong_login());
     };

@@ -45,6 +45,7 @@ impl ActError {
             413 => "too_large",
             422 => "illegal",
             429 => "too_many",
+            503 => "busy",
             _ => "internal",
         };
         err(status, code, m)
@@ -89,6 +90,10 @@ impl ActError {
     /// 429: over a limit (rates, caps); the message names it.
     pub fn too_many(m: impl Into<String>) -> ActError {
         err(429, "too_many", m)
+    }
+    /// 503: the server is busy (a bounded queue is full); nothing was changed.
+    pub fn busy(m: impl Into<String>) -> ActError {
+        err(503, "busy", m)
     }
     /// 500: the server failed (storage); nothing was changed.
     pub fn internal(m: impl Into<String>) -> ActError {

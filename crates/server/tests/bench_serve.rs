@@ -64,3 +64,41 @@ async fn three_games_of_six_moves_are_all_stored_and_broadcast() {
     let other = run(&BenchOptions { seed: 8, ..opts }).await.expect("runs");
     assert_ne!(other.moves_hash, r.moves_hash);
 }
+
+/// The accounts mode with 20 players (the size at which it once stalled: a state the socket had
+/// queued during a player's own move was played from): every player is paired once, every game
+/// is played out and resigned, and nothing errs. Counts only, never times.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn twenty_signed_in_players_are_paired_and_play_their_games_out() {
+    use baduk_server::bench_players::{run as run_players, PlayersOptions};
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let server = start(Config {
+        addr: "127.0.0.1:0".into(),
+        database: format!("sqlite:{}", dir.path().join("players.db").display()),
+        rate_limit: 0.0,
+        test_bots: false,
+        limits: baduk_server::Limits::unlimited(),
+        ..Default::default()
+    })
+    .await
+    .expect("the server starts");
+    let r = run_players(&PlayersOptions {
+        addr: server.addr.to_string(),
+        players: 20,
+        moves: 8,
+        seed: 3,
+        parallel: 8,
+        server_pid: None,
+        timeout: std::time::Duration::from_secs(60),
+    })
+    .await
+    .expect("the bench runs");
+    assert_eq!(r.errors, 0, "{:?}", r.error_samples);
+    assert_eq!((r.signed_up, r.games, r.finished), (20, 10, 10));
+    assert_eq!(r.seek_to_game.count(), 20);
+    // Each game: moves until version 8, then White passes if it is to move, and Black resigns.
+    assert!(r.actions >= 10 * 9, "{}", r.actions);
+    assert_eq!(r.ack.count() as u64, r.actions);
+    assert!(r.lines()[0]
+        .starts_with("signature: players 20 signed-up 20 games 10 finished 10 actions "));
+}
