@@ -4,10 +4,9 @@
 use baduk_server::bench::{run, BenchOptions};
 use baduk_server::{start, Config};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn three_games_of_six_moves_are_all_stored_and_broadcast() {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    let server = start(Config {
+/// A server on a fresh SQLite file in `dir`, with no limits (the bench is one client).
+async fn unlimited_server(dir: &tempfile::TempDir) -> baduk_server::Running {
+    start(Config {
         addr: "127.0.0.1:0".into(),
         database: format!("sqlite:{}", dir.path().join("bench.db").display()),
         rate_limit: 0.0,
@@ -16,7 +15,13 @@ async fn three_games_of_six_moves_are_all_stored_and_broadcast() {
         ..Default::default()
     })
     .await
-    .expect("the server starts");
+    .expect("the server starts")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_games_of_six_moves_are_all_stored_and_broadcast() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let server = unlimited_server(&dir).await;
     let opts = BenchOptions {
         addr: server.addr.to_string(),
         games: 3,
@@ -72,16 +77,7 @@ async fn three_games_of_six_moves_are_all_stored_and_broadcast() {
 async fn twenty_signed_in_players_are_paired_and_play_their_games_out() {
     use baduk_server::bench_players::{run as run_players, PlayersOptions};
     let dir = tempfile::tempdir().expect("a temp dir");
-    let server = start(Config {
-        addr: "127.0.0.1:0".into(),
-        database: format!("sqlite:{}", dir.path().join("players.db").display()),
-        rate_limit: 0.0,
-        test_bots: false,
-        limits: baduk_server::Limits::unlimited(),
-        ..Default::default()
-    })
-    .await
-    .expect("the server starts");
+    let server = unlimited_server(&dir).await;
     let r = run_players(&PlayersOptions {
         addr: server.addr.to_string(),
         players: 20,
