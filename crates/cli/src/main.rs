@@ -35,6 +35,8 @@ struct Cli {
 enum Cmd {
     /// Run the game server: play Go and Wall Go in the browser or over the API.
     Serve(serve_cmd::ServeArgs),
+    /// Copy the server's live SQLite database to a new file (PostgreSQL: pg_dump).
+    Backup(serve_cmd::BackupArgs),
     /// Go (바둑): replay, legal moves, scoring, life and death, GTP.
     Go {
         #[command(subcommand)]
@@ -119,6 +121,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::Serve(a) => serve_cmd::serve(a),
+        Cmd::Backup(a) => serve_cmd::backup(a),
         Cmd::Go { cmd } => match cmd {
             GoCmd::Replay(a) => go_rules_cmd::replay(a),
             GoCmd::Legal(a) => go_rules_cmd::legal(a),

@@ -88,6 +88,13 @@ pub struct ServeArgs {
     /// Accept the test-only bot `panic` (for tests of fault isolation).
     #[arg(long, hide = true)]
     pub test_bots: bool,
+    /// How log lines on standard error look: `text`, or `json` (one object a line).
+    #[arg(long, default_value = "text")]
+    pub log_format: baduk_server::logs::LogFormat,
+    /// Which events are logged, as RUST_LOG reads it (default: RUST_LOG, else `info`); e.g.
+    /// `info,baduk::http=debug` adds a line for every request.
+    #[arg(long)]
+    pub log: Option<String>,
 }
 
 /// A positive, finite number of seconds from the flag `name`.
@@ -102,6 +109,7 @@ fn seconds(name: &str, v: f64, lo: f64, hi: f64) -> Result<std::time::Duration, 
 
 /// Runs `serve` until Ctrl-C or SIGTERM.
 pub fn serve(a: ServeArgs) -> Result<(), CliError> {
+    baduk_server::logs::init(a.log_format, a.log.as_deref()).map_err(CliError::input)?;
     for (name, v) in [
         ("--rate-limit", a.rate_limit),
         ("--creates-per-minute", a.creates_per_minute),
@@ -219,6 +227,24 @@ pub fn export(a: ExportArgs) -> Result<(), CliError> {
     let n = baduk_server::block_on(baduk_server::export::export_wall(&a.database, &a.out))
         .map_err(CliError::input)?;
     println!("{n} finished Wall Go games written to {}", a.out.display());
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct BackupArgs {
+    /// The server's database URL (`sqlite:PATH`).
+    #[arg(long)]
+    pub database: String,
+    /// The new file to write (never overwritten).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Runs `backup`.
+pub fn backup(a: BackupArgs) -> Result<(), CliError> {
+    let bytes = baduk_server::block_on(baduk_server::backup::backup(&a.database, &a.out))
+        .map_err(CliError::input)?;
+    println!("{} written ({bytes} bytes)", a.out.display());
     Ok(())
 }
 

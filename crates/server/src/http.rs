@@ -192,6 +192,7 @@ pub fn router(state: AppState) -> Router {
         .merge(api)
         .merge(crate::web::routes())
         .fallback(not_found)
+        .layer(axum::middleware::from_fn(crate::logs::log_request))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {

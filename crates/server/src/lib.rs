@@ -7,6 +7,7 @@
 
 pub mod abuse;
 pub mod accounts;
+pub mod backup;
 pub mod bench;
 pub mod bench_players;
 pub mod bots;
@@ -17,6 +18,7 @@ pub mod go_room;
 pub mod http;
 pub mod hub;
 pub mod limit;
+pub mod logs;
 pub mod players;
 pub mod ratings;
 pub mod review;
