@@ -115,6 +115,16 @@ pub struct Handle {
     pub gone: tokio::sync::watch::Sender<bool>,
     /// Chat messages for watchers: (players' channel only, the JSON message).
     pub chat: broadcast::Sender<(bool, Arc<str>)>,
+    /// This process owns the game (docs/scaling.md): it alone runs its clock and bots. A
+    /// game that is not owned here is a read-only copy kept for watchers.
+    owned: AtomicBool,
+}
+
+impl Handle {
+    /// Whether this process owns the game now (runs its clock and bots).
+    pub fn owned(&self) -> bool {
+        self.owned.load(Ordering::Relaxed)
+    }
 }
 
 /// Messages a watcher may fall behind by before it is sent a fresh state instead.
@@ -135,6 +145,9 @@ pub struct HubOptions {
     pub open_games_per_client: usize,
     /// How long a finished game stays in memory for its watchers (ms).
     pub finished_grace_ms: i64,
+    /// The secret every process of the cluster shares (internal calls carry it); None: this
+    /// process forwards nothing and refuses every internal call.
+    pub cluster_secret: Option<String>,
 }
 
 /// The live games of this process.
@@ -152,6 +165,10 @@ pub struct Hub {
     pub bots: Arc<Bots>,
     /// The open games each client created (ids), for the cap on open games.
     opened: Mutex<HashMap<ClientKey, Vec<String>>>,
+    /// This process as a node of the cluster: its id, address and lease.
+    pub cluster: crate::cluster::Cluster,
+    /// Counters for `/metrics`.
+    pub metrics: crate::metrics::Metrics,
 }
 
 fn storage(e: StoreError) -> ActError {
@@ -159,6 +176,10 @@ fn storage(e: StoreError) -> ActError {
         StoreError::Conflict => {
             ActError::conflict("another action was stored for this turn first; reload the game")
         }
+        StoreError::Fenced => ActError::unavailable(
+            "the game moved to another server process; nothing was stored, try again",
+        )
+        .with_code("cluster.moved", Value::Null),
         StoreError::Db(m) => {
             // The database's words stay in the log: they may name files or hosts.
             tracing::error!("storage failed: {m}");
@@ -234,6 +255,8 @@ impl Hub {
                 opts.models.clone(),
                 opts.test_bots,
             )),
+            cluster: crate::cluster::Cluster::new(opts.cluster_secret.clone()),
+            metrics: crate::metrics::Metrics::default(),
             opts,
             opened: Mutex::new(HashMap::new()),
         })
@@ -408,6 +431,7 @@ impl Hub {
         room.ends = self.opts.ends;
         room.rated = flags.rated;
         let summary = room.summary().to_string();
+        let owner = crate::cluster::place(self).await;
         self.store
             .create_game(
                 &id,
@@ -418,12 +442,13 @@ impl Hub {
                     summary: &summary,
                     now,
                     flags,
+                    owner: &owner,
                 },
             )
             .await
             .map_err(storage)?;
         let open = room.status() == "open";
-        let handle = self.insert(room);
+        let handle = self.insert(room, owner == self.cluster.node);
         if open {
             self.note_opened(client, &id);
         }
@@ -432,7 +457,7 @@ impl Hub {
         Ok((id, tokens))
     }
 
-    fn insert(&self, room: Room) -> Arc<Handle> {
+    fn insert(&self, room: Room, owned: bool) -> Arc<Handle> {
         let id = room.id.clone();
         let (tx, _) = broadcast::channel(WATCH_BACKLOG);
         let h = Arc::new(Handle {
@@ -442,16 +467,18 @@ impl Hub {
             sockets: AtomicUsize::new(0),
             gone: tokio::sync::watch::channel(false).0,
             chat: broadcast::channel(WATCH_BACKLOG).0,
+            owned: AtomicBool::new(owned),
         });
         let mut rooms = self.rooms.lock().expect("rooms lock");
         rooms.entry(id).or_insert(h).clone()
     }
 
-    /// Builds a room from the database (None: no such game).
-    async fn build(&self, id: &str) -> Result<Option<Room>, ActError> {
+    /// Builds a room from the database (None: no such game), and whether this process owns it.
+    async fn build(&self, id: &str) -> Result<Option<(Room, bool)>, ActError> {
         let Some(g) = self.store.load(id).await.map_err(storage)? else {
             return Ok(None);
         };
+        let owned = g.owner.as_deref() == Some(self.cluster.node.as_str());
         let mut room = Room::from_stored(id, g)?;
         room.ends = self.opts.ends;
         // Time is charged from the stored start of the turn, by the database's clock, so a
@@ -464,7 +491,7 @@ impl Hub {
                 room.turn_start = started;
             }
         }
-        Ok(Some(room))
+        Ok(Some((room, owned)))
     }
 
     /// The loaded game `id`, loading it from the database if needed.
@@ -475,11 +502,11 @@ impl Hub {
         if let Some(h) = self.rooms.lock().expect("rooms lock").get(id) {
             return Ok(h.clone());
         }
-        let room = self
+        let (room, owned) = self
             .build(id)
             .await?
             .ok_or_else(|| ActError::not_found(format!("no game `{id}`")))?;
-        let h = self.insert(room);
+        let h = self.insert(room, owned);
         {
             let room = h.room.lock().await;
             self.after_commit(&h, &room);
@@ -666,7 +693,10 @@ impl Hub {
             Ok(r) => r?,
             Err(_) => {
                 match self.build(&room.id).await {
-                    Ok(Some(fresh)) => *room = fresh,
+                    Ok(Some((fresh, owned))) => {
+                        *room = fresh;
+                        h.owned.store(owned, Ordering::Relaxed);
+                    }
                     _ => {
                         self.rooms.lock().expect("rooms lock").remove(&room.id);
                     }
@@ -679,7 +709,14 @@ impl Hub {
         let rated = crate::ratings::rated_end(room);
         let stored = self
             .store
-            .append_rated(&room.id, &row, status, &summary, rated.as_ref())
+            .append_rated(
+                &room.id,
+                &row,
+                status,
+                &summary,
+                rated.as_ref(),
+                &self.cluster.node,
+            )
             .await;
         if let Ok(changes) = &stored {
             if !changes.is_empty() {
@@ -688,9 +725,18 @@ impl Hub {
             }
         }
         if let Err(e) = stored {
+            if matches!(e, StoreError::Fenced) {
+                // Another process owns the game now: this one stops playing it.
+                self.metrics.fenced.fetch_add(1, Ordering::Relaxed);
+                h.owned.store(false, Ordering::Relaxed);
+                self.after_commit(h, room);
+            }
             // Nothing was stored: rebuild the game as the database has it.
             match self.build(&room.id).await {
-                Ok(Some(fresh)) => *room = fresh,
+                Ok(Some((fresh, owned))) => {
+                    *room = fresh;
+                    h.owned.store(owned, Ordering::Relaxed);
+                }
                 // The database cannot be read either: forget the game here; the next request
                 // loads it afresh.
                 _ => {
@@ -701,6 +747,11 @@ impl Hub {
             return Err(storage(e));
         }
         let _ = h.tx.send(message);
+        self.metrics.action(match origin {
+            Origin::Player => crate::metrics::Source::Player,
+            Origin::Bot => crate::metrics::Source::Bot,
+            Origin::Clock => crate::metrics::Source::Clock,
+        });
         self.after_commit(h, room);
         Ok(row)
     }
@@ -712,7 +763,8 @@ impl Hub {
         if let Some(old) = current.take() {
             old.store(true, Ordering::Relaxed);
         }
-        if room.is_over() {
+        // Only the owner's bots play (another process's copy is for its watchers).
+        if room.is_over() || !h.owned() {
             return;
         }
         let Some((seat, spec)) = bot_to_act(room) else {
@@ -730,6 +782,7 @@ impl Hub {
         };
         let hub = self.clone();
         let h = h.clone();
+        self.metrics.bot_searches.fetch_add(1, Ordering::Relaxed);
         tokio::spawn(async move {
             let action = match hub.bots.think(job, stop).await {
                 Ok(Some(a)) => a,
@@ -763,10 +816,13 @@ impl Hub {
             .collect()
     }
 
-    /// Applies every clock that has run out (any process may; the database lets one win).
+    /// Applies every clock that has run out in the games this process owns.
     pub async fn sweep_clocks(self: &Arc<Self>) {
         let now = now_ms();
         for h in self.handles() {
+            if !h.owned() {
+                continue;
+            }
             let Ok(mut room) = h.room.try_lock() else {
                 continue; // busy: the next sweep looks again
             };
@@ -800,24 +856,62 @@ impl Hub {
         }
     }
 
-    /// Loads every unfinished game (clocks and bots go on after a restart).
-    pub async fn load_unfinished(self: &Arc<Self>) -> Result<usize, String> {
-        let ids = self.store.unfinished().await.map_err(|e| e.to_string())?;
-        let n = ids.len();
-        for id in ids {
-            if let Err(e) = self.get(&id).await {
+    /// This process now owns game `id` (a new game placed here, a takeover, a handoff):
+    /// rebuilt from the database (so nothing another owner stored is missed, and the outage
+    /// rule applies), then its clock and bots run here.
+    pub async fn adopt(self: &Arc<Self>, id: &str) {
+        let loaded = self.rooms.lock().expect("rooms lock").get(id).cloned();
+        let Some(h) = loaded else {
+            if let Err(e) = self.get(id).await {
                 tracing::error!("game {id} could not be loaded: {e}");
             }
+            return;
+        };
+        let mut room = h.room.lock().await;
+        match self.build(id).await {
+            Ok(Some((fresh, owned))) => {
+                *room = fresh;
+                h.owned.store(owned, Ordering::Relaxed);
+                let _ = h.tx.send(state_message(&room));
+                self.after_commit(&h, &room);
+            }
+            Ok(None) => {}
+            Err(e) => tracing::error!("game {id} could not be loaded: {e}"),
         }
-        Ok(n)
+    }
+
+    /// This process no longer owns game `id`: its bot stops and its clock is left to the owner.
+    pub fn disown(&self, id: &str) {
+        let loaded = self.rooms.lock().expect("rooms lock").get(id).cloned();
+        if let Some(h) = loaded {
+            h.owned.store(false, Ordering::Relaxed);
+            if let Some(stop) = h.bot_stop.lock().expect("bot stop lock").take() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Ids of the loaded games this process owns.
+    pub fn owned_ids(&self) -> Vec<String> {
+        self.rooms
+            .lock()
+            .expect("rooms lock")
+            .iter()
+            .filter(|(_, h)| h.owned())
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+
+    /// The loaded game `id`, if it is loaded.
+    pub fn loaded_handle(&self, id: &str) -> Option<Arc<Handle>> {
+        self.rooms.lock().expect("rooms lock").get(id).cloned()
     }
 
     /// Another process stored something for `id`: catch up and tell this process's watchers.
+    /// A game not loaded here is left alone (nobody watches it here; the owner plays it).
     pub async fn catch_up(self: &Arc<Self>, id: &str) {
         let loaded = self.rooms.lock().expect("rooms lock").get(id).cloned();
         let Some(h) = loaded else {
-            // A game new to this process: load it so its clock and bots run here too.
-            let _ = self.get(id).await;
             return;
         };
         let mut room = h.room.lock().await;
@@ -839,13 +933,20 @@ impl Hub {
             }
             changed = true;
         }
-        // Joins and claims are not actions: refresh the seats too.
+        // Joins, claims and rotations are not actions: refresh the seats too.
         if let Ok(Some(fresh)) = self.store.load(id).await {
             for (i, (_, hash, joined)) in fresh.seats.iter().enumerate() {
                 if i < 2 && (room.seats[i].joined != *joined || room.seats[i].token_hash != *hash) {
                     room.seats[i].joined = *joined;
                     room.seats[i].token_hash = *hash;
                     changed = true;
+                }
+                if i < 2 {
+                    let player = fresh.players.get(i).cloned().flatten();
+                    if player.is_some() && room.seats[i].player.is_none() {
+                        room.seats[i].player = player;
+                        changed = true;
+                    }
                 }
             }
         }
@@ -855,8 +956,8 @@ impl Hub {
         }
     }
 
-    /// Catches up every game whose stored version is ahead of this process (events missed while
-    /// a LISTEN connection was down); loads games new to this process.
+    /// Catches up every loaded game whose stored version is ahead of this process (events
+    /// missed while a LISTEN connection was down).
     pub async fn resync(self: &Arc<Self>) {
         let Ok(versions) = self.store.versions().await else {
             return;
@@ -864,7 +965,7 @@ impl Hub {
         for (id, v) in versions {
             let loaded = self.rooms.lock().expect("rooms lock").get(&id).cloned();
             let behind = match loaded {
-                None => true,
+                None => false,
                 Some(h) => match h.room.try_lock() {
                     Ok(room) => room.version() < v,
                     Err(_) => false,
