@@ -746,6 +746,9 @@ impl Hub {
             let _ = h.tx.send(state_message(room));
             return Err(storage(e));
         }
+        // The commit passed the owner check: this process owns the game (a handoff to it may
+        // not have been reconciled yet).
+        h.owned.store(true, Ordering::Relaxed);
         let _ = h.tx.send(message);
         self.metrics.action(match origin {
             Origin::Player => crate::metrics::Source::Player,
@@ -900,6 +903,14 @@ impl Hub {
             .filter(|(_, h)| h.owned())
             .map(|(k, _)| k.clone())
             .collect()
+    }
+
+    /// How many unfinished games this process owns now (a game busy this instant counts).
+    pub fn owned_live(&self) -> usize {
+        self.handles()
+            .iter()
+            .filter(|h| h.owned() && h.room.try_lock().map_or(true, |r| !r.is_over()))
+            .count()
     }
 
     /// The loaded game `id`, if it is loaded.

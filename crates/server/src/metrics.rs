@@ -66,7 +66,7 @@ pub fn render(hub: &Hub) -> String {
         "baduk_games_owned",
         "gauge",
         "Live games this process owns now (it runs their clocks and bots).",
-        hub.owned_ids().len() as u64,
+        hub.owned_live() as u64,
     );
     one(
         "baduk_games_loaded",

@@ -15,20 +15,22 @@ pub const CLUSTER_SECRET: &str = "test-cluster-secret";
 /// A PostgreSQL URL of its own for a test's server: the test script's database with a fresh
 /// schema first in the search path, so the servers of different tests are separate clusters
 /// (each would otherwise place games on, and take over games from, the others). A URL that
-/// names its schema already (a second server of the same test: `hub.store.url()`) is kept.
+/// names its schema already (a second server of the same test: `hub.store.url()`), or a SQLite
+/// one, is kept.
 pub async fn fresh_schema(db: &str) -> String {
-    if db.contains("search_path") {
+    if !db.starts_with("postgres") || db.contains("search_path") {
         return db.to_string();
     }
     let schema = format!("t_{}", baduk_server::hub::new_id());
-    let pool = sqlx::postgres::PgPool::connect(db)
+    use sqlx::Connection;
+    let mut conn = sqlx::postgres::PgConnection::connect(db)
         .await
         .expect("the test database opens");
     sqlx::query(&format!("CREATE SCHEMA {schema}"))
-        .execute(&pool)
+        .execute(&mut conn)
         .await
         .expect("a schema");
-    pool.close().await;
+    let _ = conn.close().await;
     let sep = if db.contains('?') { '&' } else { '?' };
     format!("{db}{sep}options[search_path]={schema}")
 }
