@@ -764,7 +764,7 @@ async fn ws_game(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(1024 * 1024)
-        .on_upgrade(move |socket| watch(socket, st, id, h, client, seat, auth, creds)))
+        .on_upgrade(move |socket| watch(socket, st, id, h, client, seat, (auth, creds))))
 }
 
 fn too_many_sockets() -> Response {
@@ -865,8 +865,7 @@ async fn watch(
     h: Arc<crate::hub::Handle>,
     client: ClientKey,
     _seat: SocketSeat,
-    auth: Auth,
-    creds: crate::forward::Creds,
+    (auth, creds): (Auth, crate::forward::Creds),
 ) {
     let send_limit = st.limits.socket_send_timeout;
     let idle = st.limits.socket_idle;
