@@ -168,6 +168,160 @@ async fn an_action_sent_to_a_process_that_does_not_own_the_game_is_forwarded_wit
     assert_eq!(b.state(&id).await["moves"], json!(["E5", "D4"]));
 }
 
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Sends a socket message; the answer (`ack` or `error`).
+async fn ask(w: &mut Ws, msg: Value) -> Value {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    w.send(Message::Text(msg.to_string().into())).await.unwrap();
+    let end = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let m = tokio::time::timeout_at(end, w.next())
+            .await
+            .expect("an answer")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(t) = m {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == "ack" || v["type"] == "error" {
+                return v;
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_in_players_actions_are_forwarded_with_the_session_cookie_and_csrf() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let (a, b) = pair(&pg).await;
+    // A guest account on A (a session cookie and its CSRF value).
+    let resp = a
+        .http
+        .post(format!("{}/api/auth/guest", a.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    let cookie = resp
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| c.split(';').next())
+        .expect("a session cookie")
+        .to_string();
+    let who: Value = resp.json().await.unwrap();
+    let csrf = who["csrf"].as_str().expect("a CSRF value").to_string();
+    let post = |path: String, body: Value, csrf: Option<&str>| {
+        let mut r = a
+            .http
+            .post(format!("{}{path}", a.base))
+            .header("cookie", &cookie)
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(c) = csrf {
+            r = r.header("x-csrf-token", c);
+        }
+        r.send()
+    };
+    // Games the guest plays Black in, made through A until one is placed on B.
+    let mut id = None;
+    for _ in 0..4 {
+        let r = post(
+            "/api/games".into(),
+            json!({"game": "go", "size": 9, "rules": "chinese"}),
+            Some(&csrf),
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.status(), 201);
+        let v: Value = r.json().await.unwrap();
+        let g = v["id"].as_str().unwrap().to_string();
+        if common::eventually(3, || owns(&b, &g)).await {
+            id = Some((g, token(&v["seats"], "white")));
+            break;
+        }
+    }
+    let (id, white) = id.expect("a game placed on B");
+    let path = format!("/api/games/{id}/actions");
+    // Without the CSRF value the owner refuses the cookie; with it, the move is played on B.
+    let r = post(path.clone(), json!({"action": "E5"}), None)
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    let r = post(path.clone(), json!({"action": "E5"}), Some(&csrf))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "{:?}", r.text().await);
+    assert_eq!(metric(&b, "baduk_actions_total").await, 1);
+    // A socket on A signed in by the cookie: its action (no token) goes to B with the cookie.
+    let mut req = format!("{}/ws/games/{id}", a.ws)
+        .into_client_request()
+        .unwrap();
+    req.headers_mut().insert("cookie", cookie.parse().unwrap());
+    req.headers_mut()
+        .insert("origin", format!("http://{}", a.addr).parse().unwrap());
+    let (mut w, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    // Out of turn: the owner knows the account's seat (Black) and refuses it as such.
+    let r = ask(&mut w, json!({"id": 1, "action": "pass"})).await;
+    assert_eq!(r["status"], 409, "{r}");
+    // White plays by its token through A; then Black's move over the socket is stored on B.
+    a.ok(&id, &white, "D4").await;
+    let r = ask(&mut w, json!({"id": 2, "action": "C3"})).await;
+    assert_eq!(r["type"], "ack", "{r}");
+    assert_eq!(r["version"], 3, "{r}");
+    assert_eq!(b.state(&id).await["moves"], json!(["E5", "D4", "C3"]));
+    assert_eq!(
+        metric(&a, "baduk_actions_total").await,
+        0,
+        "A stored nothing"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_joins_receives_a_share_of_the_games() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let a = Server::start(&pg).await;
+    let mut ids = Vec::new();
+    for _ in 0..8 {
+        let (id, _) = a
+            .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
+            .await;
+        ids.push(id);
+    }
+    assert!(ids.iter().all(|id| owns(&a, id)), "alone, A owns them all");
+    let b = Server::start(a.hub.store.url()).await;
+    let shared = common::eventually(10, || {
+        let on_b = ids.iter().filter(|id| owns(&b, id)).count();
+        (3..=5).contains(&on_b)
+    })
+    .await;
+    let on_b = ids.iter().filter(|id| owns(&b, id)).count();
+    assert!(shared, "B owns {on_b} of 8");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    for id in &ids {
+        assert!(
+            owns(&a, id) != owns(&b, id),
+            "{id}: exactly one owner (A {}, B {})",
+            owns(&a, id),
+            owns(&b, id)
+        );
+    }
+    assert!(metric(&a, "baduk_handoffs_total").await >= 3);
+    // A handed-over game plays on through either process.
+    let moved = ids.iter().find(|id| owns(&b, id)).unwrap();
+    let (code, v) = a.act(moved, "nobody", "E5").await;
+    assert_eq!(code, 403, "{v}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_internal_endpoint_refuses_calls_without_the_clusters_secret() {
     for db in databases() {
