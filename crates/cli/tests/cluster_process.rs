@@ -311,3 +311,61 @@ async fn killing_the_owner_of_a_game_moves_it_to_a_survivor_within_five_seconds(
         "failover took {ms:?} ms"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_stopped_by_sigterm_hands_its_games_over_at_once() {
+    let Some(pg) = std::env::var("BADUK_TEST_POSTGRES")
+        .ok()
+        .filter(|s| !s.is_empty())
+    else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let db = fresh_schema(&pg).await;
+    let mut procs = vec![serve(&db).await, serve(&db).await];
+    let (s, v) = post(
+        &procs[0].base,
+        "/api/games",
+        None,
+        json!({"game": "go", "size": 9, "rules": "chinese"}),
+    )
+    .await;
+    assert_eq!(s, 201, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let black = v["seats"]["black"]["token"].as_str().unwrap().to_string();
+    // The first game stays on the process that made it (a tie goes to the creator).
+    let end = Instant::now() + Duration::from_secs(5);
+    while metric(&procs[0].base, "baduk_games_owned").await != Some(1) {
+        assert!(Instant::now() < end, "A does not own its game");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let pid = procs[0].child.id().to_string();
+    let stopped = Instant::now();
+    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    let status = procs[0].child.wait().unwrap();
+    assert!(status.success(), "a clean exit: {status:?}");
+    // The survivor owns it well before a lease (3 s) could have run out.
+    let survivor = procs.pop().unwrap();
+    loop {
+        if metric(&survivor.base, "baduk_games_owned").await == Some(1) {
+            break;
+        }
+        assert!(
+            stopped.elapsed() < Duration::from_millis(2_500),
+            "not handed over in time"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!(
+        "handover after SIGTERM: {} ms",
+        stopped.elapsed().as_millis()
+    );
+    let (code, v) = post(
+        &survivor.base,
+        &format!("/api/games/{id}/actions"),
+        Some(&black),
+        json!({"action": "E5"}),
+    )
+    .await;
+    assert_eq!(code, 200, "{v}");
+}

@@ -9,7 +9,7 @@ use crate::hub::{new_id, now_ms, Hub};
 use crate::store::{Store, StoreError};
 use sqlx::Row;
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -39,6 +39,8 @@ pub struct Cluster {
     lease_until: AtomicI64,
     /// The HTTP client for forwarded requests.
     pub client: reqwest::Client,
+    /// It left the cluster (shutting down): no more renewals or takeovers.
+    left: AtomicBool,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -55,6 +57,7 @@ impl Cluster {
             addr: Mutex::new(String::new()),
             secret: secret.filter(|s| !s.is_empty()),
             lease_until: AtomicI64::new(0),
+            left: AtomicBool::new(false),
             client: reqwest::Client::builder()
                 .connect_timeout(Duration::from_secs(1))
                 .timeout(Duration::from_secs(30))
@@ -75,7 +78,7 @@ impl Cluster {
 
     /// Whether this node's lease holds at `now` (as far as its last renewal says).
     pub fn lease_holds(&self, now: i64) -> bool {
-        self.lease_until.load(Ordering::Relaxed) > now
+        !self.left.load(Ordering::Relaxed) && self.lease_until.load(Ordering::Relaxed) > now
     }
 }
 
@@ -384,6 +387,9 @@ pub async fn join(hub: &Arc<Hub>) -> Result<usize, StoreError> {
 /// Renews this node's lease (its load is the games it owns).
 async fn renew(hub: &Hub) -> Result<(), StoreError> {
     let c = &hub.cluster;
+    if c.left.load(Ordering::Relaxed) {
+        return Ok(());
+    }
     let now = now_ms();
     let load = hub.owned_ids().len() as i64;
     hub.store.renew_node(&c.node, &c.addr(), now, load).await?;
@@ -553,6 +559,7 @@ pub fn spawn(hub: &Arc<Hub>) {
 
 /// Leaves the cluster (graceful shutdown): this node's games go to the others at once.
 pub async fn leave(hub: &Hub) {
+    hub.cluster.left.store(true, Ordering::Relaxed);
     for id in hub.owned_ids() {
         hub.disown(&id);
     }
