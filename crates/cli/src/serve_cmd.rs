@@ -95,6 +95,15 @@ pub struct ServeArgs {
     /// `info,baduk::http=debug` adds a line for every request.
     #[arg(long)]
     pub log: Option<String>,
+    /// The secret every process of one cluster (one PostgreSQL database) shares: actions for a
+    /// game another process owns are forwarded to it with this secret (docs/scaling.md). Also
+    /// read from BADUK_CLUSTER_SECRET, which keeps it out of the process list.
+    #[arg(long)]
+    pub cluster_secret: Option<String>,
+    /// The base URL the cluster's other processes reach this one at (default: http:// and the
+    /// address it listens on).
+    #[arg(long)]
+    pub advertise: Option<String>,
 }
 
 /// A positive, finite number of seconds from the flag `name`.
@@ -207,6 +216,11 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         limits,
         go_model: a.go_model,
         wall_model: a.wall_model,
+        cluster_secret: a
+            .cluster_secret
+            .or_else(|| std::env::var("BADUK_CLUSTER_SECRET").ok())
+            .filter(|s| !s.is_empty()),
+        advertise: a.advertise,
     };
     baduk_server::block_on(baduk_server::serve(cfg))
         .map_err(|e| CliError::input(format!("baduk serve: {e}")))

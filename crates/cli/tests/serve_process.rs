@@ -42,6 +42,8 @@ async fn serve(db: &str) -> Proc {
             db,
         ])
         .args(["--no-limits", "--allow-bot-games"])
+        // Processes on one PostgreSQL forward actions to a game's owner with this secret.
+        .env("BADUK_CLUSTER_SECRET", "serve-process-test-secret")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

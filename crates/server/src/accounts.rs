@@ -291,7 +291,7 @@ pub fn csrf_refused() -> ActError {
 
 fn db(e: StoreError) -> ActError {
     match e {
-        StoreError::Conflict => {
+        StoreError::Conflict | StoreError::Fenced => {
             ActError::conflict("that was changed at the same moment; try again")
         }
         StoreError::Db(m) => {

@@ -183,12 +183,35 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             crate::players::identify,
         ))
+        // An action for a game another process owns goes there (after this process charged
+        // the client's rates, before anything is looked up here).
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::forward::route,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             rate_limit,
         ));
+    let api_service: Router = api.clone().with_state(state.clone());
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
+        .route(
+            "/metrics",
+            get(|State(st): State<AppState>| async move {
+                (
+                    [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+                    crate::metrics::render(&st.hub),
+                )
+            }),
+        )
+        .route(
+            "/internal/forward/{*rest}",
+            axum::routing::any(move |State(st): State<AppState>, req: Request| {
+                let api = api_service.clone();
+                async move { crate::forward::internal(st, api, req).await }
+            }),
+        )
         .merge(api)
         .merge(crate::web::routes())
         .fallback(not_found)
@@ -233,6 +256,11 @@ async fn rate_limit(
     mut req: Request,
     next: Next,
 ) -> Response {
+    // A call another process forwarded: that process charged the client already.
+    if let Some(f) = req.extensions().get::<crate::forward::Forwarded>().copied() {
+        req.extensions_mut().insert(f.client);
+        return next.run(req).await;
+    }
     let key = client_key(&st, addr, req.headers());
     if let Err(r) = st.budgets.requests.check(&key) {
         return too_many(r);
@@ -621,11 +649,14 @@ async fn post_action(
     Path(id): Path<String>,
     axum::Extension(client): axum::Extension<ClientKey>,
     axum::Extension(auth): axum::Extension<Auth>,
+    forwarded: Option<axum::Extension<crate::forward::Forwarded>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ActError> {
-    if let Err(r) = st.budgets.actions.check(&client) {
-        return Ok(too_many(r));
+    if forwarded.is_none() {
+        if let Err(r) = st.budgets.actions.check(&client) {
+            return Ok(too_many(r));
+        }
     }
     let cred = match (bearer(&headers), auth.account_id()) {
         (Some(t), _) if !t.starts_with(crate::accounts::API_TOKEN_PREFIX) => Cred::Token(t),
@@ -698,8 +729,27 @@ async fn ws_game(
     Path(id): Path<String>,
     axum::Extension(client): axum::Extension<ClientKey>,
     axum::Extension(auth): axum::Extension<Auth>,
+    headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ActError> {
+    // The client's own credentials, sent along with the actions forwarded for it.
+    let text = |n: header::HeaderName| {
+        headers
+            .get(n)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let creds = crate::forward::Creds {
+        cookie: text(header::COOKIE),
+        authorization: text(header::AUTHORIZATION),
+        csrf: match &auth.who {
+            Some(crate::accounts::Identity {
+                via: crate::accounts::Via::Session { csrf, .. },
+                ..
+            }) => Some(csrf.clone()),
+            _ => None,
+        },
+    };
     if let Err(r) = st.budgets.sockets.check(&client) {
         return Ok(too_many(r));
     }
@@ -715,7 +765,7 @@ async fn ws_game(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(1024 * 1024)
-        .on_upgrade(move |socket| watch(socket, st, id, h, client, seat, auth)))
+        .on_upgrade(move |socket| watch(socket, st, id, h, client, seat, (auth, creds))))
 }
 
 fn too_many_sockets() -> Response {
@@ -816,7 +866,7 @@ async fn watch(
     h: Arc<crate::hub::Handle>,
     client: ClientKey,
     _seat: SocketSeat,
-    auth: Auth,
+    (auth, creds): (Auth, crate::forward::Creds),
 ) {
     let send_limit = st.limits.socket_send_timeout;
     let idle = st.limits.socket_idle;
@@ -831,6 +881,7 @@ async fn watch(
             None => false,
         },
         muted: false,
+        creds,
     };
     let mut gone = h.gone.subscribe();
     let first = snapshot(&*h.room.lock().await);
@@ -917,6 +968,8 @@ pub struct SocketIdentity {
     pub player: bool,
     /// A player muted the spectators' chat.
     pub muted: bool,
+    /// The client's credentials, for actions forwarded to the game's owner.
+    pub creds: crate::forward::Creds,
 }
 
 /// The answer to one socket message (`hello`, `ping` or an action) from `client`.
@@ -1007,6 +1060,18 @@ pub async fn ws_reply_as(
         (None | Some("action"), Some(a), token) if token.is_some() || account.is_some() => {
             if a.trim().is_empty() {
                 return err(ActError::bad_request("action: empty"));
+            }
+            // Another process owns the game: the action goes there with this client's
+            // credentials.
+            if let Some(answer) =
+                crate::forward::socket_action(st, id, token, &me.creds, client, a).await
+            {
+                return match answer {
+                    Ok(state) => json!({"type": "ack", "id": mid, "version": state["version"]}),
+                    Err((status, e)) => {
+                        json!({"type": "error", "id": mid, "status": status, "error": e["error"], "code": e["code"], "args": e["args"]})
+                    }
+                };
             }
             let cred = match (token, account.as_deref()) {
                 (Some(t), _) => Cred::Token(t),

@@ -11,14 +11,18 @@ pub mod backup;
 pub mod bench;
 pub mod bench_players;
 pub mod bots;
+pub mod bus;
 pub mod chat;
 pub mod clock;
+pub mod cluster;
 pub mod export;
+pub mod forward;
 pub mod go_room;
 pub mod http;
 pub mod hub;
 pub mod limit;
 pub mod logs;
+pub mod metrics;
 pub mod players;
 pub mod ratings;
 pub mod review;
@@ -54,6 +58,12 @@ pub struct Config {
     pub go_model: Option<String>,
     /// `sedol`'s evaluation, chosen by the operator (None: built in).
     pub wall_model: Option<String>,
+    /// The secret the processes of one cluster share (`--cluster-secret`); None: this process
+    /// forwards nothing to another and refuses every internal call (docs/scaling.md).
+    pub cluster_secret: Option<String>,
+    /// The base URL other processes reach this one at (`--advertise`); None: `http://` and
+    /// the address it listens on.
+    pub advertise: Option<String>,
 }
 
 impl Default for Config {
@@ -66,6 +76,8 @@ impl Default for Config {
             limits: Limits::default(),
             go_model: None,
             wall_model: None,
+            cluster_secret: None,
+            advertise: None,
         }
     }
 }
@@ -186,17 +198,14 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
     let store = Store::open(&cfg.database).await.map_err(StartError)?;
     // With PostgreSQL, listen before serving: what other processes store from now on reaches
     // this one's watchers.
-    let listener_pg = if store.is_postgres() {
-        let mut l = sqlx::postgres::PgListener::connect(&cfg.database)
-            .await
-            .map_err(|e| StartError(format!("database {}: cannot LISTEN: {e}", cfg.database)))?;
-        l.listen(CHANNEL)
-            .await
-            .map_err(|e| StartError(format!("database {}: cannot LISTEN: {e}", cfg.database)))?;
-        Some(l)
-    } else {
-        None
-    };
+    let listener_pg =
+        if store.is_postgres() {
+            Some(bus::listen(&cfg.database).await.map_err(|e| {
+                StartError(format!("database {}: cannot LISTEN: {e}", cfg.database))
+            })?)
+        } else {
+            None
+        };
     let listener = tokio::net::TcpListener::bind(&cfg.addr)
         .await
         .map_err(|e| StartError(format!("cannot listen on {}: {e}", cfg.addr)))?;
@@ -218,14 +227,22 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
             ends: lim.ends,
             open_games_per_client: lim.open_games_per_client,
             finished_grace_ms: lim.finished_grace.as_millis() as i64,
+            cluster_secret: cfg.cluster_secret.clone(),
         },
         last_alive,
     );
+    hub.cluster.set_addr(
+        cfg.advertise
+            .as_deref()
+            .map(|a| a.trim_end_matches('/').to_string())
+            .unwrap_or_else(|| format!("http://{addr}"))
+            .as_str(),
+    );
     store.heartbeat(hub.started_at()).await.map_err(db_err)?;
-    hub.load_unfinished()
-        .await
-        .map_err(|e| StartError(format!("database {}: {e}", cfg.database)))?;
+    // Join the cluster: the lease, then the games nobody plays (all of them on SQLite).
+    cluster::join(&hub).await.map_err(db_err)?;
     spawn_background(&hub, &cfg, listener_pg);
+    cluster::spawn(&hub);
     let state = http::AppState::new(hub.clone(), &cfg);
     // The rate budgets remember every client they saw: forget the idle ones now and then, so
     // a stream of new addresses cannot grow them without bound.
@@ -243,6 +260,7 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
     let listener = axum::serve::ListenerExt::tap_io(listener, |s| {
         let _ = s.set_nodelay(true);
     });
+    let leaving = hub.clone();
     let task = tokio::spawn(async move {
         let served = axum::serve(
             listener,
@@ -253,6 +271,8 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         if let Err(e) = served {
             tracing::error!("server stopped: {e}");
         }
+        // Stopped: the others take this process's games at once instead of after its lease.
+        cluster::leave(&leaving).await;
     });
     Ok(Running { addr, hub, task })
 }
@@ -275,9 +295,6 @@ async fn shutdown_signal() {
         _ = term => {},
     }
 }
-
-/// The PostgreSQL channel every process announces its commits on (the payload is the game id).
-const CHANNEL: &str = "baduk_games";
 
 fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgres::PgListener>) {
     let h = hub.clone();
@@ -336,7 +353,7 @@ fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgre
     if let Some(l) = listener {
         let h = hub.clone();
         let url = cfg.database.clone();
-        tokio::spawn(async move { listen_postgres(h, url, l).await });
+        tokio::spawn(async move { bus::follow(h, url, l).await });
         // A safety net for events missed while a LISTEN connection was being re-made.
         let h = hub.clone();
         tokio::spawn(async move {
@@ -347,48 +364,6 @@ fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgre
                 h.resync().await;
             }
         });
-    }
-}
-
-/// Follows other processes' commits (LISTEN/NOTIFY), reconnecting when the link drops.
-async fn listen_postgres(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListener) {
-    let mut listener = Some(first);
-    loop {
-        let mut l = match listener.take() {
-            Some(l) => l,
-            None => match sqlx::postgres::PgListener::connect(&url).await {
-                Ok(mut l) => match l.listen(CHANNEL).await {
-                    Ok(()) => {
-                        hub.resync().await;
-                        l
-                    }
-                    Err(e) => {
-                        tracing::warn!("LISTEN failed: {e}");
-                        tokio::time::sleep(Duration::from_secs(1)).await;
-                        continue;
-                    }
-                },
-                Err(e) => {
-                    tracing::warn!("cannot LISTEN on PostgreSQL: {e}");
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                    continue;
-                }
-            },
-        };
-        loop {
-            match l.recv().await {
-                Ok(n) => {
-                    let id = n.payload().to_string();
-                    let hub = hub.clone();
-                    tokio::spawn(async move { hub.catch_up(&id).await });
-                }
-                Err(e) => {
-                    tracing::warn!("LISTEN connection lost: {e}");
-                    break;
-                }
-            }
-        }
-        tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }
 

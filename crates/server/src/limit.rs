@@ -15,6 +15,11 @@ use std::time::Duration;
 pub struct ClientKey(IpAddr);
 
 impl ClientKey {
+    /// The address (an IPv6 client's /64 prefix).
+    pub fn ip(&self) -> IpAddr {
+        self.0
+    }
+
     /// The key of address `ip`.
     pub fn of(ip: IpAddr) -> ClientKey {
         match ip {

@@ -99,6 +99,10 @@ impl ActError {
     pub fn internal(m: impl Into<String>) -> ActError {
         err(500, "internal", m)
     }
+    /// 503: not now (the game is moving between server processes); nothing was changed.
+    pub fn unavailable(m: impl Into<String>) -> ActError {
+        err(503, "unavailable", m)
+    }
 }
 
 impl std::fmt::Display for ActError {
@@ -1067,6 +1071,7 @@ mod tests {
                     players: vec![None, None],
                     rated: false,
                     rating_changes: Vec::new(),
+                    owner: None,
                 },
             );
             assert_eq!(rebuilt.map(|x| x.clocks), Ok(r.clocks), "{clock}");

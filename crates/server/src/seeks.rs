@@ -333,7 +333,7 @@ async fn try_match(st: &AppState, id: &str) -> Result<Option<Value>, ActError> {
             tracing::warn!("seek {id}: pairing failed, will retry: {m}");
             return Ok(None);
         }
-        Err(StoreError::Conflict) => return Ok(None),
+        Err(StoreError::Conflict | StoreError::Fenced) => return Ok(None),
     };
     let (Some((mine, _)), Some((theirs, _))) = (
         load_seek(store, id).await.map_err(accounts::storage)?,

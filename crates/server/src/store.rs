@@ -34,6 +34,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0004_accounts.sql"),
     ),
     (5, "reviews", include_str!("../migrations/0005_reviews.sql")),
+    (6, "cluster", include_str!("../migrations/0006_cluster.sql")),
 ];
 
 /// The database behind the server.
@@ -64,6 +65,8 @@ pub struct StoredGame {
     pub rated: bool,
     /// The rating changes its result made.
     pub rating_changes: Vec<crate::ratings::RatingChange>,
+    /// The node that owns it now (None: nobody yet, or its owner left).
+    pub owner: Option<String>,
 }
 
 /// A new game's seat as stored: who sits there, its token's hash, the account holding it.
@@ -80,6 +83,8 @@ pub struct FirstRow<'a> {
     pub now: i64,
     /// Rated and listed.
     pub flags: GameFlags,
+    /// The node that will own it (docs/scaling.md).
+    pub owner: &'a str,
 }
 
 /// How a new game is listed and counted.
@@ -105,6 +110,8 @@ impl Default for GameFlags {
 pub enum StoreError {
     /// Another action was stored for this turn first (another process or request).
     Conflict,
+    /// This node no longer owns the game (another took it over): nothing was stored.
+    Fenced,
     /// The database failed.
     Db(String),
 }
@@ -113,6 +120,7 @@ impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StoreError::Conflict => f.write_str("another action was stored for this turn first"),
+            StoreError::Fenced => f.write_str("this process no longer owns the game"),
             StoreError::Db(e) => write!(f, "database: {e}"),
         }
     }
@@ -253,6 +261,7 @@ impl Store {
             summary,
             now,
             flags,
+            owner,
         } = *first;
         let mut tx = self.writer.begin().await?;
         let settings_json = serde_json::to_string(settings).expect("settings serialise");
@@ -261,8 +270,8 @@ impl Store {
             Settings::Wallgo { .. } => "wallgo",
         };
         sqlx::query(
-            "INSERT INTO games (id, game, settings, status, version, summary, created_at, updated_at, rated, listed) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9)",
+            "INSERT INTO games (id, game, settings, status, version, summary, created_at, updated_at, rated, listed, owner) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10)",
         )
         .bind(id)
         .bind(game)
@@ -273,6 +282,7 @@ impl Store {
         .bind(now)
         .bind(flags.rated as i64)
         .bind(flags.listed as i64)
+        .bind(owner)
         .execute(&mut *tx)
         .await?;
         for (i, (spec, hash, account)) in seats.iter().enumerate() {
@@ -288,6 +298,7 @@ impl Store {
             .await?;
         }
         self.notify(&mut tx, id).await?;
+        self.notify_owner(&mut tx, id, owner).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -306,22 +317,26 @@ impl Store {
         Ok(())
     }
 
-    /// Appends one action if the game is still at `row.seq - 1` stored actions; otherwise
-    /// [`StoreError::Conflict`] and nothing changes.
+    /// Appends one action if the game is still at `row.seq - 1` stored actions and `owner`
+    /// still owns it; otherwise [`StoreError::Conflict`] (or [`StoreError::Fenced`]) and
+    /// nothing changes.
     pub async fn append(
         &self,
         id: &str,
         row: &ActionRow,
         status: &str,
         summary: &str,
+        owner: &str,
     ) -> Result<(), StoreError> {
-        self.append_rated(id, row, status, summary, None)
+        self.append_rated(id, row, status, summary, None, owner)
             .await
             .map(|_| ())
     }
 
     /// [`Store::append`], and when `rated` is given (a rated game's last action) the players'
-    /// new ratings in the same transaction; returns the rating changes.
+    /// new ratings in the same transaction; returns the rating changes. The lease check (the
+    /// game's `owner` is `owner`) is part of the same UPDATE: a node that lost the game stores
+    /// nothing.
     pub async fn append_rated(
         &self,
         id: &str,
@@ -329,11 +344,12 @@ impl Store {
         status: &str,
         summary: &str,
         rated: Option<&crate::ratings::RatedEnd>,
+        owner: &str,
     ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
         let mut tx = self.writer.begin().await?;
         let done = sqlx::query(
             "UPDATE games SET version = $1, status = $2, summary = $3, updated_at = $4 \
-             WHERE id = $5 AND version = $6",
+             WHERE id = $5 AND version = $6 AND owner = $7",
         )
         .bind(row.seq)
         .bind(status)
@@ -341,10 +357,23 @@ impl Store {
         .bind(row.at)
         .bind(id)
         .bind(row.seq - 1)
+        .bind(owner)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
-            return Err(StoreError::Conflict);
+            let now_owner = sqlx::query("SELECT owner FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            let now_owner: Option<String> = match now_owner {
+                Some(r) => r.try_get(0)?,
+                None => None,
+            };
+            return Err(if now_owner.as_deref() == Some(owner) {
+                StoreError::Conflict
+            } else {
+                StoreError::Fenced
+            });
         }
         let inserted = sqlx::query(
             "INSERT INTO actions (game_id, seq, seat, action, at, auto, clocks) \
@@ -485,10 +514,11 @@ impl Store {
 
     /// Reads a whole game, or None if there is no such game.
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let Some(g) = sqlx::query("SELECT settings, created_at, rated FROM games WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?
+        let Some(g) =
+            sqlx::query("SELECT settings, created_at, rated, owner FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?
         else {
             return Ok(None);
         };
@@ -497,6 +527,7 @@ impl Store {
             .map_err(|e| StoreError::Db(format!("game {id}: bad settings: {e}")))?;
         let created_at: i64 = g.try_get(1)?;
         let rated: i64 = g.try_get(2)?;
+        let owner: Option<String> = g.try_get(3)?;
         let kind = crate::ratings::kind_of(&settings).unwrap_or("");
         let rows = sqlx::query(
             "SELECT s.spec, s.token_hash, s.joined, s.account_id, a.name, r.rating, r.deviation, r.games \
@@ -545,6 +576,7 @@ impl Store {
             players,
             rated: rated != 0,
             rating_changes,
+            owner,
         }))
     }
 

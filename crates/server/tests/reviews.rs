@@ -332,10 +332,15 @@ async fn a_review_outlives_its_server() {
     let mut dbs = vec![format!("sqlite:{}", dir.path().join("r.db").display())];
     dbs.extend(databases().into_iter().filter(|d| d != "sqlite"));
     for db in dbs {
-        let (id, first) = {
+        let (id, first, db) = {
             let s = Server::start(&db).await;
             let r = review(&s, "", example("game-9x9.sgf")).await;
-            (r["id"].as_str().unwrap().to_string(), r)
+            // (A test's PostgreSQL server has a schema of its own: its URL names it.)
+            (
+                r["id"].as_str().unwrap().to_string(),
+                r,
+                s.hub.store.url().to_string(),
+            )
         };
         // A second server on the same database serves it the same.
         let s = Server::start(&db).await;

@@ -9,6 +9,32 @@ use serde_json::{json, Value};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 
+/// The cluster secret of the test servers.
+pub const CLUSTER_SECRET: &str = "test-cluster-secret";
+
+/// A PostgreSQL URL of its own for a test's server: the test script's database with a fresh
+/// schema first in the search path, so the servers of different tests are separate clusters
+/// (each would otherwise place games on, and take over games from, the others). A URL that
+/// names its schema already (a second server of the same test: `hub.store.url()`), or a SQLite
+/// one, is kept.
+pub async fn fresh_schema(db: &str) -> String {
+    if !db.starts_with("postgres") || db.contains("search_path") {
+        return db.to_string();
+    }
+    let schema = format!("t_{}", baduk_server::hub::new_id());
+    use sqlx::Connection;
+    let mut conn = sqlx::postgres::PgConnection::connect(db)
+        .await
+        .expect("the test database opens");
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&mut conn)
+        .await
+        .expect("a schema");
+    let _ = conn.close().await;
+    let sep = if db.contains('?') { '&' } else { '?' };
+    format!("{db}{sep}options[search_path]={schema}")
+}
+
 /// A running test server.
 pub struct Server {
     pub base: String,
@@ -50,7 +76,7 @@ impl Server {
             let url = format!("sqlite:{}", dir.path().join("test.db").display());
             (url, Some(dir))
         } else {
-            (db.to_string(), None)
+            (fresh_schema(db).await, None)
         };
         let mut cfg = Config {
             addr: "127.0.0.1:0".into(),
@@ -58,6 +84,7 @@ impl Server {
             rate_limit: 0.0,
             test_bots: true,
             limits: baduk_server::Limits::unlimited(),
+            cluster_secret: Some(CLUSTER_SECRET.into()),
             ..Default::default()
         };
         change(&mut cfg);

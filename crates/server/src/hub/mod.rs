@@ -1,6 +1,13 @@
-//! The live games of one server process: each loaded game behind its own lock, the path every
-//! action takes (check with the library → store → broadcast), bots, clocks and, on PostgreSQL,
-//! the events of other processes.
+//! The live games of one server process (the registry): each loaded game behind its own lock,
+//! whether this process owns it (docs/scaling.md), creating, loading, adopting and dropping
+//! games, and catching up with what other processes stored. The path of an action is in
+//! `actor.rs`, time and the clock sweep in `clocks.rs`; the cluster in `cluster.rs`, the events
+//! between processes in `bus.rs`.
+
+mod actor;
+mod clocks;
+
+pub use clocks::{local_ms, now_ms, set_clock_offset, HEARTBEAT_MS, OUTAGE_MS};
 
 use crate::bots::{bot_to_act, BotLimits, Bots, Job, Models};
 use crate::limit::ClientKey;
@@ -9,38 +16,10 @@ use crate::store::{GameFlags, Store, StoreError};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use subtle::ConstantTimeEq;
 use tokio::sync::broadcast;
-
-/// How far the database's clock is ahead of this machine's (ms); every process charges time
-/// by the database's clock, so two machines whose clocks differ agree on every clock.
-static CLOCK_OFFSET_MS: AtomicI64 = AtomicI64::new(0);
-
-/// Milliseconds since 1970 by the database's clock (this machine's clock plus the measured
-/// offset; SQLite lives on this machine, so its offset is 0).
-pub fn now_ms() -> i64 {
-    local_ms() + CLOCK_OFFSET_MS.load(Ordering::Relaxed)
-}
-
-/// Milliseconds since 1970 by this machine's clock.
-pub fn local_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// Sets the offset of the database's clock (see [`now_ms`]).
-pub fn set_clock_offset(ms: i64) {
-    CLOCK_OFFSET_MS.store(ms, Ordering::Relaxed);
-}
-
-/// Heartbeats are written this often (ms); a gap of more than [`OUTAGE_MS`] without one is an
-/// outage, whose time is charged to nobody.
-pub const HEARTBEAT_MS: i64 = 2_000;
-/// The shortest gap between heartbeats that counts as an outage (no process was running).
-pub const OUTAGE_MS: i64 = 5_000;
 
 /// SHA-256 of a token.
 pub fn hash_token(token: &str) -> [u8; 32] {
@@ -115,6 +94,16 @@ pub struct Handle {
     pub gone: tokio::sync::watch::Sender<bool>,
     /// Chat messages for watchers: (players' channel only, the JSON message).
     pub chat: broadcast::Sender<(bool, Arc<str>)>,
+    /// This process owns the game (docs/scaling.md): it alone runs its clock and bots. A
+    /// game that is not owned here is a read-only copy kept for watchers.
+    owned: AtomicBool,
+}
+
+impl Handle {
+    /// Whether this process owns the game now (runs its clock and bots).
+    pub fn owned(&self) -> bool {
+        self.owned.load(Ordering::Relaxed)
+    }
 }
 
 /// Messages a watcher may fall behind by before it is sent a fresh state instead.
@@ -135,6 +124,9 @@ pub struct HubOptions {
     pub open_games_per_client: usize,
     /// How long a finished game stays in memory for its watchers (ms).
     pub finished_grace_ms: i64,
+    /// The secret every process of the cluster shares (internal calls carry it); None: this
+    /// process forwards nothing and refuses every internal call.
+    pub cluster_secret: Option<String>,
 }
 
 /// The live games of this process.
@@ -152,6 +144,10 @@ pub struct Hub {
     pub bots: Arc<Bots>,
     /// The open games each client created (ids), for the cap on open games.
     opened: Mutex<HashMap<ClientKey, Vec<String>>>,
+    /// This process as a node of the cluster: its id, address and lease.
+    pub cluster: crate::cluster::Cluster,
+    /// Counters for `/metrics`.
+    pub metrics: crate::metrics::Metrics,
 }
 
 fn storage(e: StoreError) -> ActError {
@@ -159,6 +155,10 @@ fn storage(e: StoreError) -> ActError {
         StoreError::Conflict => {
             ActError::conflict("another action was stored for this turn first; reload the game")
         }
+        StoreError::Fenced => ActError::unavailable(
+            "the game moved to another server process; nothing was stored, try again",
+        )
+        .with_code("cluster.moved", Value::Null),
         StoreError::Db(m) => {
             // The database's words stay in the log: they may name files or hosts.
             tracing::error!("storage failed: {m}");
@@ -234,6 +234,8 @@ impl Hub {
                 opts.models.clone(),
                 opts.test_bots,
             )),
+            cluster: crate::cluster::Cluster::new(opts.cluster_secret.clone()),
+            metrics: crate::metrics::Metrics::default(),
             opts,
             opened: Mutex::new(HashMap::new()),
         })
@@ -408,6 +410,7 @@ impl Hub {
         room.ends = self.opts.ends;
         room.rated = flags.rated;
         let summary = room.summary().to_string();
+        let owner = crate::cluster::place(self).await;
         self.store
             .create_game(
                 &id,
@@ -418,12 +421,13 @@ impl Hub {
                     summary: &summary,
                     now,
                     flags,
+                    owner: &owner,
                 },
             )
             .await
             .map_err(storage)?;
         let open = room.status() == "open";
-        let handle = self.insert(room);
+        let handle = self.insert(room, owner == self.cluster.node);
         if open {
             self.note_opened(client, &id);
         }
@@ -432,7 +436,7 @@ impl Hub {
         Ok((id, tokens))
     }
 
-    fn insert(&self, room: Room) -> Arc<Handle> {
+    fn insert(&self, room: Room, owned: bool) -> Arc<Handle> {
         let id = room.id.clone();
         let (tx, _) = broadcast::channel(WATCH_BACKLOG);
         let h = Arc::new(Handle {
@@ -442,16 +446,18 @@ impl Hub {
             sockets: AtomicUsize::new(0),
             gone: tokio::sync::watch::channel(false).0,
             chat: broadcast::channel(WATCH_BACKLOG).0,
+            owned: AtomicBool::new(owned),
         });
         let mut rooms = self.rooms.lock().expect("rooms lock");
         rooms.entry(id).or_insert(h).clone()
     }
 
-    /// Builds a room from the database (None: no such game).
-    async fn build(&self, id: &str) -> Result<Option<Room>, ActError> {
+    /// Builds a room from the database (None: no such game), and whether this process owns it.
+    async fn build(&self, id: &str) -> Result<Option<(Room, bool)>, ActError> {
         let Some(g) = self.store.load(id).await.map_err(storage)? else {
             return Ok(None);
         };
+        let owned = g.owner.as_deref() == Some(self.cluster.node.as_str());
         let mut room = Room::from_stored(id, g)?;
         room.ends = self.opts.ends;
         // Time is charged from the stored start of the turn, by the database's clock, so a
@@ -464,7 +470,7 @@ impl Hub {
                 room.turn_start = started;
             }
         }
-        Ok(Some(room))
+        Ok(Some((room, owned)))
     }
 
     /// The loaded game `id`, loading it from the database if needed.
@@ -475,282 +481,16 @@ impl Hub {
         if let Some(h) = self.rooms.lock().expect("rooms lock").get(id) {
             return Ok(h.clone());
         }
-        let room = self
+        let (room, owned) = self
             .build(id)
             .await?
             .ok_or_else(|| ActError::not_found(format!("no game `{id}`")))?;
-        let h = self.insert(room);
+        let h = self.insert(room, owned);
         {
             let room = h.room.lock().await;
             self.after_commit(&h, &room);
         }
         Ok(h)
-    }
-
-    /// The seat whose token this is, compared in constant time; 403 for any other token.
-    pub fn seat_of_token(room: &Room, token: &str) -> Result<usize, ActError> {
-        let h = hash_token(token);
-        let mut found = None;
-        for (i, s) in room.seats.iter().enumerate() {
-            if let Some(th) = &s.token_hash {
-                if bool::from(th.ct_eq(&h)) {
-                    found = Some(i);
-                }
-            }
-        }
-        found.ok_or_else(|| ActError::forbidden("this token holds no seat in this game"))
-    }
-
-    /// Marks the seat as joined the first time its token is used.
-    async fn mark_joined(&self, h: &Handle, room: &mut Room, seat: usize) {
-        if room.seats[seat].joined {
-            return;
-        }
-        room.seats[seat].joined = true;
-        let summary = room.summary().to_string();
-        if let Err(e) = self
-            .store
-            .join(&room.id, seat, room.status(), &summary)
-            .await
-        {
-            tracing::warn!("game {}: could not store the join: {e}", room.id);
-        }
-        let _ = h.tx.send(state_message(room));
-    }
-
-    /// The seat a credential holds: a token's seat, or the account's.
-    pub fn seat_of(room: &Room, cred: Cred<'_>) -> Result<usize, ActError> {
-        match cred {
-            Cred::Token(t) => Self::seat_of_token(room, t),
-            Cred::Account(a) => room
-                .seat_of_account(a)
-                .ok_or_else(|| ActError::forbidden("you hold no seat in this game")),
-        }
-    }
-
-    /// A token holder shows up (page load, socket hello): returns the seat.
-    pub async fn hello(self: &Arc<Self>, id: &str, token: &str) -> Result<usize, ActError> {
-        self.hello_as(id, Cred::Token(token)).await
-    }
-
-    /// A seat holder shows up (page load, socket hello): returns the seat.
-    pub async fn hello_as(self: &Arc<Self>, id: &str, cred: Cred<'_>) -> Result<usize, ActError> {
-        let h = self.get(id).await?;
-        let mut room = h.room.lock().await;
-        let seat = Self::seat_of(&room, cred)?;
-        self.mark_joined(&h, &mut room, seat).await;
-        Ok(seat)
-    }
-
-    /// Claims an open seat: a fresh token for it.
-    pub async fn join(
-        self: &Arc<Self>,
-        id: &str,
-        seat_name: &str,
-    ) -> Result<(usize, String), ActError> {
-        self.join_as(id, seat_name, None).await
-    }
-
-    /// Claims an open seat for an account (or anonymously): a fresh token for it.
-    pub async fn join_as(
-        self: &Arc<Self>,
-        id: &str,
-        seat_name: &str,
-        player: Option<Player>,
-    ) -> Result<(usize, String), ActError> {
-        let h = self.get(id).await?;
-        let mut room = h.room.lock().await;
-        let seat = room
-            .seat_index(seat_name)
-            .ok_or_else(|| ActError::bad_request(format!("no seat `{seat_name}` in this game")))?;
-        if room.seats[seat].spec.kind != "open" || room.seats[seat].token_hash.is_some() {
-            return Err(ActError::conflict(format!(
-                "seat {seat_name} is not open to join"
-            )));
-        }
-        if room.rated && player.is_none() {
-            return Err(crate::accounts::sign_in_first());
-        }
-        if let Some(p) = &player {
-            if room.seats[1 - seat]
-                .player
-                .as_ref()
-                .is_some_and(|o| o.id == p.id)
-            {
-                return Err(ActError::conflict("you already hold the other seat")
-                    .with_code("seat.yours", Value::Null));
-            }
-        }
-        let token = new_token();
-        let hash = hash_token(&token);
-        let account = player.as_ref().map(|p| p.id.as_str());
-        if !self
-            .store
-            .claim(id, seat, &hash, account)
-            .await
-            .map_err(storage)?
-        {
-            return Err(ActError::conflict(format!(
-                "seat {seat_name} was just taken"
-            )));
-        }
-        room.seats[seat].token_hash = Some(hash);
-        room.seats[seat].player = player;
-        self.mark_joined(&h, &mut room, seat).await;
-        Ok((seat, token))
-    }
-
-    /// One action from a token holder; returns the new state.
-    pub async fn act(
-        self: &Arc<Self>,
-        id: &str,
-        token: &str,
-        action: &str,
-    ) -> Result<Value, ActError> {
-        self.act_as(id, Cred::Token(token), action).await
-    }
-
-    /// One action from a seat holder (token or account); returns the new state.
-    pub async fn act_as(
-        self: &Arc<Self>,
-        id: &str,
-        cred: Cred<'_>,
-        action: &str,
-    ) -> Result<Value, ActError> {
-        let h = self.get(id).await?;
-        let mut room = h.room.lock().await;
-        let seat = Self::seat_of(&room, cred)?;
-        self.mark_joined(&h, &mut room, seat).await;
-        let now = now_ms();
-        // A clock that ran out while nobody looked is settled first.
-        if let Some((s, a)) = room.timeout_action(now) {
-            self.commit(&h, &mut room, s, &a, now, Origin::Clock)
-                .await?;
-        }
-        self.commit(&h, &mut room, seat, action, now, Origin::Player)
-            .await?;
-        Ok(room.state(now, None, Some(seat)))
-    }
-
-    /// Checks, stores, then broadcasts one action.
-    async fn commit(
-        self: &Arc<Self>,
-        h: &Arc<Handle>,
-        room: &mut Room,
-        seat: usize,
-        action: &str,
-        now: i64,
-        origin: Origin,
-    ) -> Result<ActionRow, ActError> {
-        if action.len() > 64 {
-            return Err(ActError::bad_request("action: too long (64 bytes at most)"));
-        }
-        // The library checks the action; a panic in there (a bug) must not leave the room
-        // changed but unstored, so the room is rebuilt from the database when one happens.
-        let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            match origin {
-                Origin::Player => room.apply(seat, action, now, false),
-                Origin::Bot => room.apply(seat, action, now, false),
-                Origin::Clock => room.apply_timeout(seat, action, now),
-            }
-            .map(|row| {
-                (
-                    row,
-                    room.status(),
-                    room.summary().to_string(),
-                    state_message(room),
-                )
-            })
-        }));
-        let (row, status, summary, mut message) = match applied {
-            Ok(r) => r?,
-            Err(_) => {
-                match self.build(&room.id).await {
-                    Ok(Some(fresh)) => *room = fresh,
-                    _ => {
-                        self.rooms.lock().expect("rooms lock").remove(&room.id);
-                    }
-                }
-                return Err(ActError::internal(
-                    "the server failed while checking this action; nothing was stored",
-                ));
-            }
-        };
-        let rated = crate::ratings::rated_end(room);
-        let stored = self
-            .store
-            .append_rated(&room.id, &row, status, &summary, rated.as_ref())
-            .await;
-        if let Ok(changes) = &stored {
-            if !changes.is_empty() {
-                room.rating_changes = changes.clone();
-                message = state_message(room);
-            }
-        }
-        if let Err(e) = stored {
-            // Nothing was stored: rebuild the game as the database has it.
-            match self.build(&room.id).await {
-                Ok(Some(fresh)) => *room = fresh,
-                // The database cannot be read either: forget the game here; the next request
-                // loads it afresh.
-                _ => {
-                    self.rooms.lock().expect("rooms lock").remove(&room.id);
-                }
-            }
-            let _ = h.tx.send(state_message(room));
-            return Err(storage(e));
-        }
-        let _ = h.tx.send(message);
-        self.after_commit(h, room);
-        Ok(row)
-    }
-
-    /// After a change: the search of a bot for an older position stops, and a bot to act now
-    /// joins the queue.
-    fn after_commit(self: &Arc<Self>, h: &Arc<Handle>, room: &Room) {
-        let mut current = h.bot_stop.lock().expect("bot stop lock");
-        if let Some(old) = current.take() {
-            old.store(true, Ordering::Relaxed);
-        }
-        if room.is_over() {
-            return;
-        }
-        let Some((seat, spec)) = bot_to_act(room) else {
-            return;
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        *current = Some(stop.clone());
-        drop(current);
-        let version = room.version();
-        let job = Job {
-            room: room.clone(),
-            seat,
-            spec,
-            clock_ms: room.deadline().map(|d| (d - now_ms()).max(0)),
-        };
-        let hub = self.clone();
-        let h = h.clone();
-        tokio::spawn(async move {
-            let action = match hub.bots.think(job, stop).await {
-                Ok(Some(a)) => a,
-                Ok(None) => return, // cancelled before it ran
-                Err(e) => {
-                    tracing::warn!("bot failed: {e}");
-                    return;
-                }
-            };
-            let mut room = h.room.lock().await;
-            if room.version() != version {
-                return; // the game moved on while the bot thought
-            }
-            let now = now_ms();
-            if let Err(e) = hub
-                .commit(&h, &mut room, seat, &action, now, Origin::Bot)
-                .await
-            {
-                tracing::warn!("game {}: bot action `{action}` refused: {e}", room.id);
-            }
-        });
     }
 
     /// The games loaded now (a snapshot; the lock is not held afterwards).
@@ -763,61 +503,70 @@ impl Hub {
             .collect()
     }
 
-    /// Applies every clock that has run out (any process may; the database lets one win).
-    pub async fn sweep_clocks(self: &Arc<Self>) {
-        let now = now_ms();
-        for h in self.handles() {
-            let Ok(mut room) = h.room.try_lock() else {
-                continue; // busy: the next sweep looks again
-            };
-            if let Some((seat, action)) = room.timeout_action(now) {
-                if let Err(e) = self
-                    .commit(&h, &mut room, seat, &action, now, Origin::Clock)
-                    .await
-                {
-                    tracing::debug!("game {}: timeout not stored here: {e}", room.id);
-                }
-            }
-        }
-    }
-
-    /// Sends every watched game with a running clock its clocks (once a second).
-    pub async fn tick_clocks(&self) {
-        let now = now_ms();
-        for h in self.handles() {
-            if h.tx.receiver_count() == 0 {
-                continue;
-            }
-            let Ok(room) = h.room.try_lock() else {
-                continue;
-            };
-            if room.deadline().is_none() {
-                continue;
-            }
-            let st = room.state(now, None, None);
-            let msg = json!({"type": "clock", "clocks": st["clocks"], "to_move": st["to_move"], "now": now});
-            let _ = h.tx.send(msg.to_string().into());
-        }
-    }
-
-    /// Loads every unfinished game (clocks and bots go on after a restart).
-    pub async fn load_unfinished(self: &Arc<Self>) -> Result<usize, String> {
-        let ids = self.store.unfinished().await.map_err(|e| e.to_string())?;
-        let n = ids.len();
-        for id in ids {
-            if let Err(e) = self.get(&id).await {
+    /// This process now owns game `id` (a new game placed here, a takeover, a handoff):
+    /// rebuilt from the database (so nothing another owner stored is missed, and the outage
+    /// rule applies), then its clock and bots run here.
+    pub async fn adopt(self: &Arc<Self>, id: &str) {
+        let loaded = self.rooms.lock().expect("rooms lock").get(id).cloned();
+        let Some(h) = loaded else {
+            if let Err(e) = self.get(id).await {
                 tracing::error!("game {id} could not be loaded: {e}");
             }
+            return;
+        };
+        let mut room = h.room.lock().await;
+        match self.build(id).await {
+            Ok(Some((fresh, owned))) => {
+                *room = fresh;
+                h.owned.store(owned, Ordering::Relaxed);
+                let _ = h.tx.send(state_message(&room));
+                self.after_commit(&h, &room);
+            }
+            Ok(None) => {}
+            Err(e) => tracing::error!("game {id} could not be loaded: {e}"),
         }
-        Ok(n)
+    }
+
+    /// This process no longer owns game `id`: its bot stops and its clock is left to the owner.
+    pub fn disown(&self, id: &str) {
+        let loaded = self.rooms.lock().expect("rooms lock").get(id).cloned();
+        if let Some(h) = loaded {
+            h.owned.store(false, Ordering::Relaxed);
+            if let Some(stop) = h.bot_stop.lock().expect("bot stop lock").take() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Ids of the loaded games this process owns.
+    pub fn owned_ids(&self) -> Vec<String> {
+        self.rooms
+            .lock()
+            .expect("rooms lock")
+            .iter()
+            .filter(|(_, h)| h.owned())
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+
+    /// How many unfinished games this process owns now (a game busy this instant counts).
+    pub fn owned_live(&self) -> usize {
+        self.handles()
+            .iter()
+            .filter(|h| h.owned() && h.room.try_lock().map_or(true, |r| !r.is_over()))
+            .count()
+    }
+
+    /// The loaded game `id`, if it is loaded.
+    pub fn loaded_handle(&self, id: &str) -> Option<Arc<Handle>> {
+        self.rooms.lock().expect("rooms lock").get(id).cloned()
     }
 
     /// Another process stored something for `id`: catch up and tell this process's watchers.
+    /// A game not loaded here is left alone (nobody watches it here; the owner plays it).
     pub async fn catch_up(self: &Arc<Self>, id: &str) {
         let loaded = self.rooms.lock().expect("rooms lock").get(id).cloned();
         let Some(h) = loaded else {
-            // A game new to this process: load it so its clock and bots run here too.
-            let _ = self.get(id).await;
             return;
         };
         let mut room = h.room.lock().await;
@@ -839,13 +588,20 @@ impl Hub {
             }
             changed = true;
         }
-        // Joins and claims are not actions: refresh the seats too.
+        // Joins, claims and rotations are not actions: refresh the seats too.
         if let Ok(Some(fresh)) = self.store.load(id).await {
             for (i, (_, hash, joined)) in fresh.seats.iter().enumerate() {
                 if i < 2 && (room.seats[i].joined != *joined || room.seats[i].token_hash != *hash) {
                     room.seats[i].joined = *joined;
                     room.seats[i].token_hash = *hash;
                     changed = true;
+                }
+                if i < 2 {
+                    let player = fresh.players.get(i).cloned().flatten();
+                    if player.is_some() && room.seats[i].player.is_none() {
+                        room.seats[i].player = player;
+                        changed = true;
+                    }
                 }
             }
         }
@@ -855,8 +611,8 @@ impl Hub {
         }
     }
 
-    /// Catches up every game whose stored version is ahead of this process (events missed while
-    /// a LISTEN connection was down); loads games new to this process.
+    /// Catches up every loaded game whose stored version is ahead of this process (events
+    /// missed while a LISTEN connection was down).
     pub async fn resync(self: &Arc<Self>) {
         let Ok(versions) = self.store.versions().await else {
             return;
@@ -864,7 +620,7 @@ impl Hub {
         for (id, v) in versions {
             let loaded = self.rooms.lock().expect("rooms lock").get(&id).cloned();
             let behind = match loaded {
-                None => true,
+                None => false,
                 Some(h) => match h.room.try_lock() {
                     Ok(room) => room.version() < v,
                     Err(_) => false,
@@ -906,33 +662,5 @@ impl Hub {
             rooms.remove(&id);
             let _ = h.gone.send(true);
         }
-    }
-
-    /// Gives the seat a fresh token (the caller holds the current one); the old one is refused
-    /// from now on.
-    pub async fn rotate(
-        self: &Arc<Self>,
-        id: &str,
-        seat_name: &str,
-        token: &str,
-    ) -> Result<(usize, String), ActError> {
-        let h = self.get(id).await?;
-        let mut room = h.room.lock().await;
-        let seat = room
-            .seat_index(seat_name)
-            .ok_or_else(|| ActError::not_found(format!("no seat `{seat_name}` in this game")))?;
-        if Self::seat_of_token(&room, token)? != seat {
-            return Err(ActError::forbidden(format!(
-                "this token does not hold seat {seat_name}"
-            )));
-        }
-        let fresh = new_token();
-        let hash = hash_token(&fresh);
-        self.store
-            .set_token(id, seat, &hash)
-            .await
-            .map_err(storage)?;
-        room.seats[seat].token_hash = Some(hash);
-        Ok((seat, fresh))
     }
 }

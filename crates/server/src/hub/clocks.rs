@@ -1,0 +1,75 @@
+//! Time as every process counts it (the database's clock), the heartbeat that tells an outage,
+//! and the clock sweep of the games this process owns.
+
+use super::*;
+use std::sync::atomic::AtomicI64;
+
+/// How far the database's clock is ahead of this machine's (ms); every process charges time
+/// by the database's clock, so two machines whose clocks differ agree on every clock.
+static CLOCK_OFFSET_MS: AtomicI64 = AtomicI64::new(0);
+
+/// Milliseconds since 1970 by the database's clock (this machine's clock plus the measured
+/// offset; SQLite lives on this machine, so its offset is 0).
+pub fn now_ms() -> i64 {
+    local_ms() + CLOCK_OFFSET_MS.load(Ordering::Relaxed)
+}
+
+/// Milliseconds since 1970 by this machine's clock.
+pub fn local_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Sets the offset of the database's clock (see [`now_ms`]).
+pub fn set_clock_offset(ms: i64) {
+    CLOCK_OFFSET_MS.store(ms, Ordering::Relaxed);
+}
+
+/// Heartbeats are written this often (ms); a gap of more than [`OUTAGE_MS`] without one is an
+/// outage, whose time is charged to nobody.
+pub const HEARTBEAT_MS: i64 = 2_000;
+/// The shortest gap between heartbeats that counts as an outage (no process was running).
+pub const OUTAGE_MS: i64 = 5_000;
+
+impl Hub {
+    /// Applies every clock that has run out in the games this process owns.
+    pub async fn sweep_clocks(self: &Arc<Self>) {
+        let now = now_ms();
+        for h in self.handles() {
+            if !h.owned() {
+                continue;
+            }
+            let Ok(mut room) = h.room.try_lock() else {
+                continue; // busy: the next sweep looks again
+            };
+            if let Some((seat, action)) = room.timeout_action(now) {
+                if let Err(e) = self
+                    .commit(&h, &mut room, seat, &action, now, Origin::Clock)
+                    .await
+                {
+                    tracing::debug!("game {}: timeout not stored here: {e}", room.id);
+                }
+            }
+        }
+    }
+
+    /// Sends every watched game with a running clock its clocks (once a second).
+    pub async fn tick_clocks(&self) {
+        let now = now_ms();
+        for h in self.handles() {
+            if h.tx.receiver_count() == 0 {
+                continue;
+            }
+            let Ok(room) = h.room.try_lock() else {
+                continue;
+            };
+            if room.deadline().is_none() {
+                continue;
+            }
+            let st = room.state(now, None, None);
+            let msg = json!({"type": "clock", "clocks": st["clocks"], "to_move": st["to_move"], "now": now});
+            let _ = h.tx.send(msg.to_string().into());
+        }
+    }
+}

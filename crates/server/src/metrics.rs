@@ -1,0 +1,137 @@
+//! Counters of one server process and `GET /metrics` (Prometheus' text format,
+//! docs/api.md "Metrics"; docs/scaling.md says what the cluster's counters mean).
+
+use crate::hub::Hub;
+use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Who stored an action.
+#[derive(Clone, Copy, Debug)]
+pub enum Source {
+    /// A seat's holder (HTTP or WebSocket, here or forwarded from another process).
+    Player,
+    /// A bot in its seat.
+    Bot,
+    /// The clock (a timeout, or Wall Go's automatic turn).
+    Clock,
+}
+
+/// The process's counters (monotonic since it started).
+#[derive(Debug, Default)]
+pub struct Metrics {
+    /// Actions stored by seat holders.
+    pub actions_player: AtomicU64,
+    /// Actions stored by bots.
+    pub actions_bot: AtomicU64,
+    /// Actions stored by the clock.
+    pub actions_clock: AtomicU64,
+    /// Bot searches started here.
+    pub bot_searches: AtomicU64,
+    /// Lease renewals stored.
+    pub lease_renewals: AtomicU64,
+    /// Games taken over from a node whose lease ran out (or from nobody).
+    pub takeovers: AtomicU64,
+    /// Games handed to another node to even out the load.
+    pub handoffs: AtomicU64,
+    /// Requests forwarded to the owner of their game.
+    pub forwarded: AtomicU64,
+    /// Commits refused by the lease check (this process had lost the game).
+    pub fenced: AtomicU64,
+}
+
+impl Metrics {
+    /// Counts one stored action.
+    pub fn action(&self, source: Source) {
+        let c = match source {
+            Source::Player => &self.actions_player,
+            Source::Bot => &self.actions_bot,
+            Source::Clock => &self.actions_clock,
+        };
+        c.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The text of `GET /metrics`.
+pub fn render(hub: &Hub) -> String {
+    let m = &hub.metrics;
+    let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
+    let mut out = String::new();
+    let mut one = |name: &str, kind: &str, help: &str, value: u64| {
+        let _ = writeln!(
+            out,
+            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+        );
+    };
+    one(
+        "baduk_games_owned",
+        "gauge",
+        "Live games this process owns now (it runs their clocks and bots).",
+        hub.owned_live() as u64,
+    );
+    one(
+        "baduk_games_loaded",
+        "gauge",
+        "Games in this process's memory (owned, or watched here).",
+        hub.loaded() as u64,
+    );
+    one(
+        "baduk_sockets",
+        "gauge",
+        "Game WebSockets open on this process.",
+        hub.sockets() as u64,
+    );
+    one(
+        "baduk_bot_queue_depth",
+        "gauge",
+        "Bot searches waiting for a thread.",
+        hub.bots.waiting() as u64,
+    );
+    one(
+        "baduk_bot_searches_total",
+        "counter",
+        "Bot searches started by this process.",
+        g(&m.bot_searches),
+    );
+    one(
+        "baduk_lease_renewals_total",
+        "counter",
+        "Renewals of this process's lease stored.",
+        g(&m.lease_renewals),
+    );
+    one(
+        "baduk_takeovers_total",
+        "counter",
+        "Games this process took over from a node whose lease ran out.",
+        g(&m.takeovers),
+    );
+    one(
+        "baduk_handoffs_total",
+        "counter",
+        "Games this process handed to a less loaded node.",
+        g(&m.handoffs),
+    );
+    one(
+        "baduk_forwarded_total",
+        "counter",
+        "Requests this process forwarded to the owner of their game.",
+        g(&m.forwarded),
+    );
+    one(
+        "baduk_fenced_total",
+        "counter",
+        "Commits refused because this process no longer owned the game.",
+        g(&m.fenced),
+    );
+    let _ = writeln!(
+        out,
+        "# HELP baduk_actions_total Actions this process stored, by who made them.\n\
+         # TYPE baduk_actions_total counter\n\
+         baduk_actions_total{{source=\"player\"}} {}\n\
+         baduk_actions_total{{source=\"bot\"}} {}\n\
+         baduk_actions_total{{source=\"clock\"}} {}",
+        g(&m.actions_player),
+        g(&m.actions_bot),
+        g(&m.actions_clock)
+    );
+    out
+}

@@ -1,0 +1,674 @@
+//! The cluster (docs/scaling.md): one owner per live game, forwarding to it, the lease check
+//! on commits, the internal endpoint's secret, and a property test of the lease protocol over
+//! random join/renew/pause/kill/scan/commit sequences with a fake clock on the real queries.
+//! The multi-process tests run on PostgreSQL (`scripts/with-postgres`); the rest on SQLite too.
+//! The SIGKILL failover test needs the `baduk` binary: `crates/cli/tests/cluster_process.rs`.
+
+mod common;
+
+use baduk_server::cluster::LEASE_MS;
+use baduk_server::hub::{Hub, HubOptions};
+use baduk_server::room::{SeatSpec, Settings};
+use baduk_server::store::{Store, StoreError};
+use common::{databases, token, Server};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+/// The PostgreSQL URL of the test script, if any.
+fn postgres() -> Option<String> {
+    databases().into_iter().find(|d| d != "sqlite")
+}
+
+/// One counter of `/metrics` (the sum over its labels).
+async fn metric(s: &Server, name: &str) -> u64 {
+    let (st, v) = s.get("/metrics").await;
+    assert_eq!(st, 200);
+    let text = v.as_str().expect("text").to_string();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter(|l| l.split([' ', '{']).next() == Some(name))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+        .sum()
+}
+
+/// Whether server `s` owns game `id` now.
+fn owns(s: &Server, id: &str) -> bool {
+    s.hub.loaded_handle(id).is_some_and(|h| h.owned())
+}
+
+/// Two servers of one cluster (the second on the first's database), both with a lease.
+async fn pair(pg: &str) -> (Server, Server) {
+    let a = Server::start(pg).await;
+    let b = Server::start(a.hub.store.url()).await;
+    (a, b)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_games_spread_over_the_nodes_and_only_the_owner_runs_bots_and_clocks() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let (a, b) = pair(&pg).await;
+    // Bot against bot, both created through A: the first stays on A (a tie goes to the node
+    // that creates), the second goes to B, the less loaded.
+    let bots = json!({"game": "wallgo", "turn_seconds": 0,
+        "seats": {"A": {"kind": "bot", "bot": "random"}, "B": {"kind": "bot", "bot": "random"}}});
+    let (g1, _) = a.create(bots.clone()).await;
+    let (g2, _) = a.create(bots.clone()).await;
+    assert!(owns(&a, &g1), "the first game stays on A");
+    assert!(
+        common::eventually(5, || owns(&b, &g2)).await,
+        "the second game goes to B"
+    );
+    assert!(!owns(&a, &g2) && !owns(&b, &g1));
+    // Both games finish; each bot move is searched and stored by its owner only.
+    for (s, id) in [(&a, &g1), (&b, &g2)] {
+        s.wait_for(id, 60, |st| st["status"] == "finished").await;
+    }
+    let moves = |st: Value| {
+        st["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["auto"] != true)
+            .count() as u64
+    };
+    let (m1, m2) = (moves(a.state(&g1).await), moves(a.state(&g2).await));
+    assert_eq!(metric(&a, "baduk_actions_total").await, m1, "A stored g1's");
+    assert_eq!(metric(&b, "baduk_actions_total").await, m2, "B stored g2's");
+    // A search may be cancelled by a newer position, never run twice on two nodes: each
+    // node searched at most once per move of its own game, and at least once per move.
+    let (sa, sb) = (
+        metric(&a, "baduk_bot_searches_total").await,
+        metric(&b, "baduk_bot_searches_total").await,
+    );
+    assert!(
+        sa >= m1 && sa <= m1 + 2,
+        "A searched {sa} times for {m1} moves"
+    );
+    assert!(
+        sb >= m2 && sb <= m2 + 2,
+        "B searched {sb} times for {m2} moves"
+    );
+    // A clock that runs out fires once, on the owner (a game on B).
+    let (c, seats) = a
+        .create(json!({"game": "go", "size": 9, "rules": "chinese", "clock": "absolute:1"}))
+        .await;
+    let owner = if owns(&a, &c) { &a } else { &b };
+    let other = if owns(&a, &c) { &b } else { &a };
+    let clock_before = metric(other, "baduk_actions_total").await;
+    a.ok(&c, &token(&seats, "black"), "E5").await;
+    let st = b.wait_for(&c, 15, |st| st["status"] == "finished").await;
+    let timeouts = st["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["action"] == "timeout")
+        .count();
+    assert_eq!(timeouts, 1, "{st}");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(a.state(&c).await["actions"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        metric(other, "baduk_actions_total").await,
+        clock_before,
+        "the node that does not own the game stored nothing for it"
+    );
+    assert!(metric(owner, "baduk_games_owned").await <= 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_sent_to_a_process_that_does_not_own_the_game_is_forwarded_with_its_credentials()
+{
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let (a, b) = pair(&pg).await;
+    let body = json!({"game": "go", "size": 9, "rules": "chinese"});
+    // Make a game B owns (A keeps the first; ties go to the creator).
+    let mut game = None;
+    for _ in 0..4 {
+        let (id, seats) = a.create(body.clone()).await;
+        if common::eventually(3, || owns(&b, &id)).await {
+            game = Some((id, seats));
+            break;
+        }
+    }
+    let (id, seats) = game.expect("a game placed on B");
+    let (bt, wt) = (token(&seats, "black"), token(&seats, "white"));
+    // Over HTTP through A.
+    let st = a.ok(&id, &bt, "E5").await;
+    assert_eq!(st["version"], 1, "{st}");
+    assert!(metric(&a, "baduk_forwarded_total").await >= 1);
+    assert_eq!(metric(&b, "baduk_actions_total").await, 1);
+    assert_eq!(metric(&a, "baduk_actions_total").await, 0);
+    // The owner checks the token itself: a wrong one is refused through A too.
+    let (code, v) = a.act(&id, "not-a-token", "D4").await;
+    assert_eq!(code, 403, "{v}");
+    // Black's token cannot play White's turn through A either.
+    let (code, v) = a.act(&id, &bt, "D4").await;
+    assert_eq!(code, 409, "{v}");
+    // Over a socket on A: the action goes to B, the watcher on A sees it by the bus.
+    let mut w = a.watch(&id).await;
+    w.next_of("state").await;
+    w.send(json!({"id": 7, "token": wt, "action": "D4"})).await;
+    let ack = w.next_of("ack").await;
+    assert_eq!(ack["version"], 2, "{ack}");
+    w.state_where(|s| s["version"] == 2).await;
+    w.send(json!({"id": 8, "token": "nope", "action": "C3"}))
+        .await;
+    let e = w.next_of("error").await;
+    assert_eq!(e["status"], 403, "{e}");
+    // The log is the same everywhere.
+    let sa = a.wait_for(&id, 5, |s| s["version"] == 2).await;
+    assert_eq!(sa["moves"], json!(["E5", "D4"]));
+    assert_eq!(b.state(&id).await["moves"], json!(["E5", "D4"]));
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Sends a socket message; the answer (`ack` or `error`).
+async fn ask(w: &mut Ws, msg: Value) -> Value {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    w.send(Message::Text(msg.to_string().into())).await.unwrap();
+    let end = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let m = tokio::time::timeout_at(end, w.next())
+            .await
+            .expect("an answer")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(t) = m {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == "ack" || v["type"] == "error" {
+                return v;
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_in_players_actions_are_forwarded_with_the_session_cookie_and_csrf() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let (a, b) = pair(&pg).await;
+    // A guest account on A (a session cookie and its CSRF value).
+    let resp = a
+        .http
+        .post(format!("{}/api/auth/guest", a.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    let cookie = resp
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| c.split(';').next())
+        .expect("a session cookie")
+        .to_string();
+    let who: Value = resp.json().await.unwrap();
+    let csrf = who["csrf"].as_str().expect("a CSRF value").to_string();
+    let post = |path: String, body: Value, csrf: Option<&str>| {
+        let mut r = a
+            .http
+            .post(format!("{}{path}", a.base))
+            .header("cookie", &cookie)
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(c) = csrf {
+            r = r.header("x-csrf-token", c);
+        }
+        r.send()
+    };
+    // Games the guest plays Black in, made through A until one is placed on B.
+    let mut id = None;
+    for _ in 0..4 {
+        let r = post(
+            "/api/games".into(),
+            json!({"game": "go", "size": 9, "rules": "chinese"}),
+            Some(&csrf),
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.status(), 201);
+        let v: Value = r.json().await.unwrap();
+        let g = v["id"].as_str().unwrap().to_string();
+        if common::eventually(3, || owns(&b, &g)).await {
+            id = Some((g, token(&v["seats"], "white")));
+            break;
+        }
+    }
+    let (id, white) = id.expect("a game placed on B");
+    let path = format!("/api/games/{id}/actions");
+    // Without the CSRF value the owner refuses the cookie; with it, the move is played on B.
+    let r = post(path.clone(), json!({"action": "E5"}), None)
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    let r = post(path.clone(), json!({"action": "E5"}), Some(&csrf))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "{:?}", r.text().await);
+    assert_eq!(metric(&b, "baduk_actions_total").await, 1);
+    // A socket on A signed in by the cookie: its action (no token) goes to B with the cookie.
+    let mut req = format!("{}/ws/games/{id}", a.ws)
+        .into_client_request()
+        .unwrap();
+    req.headers_mut().insert("cookie", cookie.parse().unwrap());
+    req.headers_mut()
+        .insert("origin", format!("http://{}", a.addr).parse().unwrap());
+    let (mut w, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    // Out of turn: the owner knows the account's seat (Black) and refuses it as such.
+    let r = ask(&mut w, json!({"id": 1, "action": "pass"})).await;
+    assert_eq!(r["status"], 409, "{r}");
+    // White plays by its token through A; then Black's move over the socket is stored on B.
+    a.ok(&id, &white, "D4").await;
+    let r = ask(&mut w, json!({"id": 2, "action": "C3"})).await;
+    assert_eq!(r["type"], "ack", "{r}");
+    assert_eq!(r["version"], 3, "{r}");
+    assert_eq!(b.state(&id).await["moves"], json!(["E5", "D4", "C3"]));
+    assert_eq!(
+        metric(&a, "baduk_actions_total").await,
+        0,
+        "A stored nothing"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_joins_receives_a_share_of_the_games() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let a = Server::start(&pg).await;
+    let mut ids = Vec::new();
+    for _ in 0..8 {
+        let (id, _) = a
+            .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
+            .await;
+        ids.push(id);
+    }
+    assert!(ids.iter().all(|id| owns(&a, id)), "alone, A owns them all");
+    let b = Server::start(a.hub.store.url()).await;
+    let shared = common::eventually(10, || {
+        let on_b = ids.iter().filter(|id| owns(&b, id)).count();
+        (3..=5).contains(&on_b)
+    })
+    .await;
+    let on_b = ids.iter().filter(|id| owns(&b, id)).count();
+    assert!(shared, "B owns {on_b} of 8");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    for id in &ids {
+        assert!(
+            owns(&a, id) != owns(&b, id),
+            "{id}: exactly one owner (A {}, B {})",
+            owns(&a, id),
+            owns(&b, id)
+        );
+    }
+    assert!(metric(&a, "baduk_handoffs_total").await >= 3);
+    // A handed-over game plays on through either process.
+    let moved = ids.iter().find(|id| owns(&b, id)).unwrap();
+    let (code, v) = a.act(moved, "nobody", "E5").await;
+    assert_eq!(code, 403, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_internal_endpoint_refuses_calls_without_the_clusters_secret() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s
+            .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
+            .await;
+        let path = format!("/internal/forward/api/games/{id}/actions");
+        let body = json!({"action": "E5"}).to_string();
+        for secret in [None, Some("wrong"), Some("test-cluster-secreT"), Some("")] {
+            let mut r = s
+                .http
+                .post(format!("{}{path}", s.base))
+                .bearer_auth(token(&seats, "black"))
+                .header("content-type", "application/json")
+                .body(body.clone());
+            if let Some(x) = secret {
+                r = r.header("x-baduk-cluster-secret", x);
+            }
+            let resp = r.send().await.unwrap();
+            assert_eq!(resp.status(), 403, "{secret:?}");
+            let v: Value = resp.json().await.unwrap();
+            assert_eq!(v["code"], "cluster.secret", "{v}");
+        }
+        assert_eq!(s.state(&id).await["version"], 0, "nothing was played");
+        // With the secret, the same call is answered (and still needs the seat's token).
+        let call = |tok: String| {
+            s.http
+                .post(format!("{}{path}", s.base))
+                .bearer_auth(tok)
+                .header("x-baduk-cluster-secret", common::CLUSTER_SECRET)
+                .header("content-type", "application/json")
+                .body(body.clone())
+                .send()
+        };
+        assert_eq!(call("bad".into()).await.unwrap().status(), 403);
+        assert_eq!(call(token(&seats, "black")).await.unwrap().status(), 200);
+        // Only game requests pass through it.
+        let resp = s
+            .http
+            .post(format!("{}/internal/forward/api/accounts", s.base))
+            .header("x-baduk-cluster-secret", common::CLUSTER_SECRET)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 404);
+        // A server with no secret refuses every internal call.
+        let lone = Server::start_config(&db, |c| c.cluster_secret = None).await;
+        let resp = lone
+            .http
+            .post(format!(
+                "{}/internal/forward/api/games/{id}/actions",
+                lone.base
+            ))
+            .header("x-baduk-cluster-secret", "")
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 403);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_owners_late_commit_is_refused_and_changes_nothing() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s
+            .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
+            .await;
+        s.ok(&id, &token(&seats, "black"), "E5").await;
+        assert!(owns(&s, &id));
+        // Another node takes the game (as after this one's lease ran out); this process has
+        // not noticed yet and still plays it.
+        let me = s.hub.cluster.node.clone();
+        assert!(s
+            .hub
+            .store
+            .hand_over(&id, &me, "someone-else")
+            .await
+            .unwrap());
+        let (code, v) = s.act(&id, &token(&seats, "white"), "D4").await;
+        assert_eq!(code, 503, "{v}");
+        assert!(
+            v["code"] == "cluster.moved" || v["code"] == "cluster.moving",
+            "{v}"
+        );
+        // Straight at the store: the late commit is refused by the lease check.
+        let rows = s.hub.store.actions_since(&id, 0).await.unwrap();
+        let mut late = rows[0].clone();
+        late.seq = 2;
+        late.seat = 1;
+        late.action = "D4".into();
+        let r = s.hub.store.append(&id, &late, "live", "{}", &me).await;
+        assert!(matches!(r, Err(StoreError::Fenced)), "{r:?}");
+        // Nothing changed.
+        let stored = s.hub.store.load(&id).await.unwrap().unwrap();
+        assert_eq!(stored.actions.len(), 1);
+        assert_eq!(stored.owner.as_deref(), Some("someone-else"));
+        assert!(
+            common::eventually(3, || !owns(&s, &id)).await,
+            "it stops playing it"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lease protocol as a property: the real queries on a SQLite file, a fake clock.
+
+/// One step of a random run.
+#[derive(Clone, Debug)]
+enum Step {
+    /// A new node starts (renews its lease).
+    Join,
+    /// Node i renews its lease and reconciles (what its renewal loop does).
+    Renew(usize),
+    /// Node i stalls (stops renewing, keeps its beliefs: a paused process).
+    Pause(usize),
+    /// Node i is killed.
+    Kill(usize),
+    /// Time passes.
+    Advance(i64),
+    /// Node i scans for orphans and takes them over.
+    Scan(usize),
+    /// Node i commits an action to game g (if it believes it owns it).
+    Commit(usize, usize),
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        1 => Just(Step::Join),
+        4 => (0..5usize).prop_map(Step::Renew),
+        1 => (0..5usize).prop_map(Step::Pause),
+        1 => (0..5usize).prop_map(Step::Kill),
+        3 => (0..2_500i64).prop_map(Step::Advance),
+        3 => (0..5usize).prop_map(Step::Scan),
+        5 => (0..5usize, 0..3usize).prop_map(|(n, g)| Step::Commit(n, g)),
+    ]
+}
+
+/// A node of the model.
+struct Node {
+    id: String,
+    killed: bool,
+    paused: bool,
+    /// Until when this node believes its lease holds.
+    lease_until: i64,
+    /// The games it believes it owns.
+    mine: BTreeSet<String>,
+}
+
+/// Runs one sequence; Err names the broken rule.
+async fn run_steps(steps: Vec<Step>) -> Result<(), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("lease.db").display());
+    let store = Store::open(&url).await.unwrap();
+    // Three games made by the first node, and a row to copy for commits.
+    let hub = Hub::new(store.clone(), HubOptions::default(), None);
+    let first = hub.cluster.node.clone();
+    let mut games = Vec::new();
+    let seats = || {
+        [0, 1].map(|_| SeatSpec {
+            kind: "human".into(),
+            bot: None,
+            options: None,
+        })
+    };
+    let settings = Settings::Go {
+        rules: "chinese".into(),
+        handicap: 0,
+    };
+    let mut template = None;
+    for _ in 0..3 {
+        let (id, tokens) = hub.create(settings.clone(), seats(), None).await.unwrap();
+        if template.is_none() {
+            hub.act(&id, &tokens[0].1, "pass").await.unwrap();
+            template = Some(store.actions_since(&id, 0).await.unwrap()[0].clone());
+        }
+        games.push(id);
+    }
+    let template = template.unwrap();
+    let mut now: i64 = 10_000_000_000_000;
+    let mut nodes = vec![Node {
+        id: first.clone(),
+        killed: false,
+        paused: false,
+        lease_until: now + LEASE_MS,
+        mine: games.iter().cloned().collect(),
+    }];
+    store.renew_node(&first, "x", now, 3).await.unwrap();
+    // Each game's log as the model expects it (version) and who stored each action.
+    let mut version: BTreeMap<String, i64> = games
+        .iter()
+        .map(|g| (g.clone(), if *g == games[0] { 1 } else { 0 }))
+        .collect();
+    // When each node's lease holds until, as stored (the truth the others judge by).
+    let mut stored_until: BTreeMap<String, i64> = BTreeMap::new();
+    stored_until.insert(first.clone(), now + LEASE_MS);
+    for s in steps {
+        match s {
+            Step::Join => {
+                if nodes.len() < 5 {
+                    let id = format!("n{}", nodes.len());
+                    store.renew_node(&id, "x", now, 0).await.unwrap();
+                    stored_until.insert(id.clone(), now + LEASE_MS);
+                    nodes.push(Node {
+                        id,
+                        killed: false,
+                        paused: false,
+                        lease_until: now + LEASE_MS,
+                        mine: BTreeSet::new(),
+                    });
+                }
+            }
+            Step::Renew(i) => {
+                let Some(n) = nodes.get_mut(i) else { continue };
+                if n.killed {
+                    continue;
+                }
+                n.paused = false;
+                store.renew_node(&n.id, "x", now, 0).await.unwrap();
+                n.lease_until = now + LEASE_MS;
+                stored_until.insert(n.id.clone(), now + LEASE_MS);
+                // Reconcile: believe what the database says.
+                n.mine = store
+                    .owned_games(&n.id)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .collect();
+            }
+            Step::Pause(i) => {
+                if let Some(n) = nodes.get_mut(i) {
+                    n.paused = true;
+                }
+            }
+            Step::Kill(i) => {
+                if let Some(n) = nodes.get_mut(i) {
+                    n.killed = true;
+                }
+            }
+            Step::Advance(ms) => now += ms,
+            Step::Scan(i) => {
+                let Some(n) = nodes.get_mut(i) else { continue };
+                if n.killed || n.paused || n.lease_until <= now {
+                    continue;
+                }
+                for (g, from) in store.orphans(now).await.unwrap() {
+                    let taken = store.take_over(&g, &from, &n.id, now).await.unwrap();
+                    if taken {
+                        // Never from a node whose lease still held.
+                        if let Some(until) = stored_until.get(&from) {
+                            if *until > now {
+                                return Err(format!(
+                                    "{} took {g} from {from} whose lease held until {until} (now {now})",
+                                    n.id
+                                ));
+                            }
+                        }
+                        n.mine.insert(g);
+                    }
+                }
+            }
+            Step::Commit(i, gi) => {
+                let Some(n) = nodes.get_mut(i) else { continue };
+                let g = &games[gi];
+                // A killed node does nothing; a paused one may wake and commit late.
+                if n.killed || !n.mine.contains(g) {
+                    continue;
+                }
+                let v = version[g];
+                let mut row = template.clone();
+                row.seq = v + 1;
+                row.at = now;
+                let owner = store.load(g).await.unwrap().unwrap().owner;
+                match store.append(g, &row, "live", "{}", &n.id).await {
+                    Ok(()) => {
+                        if owner.as_deref() != Some(n.id.as_str()) {
+                            return Err(format!("{} stored to {g} owned by {owner:?}", n.id));
+                        }
+                        version.insert(g.clone(), v + 1);
+                    }
+                    Err(StoreError::Fenced) => {
+                        if owner.as_deref() == Some(n.id.as_str()) {
+                            return Err(format!("{}: refused its own game {g}", n.id));
+                        }
+                        n.mine.remove(g);
+                    }
+                    Err(e) => return Err(format!("{}: {e}", n.id)),
+                }
+            }
+        }
+        // After every step: the log has no gap, and at most one running node whose lease holds
+        // believes it owns each game.
+        for g in &games {
+            let stored = store.load(g).await.unwrap().unwrap();
+            let seqs: Vec<i64> = stored.actions.iter().map(|a| a.seq).collect();
+            let want: Vec<i64> = (1..=version[g]).collect();
+            if seqs != want {
+                return Err(format!("{g}: log {seqs:?}, expected {want:?}"));
+            }
+            let live_owners: Vec<&str> = nodes
+                .iter()
+                .filter(|n| !n.killed && !n.paused && n.lease_until > now && n.mine.contains(g))
+                .map(|n| n.id.as_str())
+                .collect();
+            // (A paused node may still believe it owns a game it lost: it learns at its next
+            // renewal or commit, and until then its commits are refused, checked above.)
+            if live_owners.len() > 1 {
+                return Err(format!("{g}: owned by {live_owners:?} at once"));
+            }
+        }
+    }
+    // Liveness: once the live nodes renew and scan past every dead lease, every game has a
+    // live owner.
+    if let Some(i) = nodes.iter().position(|n| !n.killed) {
+        nodes[i].paused = false;
+        now += LEASE_MS + 1;
+        store.renew_node(&nodes[i].id, "x", now, 0).await.unwrap();
+        nodes[i].lease_until = now + LEASE_MS;
+        for (g, from) in store.orphans(now).await.unwrap() {
+            store.take_over(&g, &from, &nodes[i].id, now).await.unwrap();
+        }
+        let live: Vec<String> = store
+            .live_nodes(now)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|n| n.id)
+            .collect();
+        for g in &games {
+            let owner = store.load(g).await.unwrap().unwrap().owner;
+            if !owner.as_ref().is_some_and(|o| live.contains(o)) {
+                return Err(format!("{g}: owner {owner:?} is not live ({live:?})"));
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn two_nodes_never_both_store_for_one_game(steps in proptest::collection::vec(step(), 1..40)) {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let r = rt.block_on(run_steps(steps));
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+}
