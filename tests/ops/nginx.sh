@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The shipped nginx config (deploy/nginx/baduk.conf) in front of a real `baduk serve`, checked
 # end to end: TLS, HTTP redirected to HTTPS, the session cookie Secure behind the trusted proxy,
-# a game's WebSocket through the proxy, and a client's own X-Forwarded-For never reaching the
-# server (the login limit counts the real address however many addresses a client claims).
+# a game's WebSocket through the proxy, /internal/ and /metrics kept inside, and a client's own
+# X-Forwarded-For never reaching the server (the login limit counts the real address however many
+# addresses a client claims).
 # Installs nginx (Debian's nginx-light) if missing. BADUK_BIN: the binary (default
 # target/debug/baduk).
 set -euo pipefail
@@ -90,6 +91,13 @@ ws=$(curl -sS -k -N --http1.1 --max-time 3 -D - \
   -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' "$BASE/ws/games/$game" 2>/dev/null | tr -d '\0' || true)
 echo "$ws" | grep -q '^HTTP/1.1 101' || fail "no 101 through the proxy: $(echo "$ws" | head -3)"
 echo "$ws" | grep -q '"type":"state"' || fail "no state message through the proxy"
+
+echo "== /internal/ and /metrics are not served to the outside"
+for path in /internal/forward/api/games/$game/actions /metrics; do
+  code=$("${C[@]}" -o /dev/null -w '%{http_code}' "$BASE$path")
+  [ "$code" = 404 ] || fail "$path through the proxy: $code"
+done
+curl -fsS "http://127.0.0.1:$APP/metrics" | grep -q '^baduk_games_owned ' || fail "/metrics on the server's own address"
 
 echo "== a client's own X-Forwarded-For does not reach baduk"
 # Ten sign-in attempts a minute from one address: the eleventh is refused however many
