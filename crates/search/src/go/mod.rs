@@ -51,7 +51,25 @@ pub struct BotConfig {
     /// Strength level 1..=10 (10: full strength at the given time); lower levels cap the
     /// playouts per move, and the lowest also play some random moves.
     pub level: u8,
+    /// Most tree nodes over all threads' trees (each tree gets its share); once full, the
+    /// search goes on without expanding leaves. Default: [`DEFAULT_TREE_BYTES`] worth.
+    pub max_nodes: usize,
+    /// Under a clock (a request with a `max_time`), how much longer than its budget a move
+    /// may think while its two best moves are close, as a fraction of the budget (1: up to
+    /// twice the budget, and never past `max_time`); 0: never.
+    pub extend: f32,
+    /// The two best root moves are close when the second has at least `1 − extend_margin`
+    /// of the best one's visits (0.6: 40%, Pachi's `best2_ratio` of 2.5).
+    pub extend_margin: f32,
+    /// A search with a deadline stops as soon as the second most visited root move could no
+    /// longer catch the first in the playouts the time left allows (never when only a
+    /// playout budget is given: those searches stay exactly reproducible).
+    pub early_stop: bool,
 }
+
+/// The tree memory a bot may use by default, over all its threads: `max_nodes` defaults to
+/// this divided by [`mcts::NODE_BYTES`].
+pub const DEFAULT_TREE_BYTES: usize = 1 << 30;
 
 /// Playouts per move at each level below 10 (level 1 first).
 pub const LEVEL_PLAYOUTS: [u64; 9] = [10, 30, 80, 200, 500, 1200, 3000, 7000, 15000];
@@ -74,6 +92,10 @@ impl Default for BotConfig {
             params: TreeParams::default(),
             model: Some(Model::builtin()),
             level: 10,
+            max_nodes: DEFAULT_TREE_BYTES / mcts::NODE_BYTES,
+            extend: 1.0,
+            extend_margin: 0.6,
+            early_stop: true,
         }
     }
 }
@@ -82,7 +104,8 @@ impl BotConfig {
     /// Applies `key=value` options separated by commas: `threads`, `seed`, `playouts`, `time`
     /// (seconds per move), `resign` (threshold 0..1), `resign-moves`, `reuse` (true/false),
     /// `rave`, `explore`, `expand`, `ladder-prior` (0 = off, the default), `playout-ladders`
-    /// (true/false, default false), and the rest listed in the error for an unknown key.
+    /// (true/false, default false), `max-nodes`, `extend`, `extend-margin`, `early-stop`, and
+    /// the rest listed in the error for an unknown key.
     pub fn apply_options(&mut self, opts: &str) -> Result<(), String> {
         for kv in opts.split(',').filter(|s| !s.trim().is_empty()) {
             let (k, v) = kv
@@ -166,6 +189,23 @@ impl BotConfig {
                     self.params.score_band =
                         number(v, 0.0, 0.5, "the score band is between 0 and 0.5")? as f32
                 }
+                "max-nodes" => {
+                    self.max_nodes = number(
+                        v,
+                        1000.0,
+                        1e12,
+                        "max-nodes is a node count between 1000 and 1e12",
+                    )? as usize
+                }
+                "extend" => {
+                    self.extend =
+                        number(v, 0.0, 10.0, "extend is a fraction of the budget, 0 to 10")? as f32
+                }
+                "extend-margin" => {
+                    self.extend_margin =
+                        number(v, 0.0, 1.0, "the extension margin is between 0 and 1")? as f32
+                }
+                "early-stop" => self.early_stop = v.parse().map_err(|e| bad(&e))?,
                 "level" => {
                     let l: u8 = v.parse().map_err(|e| bad(&e))?;
                     if !(1..=10).contains(&l) {
@@ -175,7 +215,7 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-shapes, score, score-band, level)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-shapes, score, score-band, level, max-nodes, extend, extend-margin, early-stop)"
                     ))
                 }
             }
@@ -204,6 +244,10 @@ pub struct SearchRequest {
     pub playouts: Option<u64>,
     /// Time budget (overrides the config's).
     pub time: Option<Duration>,
+    /// Under a clock: the longest this move may take (what the clock can spare). A search
+    /// whose two best moves are still close at the end of `time` goes on, up to
+    /// `time × (1 + extend)` and never past this. None: `time` is fixed.
+    pub max_time: Option<Duration>,
     /// `kgs-genmove_cleanup`: do not pass while opponent stones look dead.
     pub cleanup: bool,
     /// Go on with the trees of the previous search when they are at this very position (same
@@ -352,6 +396,7 @@ impl Bot {
                 )
                 .with_model(self.config.model.clone())
                 .with_restrictions(restrictions.to_vec())
+                .with_max_nodes(self.config.max_nodes / n)
             })
             .collect();
         self.tree_moves = moves.to_vec();
@@ -369,8 +414,10 @@ impl Bot {
             || self.last_winrate < p.score_band
             || self.last_winrate > 1.0 - p.score_band;
         let w = if lopsided { p.score_weight } else { 0.0 };
+        let cap = self.config.max_nodes / self.trees.len().max(1);
         for t in self.trees.iter_mut() {
             t.set_score_weight(w);
+            t.set_max_nodes(cap);
         }
         let mut playouts = req.playouts.or(self.config.playouts);
         if let Some(&cap) = LEVEL_PLAYOUTS.get(self.config.level.wrapping_sub(1) as usize) {
@@ -383,7 +430,20 @@ impl Bot {
         });
         let n = self.trees.len() as u64;
         let per_tree = playouts.map(|p| p.div_ceil(n));
-        let deadline = time.map(|t| Instant::now() + t);
+        let start = Instant::now();
+        let deadline = time.map(|t| start + t);
+        // Under a clock, close calls may think longer: up to (1 + extend) × the budget and
+        // never past what the clock can spare.
+        let hard = match (time, req.max_time) {
+            (Some(t), Some(m)) if self.config.extend > 0.0 => {
+                let longest = t.mul_f64(1.0 + self.config.extend as f64).min(m);
+                Some(start + longest.max(t))
+            }
+            _ => deadline,
+        };
+        // (Not in analysis's short slices, which go on with the same tree: `resume`.)
+        let early_stop = self.config.early_stop && !req.resume;
+        let close = 1.0 - self.config.extend_margin;
         let stop = req.stop.as_deref();
         let work = |t: &mut Tree| {
             let mut done = 0u64;
@@ -394,8 +454,28 @@ impl Bot {
                     None => 64,
                 };
                 if let Some(d) = deadline {
-                    if Instant::now() >= d {
-                        break;
+                    let now = Instant::now();
+                    if now >= d {
+                        // The budget is spent: go on only while the two best moves are close.
+                        if now >= hard.unwrap_or(d) {
+                            break;
+                        }
+                        let (best, second) = t.top_two_visits();
+                        if second < best * close {
+                            break;
+                        }
+                    } else if early_stop && done >= 128 {
+                        // Stop when the second best could not catch the best even if it got
+                        // every playout the time (and the playout cap) still allows.
+                        let (best, second) = t.top_two_visits();
+                        let rate = done as f64 / (now - start).as_secs_f64().max(1e-6);
+                        let mut left = rate * (d - now).as_secs_f64();
+                        if let Some(p) = per_tree {
+                            left = left.min((p - done) as f64);
+                        }
+                        if (best - second) as f64 > left {
+                            break;
+                        }
                     }
                 }
                 if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
@@ -454,6 +534,11 @@ impl Bot {
         }
         merged.sort_by(|a, b| b.visits.cmp(&a.visits).then(a.mv.cmp(&b.mv)));
         merged
+    }
+
+    /// Nodes held by all the threads' trees.
+    pub fn tree_nodes(&self) -> usize {
+        self.trees.iter().map(Tree::size).sum()
     }
 
     /// Playouts run at the current root over all threads.

@@ -1,0 +1,192 @@
+//! Time and memory of the Go bot (issue 24, item 6): early stop when the best move cannot be
+//! caught, longer thought when the best two are close (under a clock only), the tree-node cap.
+
+use baduk_go::{Board, Color, Game, Move, Point, Rules};
+use baduk_search::go::lib_game::{genmove, mirror};
+use baduk_search::go::mcts::{Tree, NODE_BYTES};
+use baduk_search::go::{bench_search, Bot, BotConfig, SearchRequest};
+use std::time::{Duration, Instant};
+
+fn pt(s: &str, g: &Game) -> Point {
+    Point::from_gtp(s, g.board().size()).unwrap()
+}
+
+fn config(opts: &str) -> BotConfig {
+    let mut c = BotConfig {
+        playouts: None,
+        move_time: None,
+        ..BotConfig::default()
+    };
+    c.apply_options(opts).unwrap_or_else(|e| panic!("{e}"));
+    c
+}
+
+/// The capturing race of `go_bot.rs`: D1 wins it for Black, every other move loses it.
+fn race() -> Game {
+    let board = Board::from_rows(&[
+        ".X.XXO.O.",
+        "XXXXXOOOO",
+        "X.XXXOO.O",
+        "XXXXXOOOO",
+        "XXXXXOOOO",
+        "XXXXXOOOO",
+        "XXXXXOOOO",
+        "XXOOOXXXO",
+        ".XX.XO.O.",
+    ])
+    .unwrap();
+    Game::from_position(
+        Rules::parse("chinese,komi=7.5").unwrap(),
+        board,
+        Color::Black,
+    )
+}
+
+fn timed(opts: &str, g: &Game, time: Duration, max_time: Option<Duration>) -> (Option<Move>, f64) {
+    let mut bot = Bot::new(config(opts));
+    let t = Instant::now();
+    let (mv, _) = genmove(
+        &mut bot,
+        g,
+        SearchRequest {
+            time: Some(time),
+            max_time,
+            ..SearchRequest::default()
+        },
+    );
+    (mv, t.elapsed().as_secs_f64())
+}
+
+#[test]
+fn an_obvious_best_move_stops_early_under_a_time_budget() {
+    let g = race();
+    let d1 = Move::Play(pt("D1", &g));
+    let budget = Duration::from_secs(3);
+    let (mv, early) = timed("seed=3", &g, budget, None);
+    assert_eq!(mv, Some(d1));
+    let (mv, full) = timed("seed=3,early-stop=false", &g, budget, None);
+    assert_eq!(mv, Some(d1));
+    eprintln!("early stop: {early:.2} s of {budget:?}; without it {full:.2} s");
+    assert!(
+        full >= 2.99,
+        "without early stop the whole budget is used: {full}"
+    );
+    assert!(
+        early < 0.85 * budget.as_secs_f64(),
+        "the best move could not be caught long before the end: {early:.2} s"
+    );
+}
+
+/// Two mirror-image moves on the empty board are the only ones allowed: they stay close.
+fn close_call(max_time: Option<Duration>, playouts: Option<u64>) -> (f64, u64) {
+    let g = mirror(&Game::new(
+        Rules::parse("chinese,komi=7.5")
+            .unwrap()
+            .with_size(baduk_go::Size::square(9).unwrap()),
+    ));
+    let b = g.board();
+    let (c3, g7) = (b.idx(2, 6), b.idx(6, 2));
+    let mut bot = Bot::new(config(
+        "seed=2,extend=1,extend-margin=0.6,explore=2,early-stop=false",
+    ));
+    let t = Instant::now();
+    let r = bot.genmove(
+        &g,
+        &SearchRequest {
+            root_moves: Some(vec![c3, g7]),
+            time: playouts.is_none().then_some(Duration::from_millis(400)),
+            playouts,
+            max_time,
+            ..SearchRequest::default()
+        },
+    );
+    (t.elapsed().as_secs_f64(), r.playouts)
+}
+
+#[test]
+fn a_close_call_thinks_longer_under_a_clock_only() {
+    // Under a clock that can spare 2 s: up to twice the 0.4 s budget.
+    let (long, _) = close_call(Some(Duration::from_secs(2)), None);
+    // A fixed time per move (no clock): never past it.
+    let (fixed, _) = close_call(None, None);
+    eprintln!("close call: {long:.2} s under a clock, {fixed:.2} s at a fixed time");
+    assert!(
+        long >= 0.6 && long < 1.2,
+        "extended to at most 0.8 s: {long}"
+    );
+    assert!(fixed < 0.6, "a fixed time is not extended: {fixed}");
+    // A playout budget fixes the work: exactly those playouts, clock or not.
+    let (_, n) = close_call(Some(Duration::from_secs(2)), Some(700));
+    assert_eq!(n, 700);
+}
+
+#[test]
+fn fixed_playout_searches_are_not_cut_short() {
+    // Early stop needs a deadline: the same signature with it on and off.
+    let a = bench_search(9, 2000, 1, "").unwrap();
+    let b = bench_search(9, 2000, 1, "early-stop=false").unwrap();
+    assert_eq!(a.playouts, 2000);
+    assert_eq!(a.signature, b.signature);
+}
+
+#[test]
+fn the_node_cap_is_never_exceeded() {
+    eprintln!("bytes a node: {NODE_BYTES}");
+    assert!(NODE_BYTES <= 48, "a node takes {NODE_BYTES} bytes");
+    for (size, cap) in [(9usize, 3000usize), (19, 5000)] {
+        let g = mirror(&Game::new(
+            Rules::parse("chinese")
+                .unwrap()
+                .with_size(baduk_go::Size::square(size as u32).unwrap()),
+        ));
+        let mut t = Tree::new(
+            g.board().clone(),
+            g.rules,
+            Default::default(),
+            g.forbidden_set(),
+            None,
+            7,
+        )
+        .with_max_nodes(cap);
+        t.run(4000);
+        assert!(t.size() <= cap, "{size}x{size}: {} nodes", t.size());
+        assert!(
+            t.capacity() <= cap,
+            "{size}x{size}: capacity {}",
+            t.capacity()
+        );
+        assert!(
+            t.size() > cap / 2,
+            "the tree grew towards the cap: {}",
+            t.size()
+        );
+        assert_eq!(t.playouts, 4000, "the search goes on when the tree is full");
+    }
+    // Through the bot's options, over two threads (each tree its share).
+    let g = mirror(&Game::new(
+        Rules::parse("chinese")
+            .unwrap()
+            .with_size(baduk_go::Size::square(9).unwrap()),
+    ));
+    let mut bot = Bot::new(config("max-nodes=4000,threads=2,playouts=6000"));
+    bot.search(&g, &SearchRequest::default());
+    assert!(bot.tree_nodes() <= 4000, "{} nodes", bot.tree_nodes());
+    assert!(BotConfig::default()
+        .apply_options("max-nodes=10")
+        .unwrap_err()
+        .contains("max-nodes"));
+}
+
+#[test]
+fn bench_signatures_are_mains() {
+    // `baduk bench go --size N --playouts 10000 --search` (seed 1, default options): the
+    // time and memory rules change nothing in a search fixed by playouts.
+    assert_eq!(
+        bench_search(9, 10_000, 1, "").unwrap().signature,
+        7026846382206473868
+    );
+    assert_eq!(
+        bench_search(19, 10_000, 1, "").unwrap().signature,
+        18172568616758401717
+    );
+}
