@@ -1,10 +1,11 @@
 //! Time and memory of the Go bot (issue 24, item 6): early stop when the best move cannot be
-//! caught, longer thought when the best two are close (under a clock only), the tree-node cap.
+//! caught, longer thought when the best two are close (under a clock only), the tree-node cap,
+//! and resignation on by default for server seats only.
 
 use baduk_go::{Board, Color, Game, Move, Point, Rules};
 use baduk_search::go::lib_game::{genmove, mirror};
 use baduk_search::go::mcts::{Tree, NODE_BYTES};
-use baduk_search::go::{bench_search, Bot, BotConfig, SearchRequest};
+use baduk_search::go::{bench_search, Bot, BotConfig, SearchRequest, SEAT_DEFAULTS};
 use std::time::{Duration, Instant};
 
 fn pt(s: &str, g: &Game) -> Point {
@@ -175,6 +176,64 @@ fn the_node_cap_is_never_exceeded() {
         .apply_options("max-nodes=10")
         .unwrap_err()
         .contains("max-nodes"));
+}
+
+/// Black to move on 9×9 against nine White stones on the 3-5-7 points: hopeless.
+fn hopeless() -> Game {
+    let board = Board::from_rows(&[
+        ".........",
+        ".........",
+        "..O.O.O..",
+        ".........",
+        "..O.O.O..",
+        ".........",
+        "..O.O.O..",
+        ".........",
+        ".........",
+    ])
+    .unwrap();
+    Game::from_position(
+        Rules::parse("chinese,komi=7.5").unwrap(),
+        board,
+        Color::Black,
+    )
+}
+
+#[test]
+fn a_hopeless_position_resigns_with_the_server_defaults_only() {
+    let g = hopeless();
+    // A server seat: the defaults before the seat's own options, a fresh bot every move.
+    let mut seat = BotConfig::default();
+    seat.apply_options(&format!("{SEAT_DEFAULTS},seed=1,playouts=4000"))
+        .unwrap();
+    let (mv, r) = genmove(&mut Bot::new(seat.clone()), &g, SearchRequest::default());
+    assert_eq!(mv, None, "resigns; win rate {}", r.winrate);
+    // The arena's (and GTP's) defaults: the same bot for three moves in a row never resigns.
+    let mut arena = BotConfig::default();
+    arena.apply_options("seed=1,playouts=4000").unwrap();
+    let mut bot = Bot::new(arena);
+    let mut g2 = g.clone();
+    for _ in 0..3 {
+        let (mv, r) = genmove(&mut bot, &g2, SearchRequest::default());
+        assert!(r.winrate < 0.05, "hopeless: win rate {}", r.winrate);
+        let mv = mv.expect("no resignation unless asked");
+        g2.play(mv).unwrap();
+        // White strengthens (not passing, which would end the game after a Black pass).
+        let w = ["D4", "F6", "D6", "F4", "E4", "E6"]
+            .iter()
+            .map(|s| Move::Play(pt(s, &g2)))
+            .find(|&m| g2.is_legal(m))
+            .unwrap();
+        g2.play(w).unwrap();
+    }
+    // An even game does not resign with the server defaults.
+    let even = Game::new(
+        Rules::parse("chinese,komi=7.5")
+            .unwrap()
+            .with_size(baduk_go::Size::square(9).unwrap()),
+    );
+    let (mv, _) = genmove(&mut Bot::new(seat), &even, SearchRequest::default());
+    assert!(mv.is_some());
 }
 
 #[test]

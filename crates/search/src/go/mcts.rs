@@ -273,6 +273,54 @@ impl Tree {
         (a, b)
     }
 
+    /// Along the principal variation from the root (the most visited child at each step),
+    /// each move, its real visits and its win rate for the player making it; stops at a move
+    /// with fewer than `min_visits` visits.
+    pub fn pv_values(&self, min_visits: f32) -> Vec<(Idx, f32, f32)> {
+        let mut out = Vec::new();
+        let mut node = 0u32;
+        loop {
+            let n = self.nodes[node as usize];
+            if !n.expanded || n.count == 0 {
+                break;
+            }
+            let mut best: Option<(u32, f32)> = None;
+            for c in n.first..n.first + n.count as u32 {
+                let ch = &self.nodes[c as usize];
+                if ch.visits.is_nan() {
+                    continue;
+                }
+                let real = (ch.visits - ch.prior_visits).max(0.0);
+                match best {
+                    Some((_, v)) if real <= v => {}
+                    _ => best = Some((c, real)),
+                }
+            }
+            match best {
+                Some((c, real)) if real >= min_visits.max(1.0) => {
+                    let ch = &self.nodes[c as usize];
+                    out.push((ch.mv, real, (ch.wins - ch.prior_wins) / real));
+                    node = c;
+                }
+                _ => break,
+            }
+        }
+        out
+    }
+
+    /// Whether the moves `line` from the root end the game (two passes in a row, counting a
+    /// pass just before the root).
+    pub fn ends_game(&self, line: impl IntoIterator<Item = Idx>) -> bool {
+        let mut passes = self.root_board.passes();
+        for m in line {
+            passes = if m == PASS { passes + 1 } else { 0 };
+            if passes >= 2 {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The root position.
     pub fn root_board(&self) -> &FastBoard {
         &self.root_board

@@ -71,6 +71,15 @@ pub struct BotConfig {
 /// this divided by [`mcts::NODE_BYTES`].
 pub const DEFAULT_TREE_BYTES: usize = 1 << 30;
 
+/// Options a server bot seat starts from, before its own: resign when the win rate stays
+/// below 5% three moves in a row (a seat's bot starts afresh every move, so the three moves
+/// are read from its principal variation; see `resign-moves`). The arena, GTP and the
+/// library's default configuration never resign unless asked.
+pub const SEAT_DEFAULTS: &str = "resign=0.05,resign-moves=3";
+
+/// Fewest visits a move of the principal variation needs to count towards a resignation.
+pub const RESIGN_PV_VISITS: f32 = 100.0;
+
 /// Playouts per move at each level below 10 (level 1 first).
 pub const LEVEL_PLAYOUTS: [u64; 9] = [10, 30, 80, 200, 500, 1200, 3000, 7000, 15000];
 
@@ -536,6 +545,32 @@ impl Bot {
         merged
     }
 
+    /// How many of the side to move's own moves in a row, from the root down every tree's
+    /// principal variation (each with at least [`RESIGN_PV_VISITS`] visits), have a win rate
+    /// below `threshold` (all of them, `u32::MAX`, when that line ends the game by two
+    /// passes); the least over the trees.
+    fn pv_low_streak(&self, threshold: f32) -> u32 {
+        self.trees
+            .iter()
+            .map(|t| {
+                let pv = t.pv_values(RESIGN_PV_VISITS);
+                let low = pv
+                    .iter()
+                    .step_by(2)
+                    .take_while(|&&(_, _, wr)| wr < threshold)
+                    .count();
+                // The line up to the last low own move (and the reply to it).
+                let upto = (2 * low).min(pv.len());
+                if low > 0 && t.ends_game(pv[..upto].iter().map(|p| p.0)) {
+                    u32::MAX
+                } else {
+                    low as u32
+                }
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
     /// Nodes held by all the threads' trees.
     pub fn tree_nodes(&self) -> usize {
         self.trees.iter().map(Tree::size).sum()
@@ -619,12 +654,17 @@ impl Bot {
             }
         }
         if self.config.resign_threshold > 0.0 && game.rules.resign_allowed {
-            if winrate < self.config.resign_threshold {
+            let th = self.config.resign_threshold;
+            if winrate < th {
                 self.low_streak += 1;
             } else {
                 self.low_streak = 0;
             }
-            if self.low_streak >= self.config.resign_moves.max(1) {
+            // The moves in a row are this bot's own last ones, or, for a bot that remembers
+            // none (the server's seats start afresh every move), the ones its search expects
+            // to play next: its moves along the principal variation of every tree.
+            let need = self.config.resign_moves.max(1);
+            if self.low_streak >= need || (winrate < th && self.pv_low_streak(th) >= need) {
                 mv = BotMove::Resign;
             }
         }
