@@ -270,6 +270,18 @@ pub struct SearchRequest {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+/// Why a search stopped (the first thread's tree, when there are several).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StopReason {
+    /// Its playout budget, its time budget, or a stop request: the work it was given.
+    #[default]
+    Budget,
+    /// Before its time was up: the second best move could not catch the best.
+    Early,
+    /// Past its time budget: the two best moves were close, so it thought longer.
+    Extended,
+}
+
 /// The outcome of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -281,6 +293,8 @@ pub struct SearchResult {
     pub playouts: u64,
     /// Root statistics, most visited first.
     pub stats: Vec<MoveStat>,
+    /// Why the search stopped.
+    pub stopped: StopReason,
 }
 
 /// The Go bot: a configuration, its trees and its memory of the game.
@@ -295,6 +309,7 @@ pub struct Bot {
     tree_restrictions: Vec<MoveRestriction>,
     low_streak: u32,
     last_winrate: f32,
+    last_stop: StopReason,
 }
 
 impl Bot {
@@ -310,6 +325,7 @@ impl Bot {
             tree_restrictions: Vec::new(),
             low_streak: 0,
             last_winrate: 0.5,
+            last_stop: StopReason::Budget,
         }
     }
 
@@ -454,8 +470,9 @@ impl Bot {
         let early_stop = self.config.early_stop && !req.resume;
         let close = 1.0 - self.config.extend_margin;
         let stop = req.stop.as_deref();
-        let work = |t: &mut Tree| {
+        let work = |t: &mut Tree| -> StopReason {
             let mut done = 0u64;
+            let mut why = StopReason::Budget;
             loop {
                 let chunk = match per_tree {
                     Some(p) if done >= p => break,
@@ -473,6 +490,7 @@ impl Bot {
                         if second < best * close {
                             break;
                         }
+                        why = StopReason::Extended;
                     } else if early_stop && done >= 128 {
                         // Stop when the second best could not catch the best even if it got
                         // every playout the time (and the playout cap) still allows.
@@ -483,6 +501,7 @@ impl Bot {
                             left = left.min((p - done) as f64);
                         }
                         if (best - second) as f64 > left {
+                            why = StopReason::Early;
                             break;
                         }
                     }
@@ -499,16 +518,19 @@ impl Bot {
                 t.run(chunk);
                 done += chunk;
             }
+            why
         };
-        if self.trees.len() == 1 {
-            work(&mut self.trees[0]);
+        self.last_stop = if self.trees.len() == 1 {
+            work(&mut self.trees[0])
         } else {
             std::thread::scope(|s| {
-                for t in self.trees.iter_mut() {
-                    s.spawn(|| work(t));
-                }
-            });
-        }
+                let runs: Vec<_> = self.trees.iter_mut().map(|t| s.spawn(|| work(t))).collect();
+                runs.into_iter()
+                    .map(|r| r.join().expect("a search thread does not panic"))
+                    .next()
+                    .unwrap_or_default()
+            })
+        };
         let stats = self.merged_stats();
         if let Some(s) = stats.first() {
             self.last_winrate = s.winrate;
@@ -673,6 +695,7 @@ impl Bot {
             winrate,
             playouts: self.playouts(),
             stats,
+            stopped: self.last_stop,
         }
     }
 }
