@@ -13,7 +13,7 @@ use baduk_search::go::board::{Colour, Idx, PASS};
 use baduk_search::go::mcts::MoveRestriction;
 use baduk_search::go::rules::BotRules;
 use baduk_search::go::state::GameState;
-use baduk_search::go::time::{budget, Clock, TimeLeft};
+use baduk_search::go::time::{budget, longest, Clock, TimeLeft};
 use baduk_search::go::{Bot, BotConfig, BotMove, SearchRequest};
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
@@ -363,6 +363,16 @@ impl Engine {
         )
     }
 
+    /// The longest the clock lets a close call think (see `time::longest`).
+    fn longest_time(&self, c: Colour) -> Option<Duration> {
+        longest(
+            self.clock,
+            self.left[c.index()],
+            self.game.board().empty_count(),
+            0.2,
+        )
+    }
+
     fn genmove_for(&mut self, c: Colour, cleanup: bool) -> Result<String, String> {
         self.reopen_if_over();
         self.game.set_to_move(c);
@@ -370,6 +380,7 @@ impl Engine {
         let req = SearchRequest {
             root_moves: Some(root),
             time: self.think_time(c),
+            max_time: self.longest_time(c),
             cleanup,
             ..SearchRequest::default()
         };

@@ -354,7 +354,13 @@ impl Bots {
                     }
                     _ => {}
                 }
-                let opts = self.options("go", name, job.spec.options.as_deref().unwrap_or(""));
+                // A seat's bot resigns a lost game (`SEAT_DEFAULTS`) unless its options say
+                // otherwise (`resign=0`); they come after the defaults and win.
+                let opts = format!(
+                    "{},{}",
+                    baduk_search::go::SEAT_DEFAULTS,
+                    self.options("go", name, job.spec.options.as_deref().unwrap_or(""))
+                );
                 let mut cfg = baduk_search::go::BotConfig {
                     seed,
                     ..Default::default()

@@ -59,6 +59,9 @@ impl Default for TreeParams {
     }
 }
 
+/// Bytes one tree node takes (the arena holds nodes and nothing else per node).
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
 #[derive(Clone, Copy, Debug)]
 struct Node {
     mv: Idx,
@@ -165,6 +168,10 @@ pub struct Tree {
     ownership: Vec<f32>,
     /// Playouts run since the root was set.
     pub playouts: u64,
+    /// Most nodes the arena may hold (its capacity never grows past it): once full, leaves
+    /// are no longer expanded and the search goes on in the tree it has. The root is always
+    /// expanded.
+    max_nodes: usize,
 }
 
 impl Tree {
@@ -195,6 +202,7 @@ impl Tree {
             path_hashes: Vec::with_capacity(64),
             ownership: vec![0.0; MAX_CELLS],
             playouts: 0,
+            max_nodes: usize::MAX,
         };
         t.expand(0);
         t
@@ -222,6 +230,95 @@ impl Tree {
             self.expand(0);
         }
         self
+    }
+
+    /// This tree capped at `max_nodes` nodes (see [`Tree::set_max_nodes`]).
+    pub fn with_max_nodes(mut self, max_nodes: usize) -> Tree {
+        self.set_max_nodes(max_nodes);
+        self
+    }
+
+    /// Caps the arena at `max_nodes` nodes: no leaf is expanded when its children could
+    /// pass the cap, and the arena's capacity never grows past it, so the tree takes at most
+    /// `max_nodes × NODE_BYTES` bytes (a tree kept from the last move may already hold more
+    /// until the next move drops it).
+    pub fn set_max_nodes(&mut self, max_nodes: usize) {
+        self.max_nodes = max_nodes;
+    }
+
+    /// Whether a leaf of `b` may be expanded under the node cap (its children are at most
+    /// the empty points and a pass).
+    #[inline]
+    fn room_for_children(&self, b: &FastBoard) -> bool {
+        self.nodes.len() + b.empty_count() < self.max_nodes
+    }
+
+    /// The real visits (priors aside) of the two most visited root moves, most first.
+    pub fn top_two_visits(&self) -> (f32, f32) {
+        let r = self.nodes[0];
+        let (mut a, mut b) = (0.0f32, 0.0f32);
+        for c in r.first..r.first + r.count as u32 {
+            let ch = &self.nodes[c as usize];
+            if ch.visits.is_nan() {
+                continue;
+            }
+            let v = (ch.visits - ch.prior_visits).max(0.0);
+            if v > a {
+                b = a;
+                a = v;
+            } else if v > b {
+                b = v;
+            }
+        }
+        (a, b)
+    }
+
+    /// Along the principal variation from the root (the most visited child at each step),
+    /// each move, its real visits and its win rate for the player making it; stops at a move
+    /// with fewer than `min_visits` visits.
+    pub fn pv_values(&self, min_visits: f32) -> Vec<(Idx, f32, f32)> {
+        let mut out = Vec::new();
+        let mut node = 0u32;
+        loop {
+            let n = self.nodes[node as usize];
+            if !n.expanded || n.count == 0 {
+                break;
+            }
+            let mut best: Option<(u32, f32)> = None;
+            for c in n.first..n.first + n.count as u32 {
+                let ch = &self.nodes[c as usize];
+                if ch.visits.is_nan() {
+                    continue;
+                }
+                let real = (ch.visits - ch.prior_visits).max(0.0);
+                match best {
+                    Some((_, v)) if real <= v => {}
+                    _ => best = Some((c, real)),
+                }
+            }
+            match best {
+                Some((c, real)) if real >= min_visits.max(1.0) => {
+                    let ch = &self.nodes[c as usize];
+                    out.push((ch.mv, real, (ch.wins - ch.prior_wins) / real));
+                    node = c;
+                }
+                _ => break,
+            }
+        }
+        out
+    }
+
+    /// Whether the moves `line` from the root end the game (two passes in a row, counting a
+    /// pass just before the root).
+    pub fn ends_game(&self, line: impl IntoIterator<Item = Idx>) -> bool {
+        let mut passes = self.root_board.passes();
+        for m in line {
+            passes = if m == PASS { passes + 1 } else { 0 };
+            if passes >= 2 {
+                return true;
+            }
+        }
+        false
     }
 
     /// The root position.
@@ -326,6 +423,15 @@ impl Tree {
     }
 
     fn expand_with(&mut self, node: u32, b: &mut FastBoard, depth: u32) {
+        // Grow the arena as a Vec would (doubling), but never past the node cap.
+        let need = b.empty_count() + 1;
+        if self.nodes.capacity() - self.nodes.len() < need {
+            let len = self.nodes.len();
+            let target = (self.nodes.capacity() * 2)
+                .max(len + need)
+                .min(self.max_nodes.max(len + need));
+            self.nodes.reserve_exact(target - len);
+        }
         let c = b.to_move();
         let first = self.nodes.len() as u32;
         let is_root = node == 0;
@@ -497,7 +603,8 @@ impl Tree {
         loop {
             let n = self.nodes[node as usize];
             if !n.expanded {
-                if n.visits - n.prior_visits >= self.params.expand_at {
+                if n.visits - n.prior_visits >= self.params.expand_at && self.room_for_children(&b)
+                {
                     // The path holds the root and every node down to this one.
                     self.expand_with(node, &mut b, self.path.len() as u32 - 1);
                 } else {
@@ -719,6 +826,11 @@ impl Tree {
     /// Number of nodes held.
     pub fn size(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// Nodes the arena has room for (its memory is this times [`NODE_BYTES`]).
+    pub fn capacity(&self) -> usize {
+        self.nodes.capacity()
     }
 }
 

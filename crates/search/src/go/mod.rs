@@ -51,7 +51,34 @@ pub struct BotConfig {
     /// Strength level 1..=10 (10: full strength at the given time); lower levels cap the
     /// playouts per move, and the lowest also play some random moves.
     pub level: u8,
+    /// Most tree nodes over all threads' trees (each tree gets its share); once full, the
+    /// search goes on without expanding leaves. Default: [`DEFAULT_TREE_BYTES`] worth.
+    pub max_nodes: usize,
+    /// Under a clock (a request with a `max_time`), how much longer than its budget a move
+    /// may think while its two best moves are close, as a fraction of the budget (1: up to
+    /// twice the budget, and never past `max_time`); 0: never.
+    pub extend: f32,
+    /// The two best root moves are close when the second has at least `1 − extend_margin`
+    /// of the best one's visits (0.6: 40%, Pachi's `best2_ratio` of 2.5).
+    pub extend_margin: f32,
+    /// A search with a deadline stops as soon as the second most visited root move could no
+    /// longer catch the first in the playouts the time left allows (never when only a
+    /// playout budget is given: those searches stay exactly reproducible).
+    pub early_stop: bool,
 }
+
+/// The tree memory a bot may use by default, over all its threads: `max_nodes` defaults to
+/// this divided by [`mcts::NODE_BYTES`].
+pub const DEFAULT_TREE_BYTES: usize = 1 << 30;
+
+/// Options a server bot seat starts from, before its own: resign when the win rate stays
+/// below 5% three moves in a row (a seat's bot starts afresh every move, so the three moves
+/// are read from its principal variation; see `resign-moves`). The arena, GTP and the
+/// library's default configuration never resign unless asked.
+pub const SEAT_DEFAULTS: &str = "resign=0.05,resign-moves=3";
+
+/// Fewest visits a move of the principal variation needs to count towards a resignation.
+pub const RESIGN_PV_VISITS: f32 = 100.0;
 
 /// Playouts per move at each level below 10 (level 1 first).
 pub const LEVEL_PLAYOUTS: [u64; 9] = [10, 30, 80, 200, 500, 1200, 3000, 7000, 15000];
@@ -74,6 +101,10 @@ impl Default for BotConfig {
             params: TreeParams::default(),
             model: Some(Model::builtin()),
             level: 10,
+            max_nodes: DEFAULT_TREE_BYTES / mcts::NODE_BYTES,
+            extend: 1.0,
+            extend_margin: 0.6,
+            early_stop: true,
         }
     }
 }
@@ -82,7 +113,8 @@ impl BotConfig {
     /// Applies `key=value` options separated by commas: `threads`, `seed`, `playouts`, `time`
     /// (seconds per move), `resign` (threshold 0..1), `resign-moves`, `reuse` (true/false),
     /// `rave`, `explore`, `expand`, `ladder-prior` (0 = off, the default), `playout-ladders`
-    /// (true/false, default false), and the rest listed in the error for an unknown key.
+    /// (true/false, default false), `max-nodes`, `extend`, `extend-margin`, `early-stop`, and
+    /// the rest listed in the error for an unknown key.
     pub fn apply_options(&mut self, opts: &str) -> Result<(), String> {
         for kv in opts.split(',').filter(|s| !s.trim().is_empty()) {
             let (k, v) = kv
@@ -166,6 +198,23 @@ impl BotConfig {
                     self.params.score_band =
                         number(v, 0.0, 0.5, "the score band is between 0 and 0.5")? as f32
                 }
+                "max-nodes" => {
+                    self.max_nodes = number(
+                        v,
+                        1000.0,
+                        1e12,
+                        "max-nodes is a node count between 1000 and 1e12",
+                    )? as usize
+                }
+                "extend" => {
+                    self.extend =
+                        number(v, 0.0, 10.0, "extend is a fraction of the budget, 0 to 10")? as f32
+                }
+                "extend-margin" => {
+                    self.extend_margin =
+                        number(v, 0.0, 1.0, "the extension margin is between 0 and 1")? as f32
+                }
+                "early-stop" => self.early_stop = v.parse().map_err(|e| bad(&e))?,
                 "level" => {
                     let l: u8 = v.parse().map_err(|e| bad(&e))?;
                     if !(1..=10).contains(&l) {
@@ -175,7 +224,7 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-shapes, score, score-band, level)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-shapes, score, score-band, level, max-nodes, extend, extend-margin, early-stop)"
                     ))
                 }
             }
@@ -204,6 +253,10 @@ pub struct SearchRequest {
     pub playouts: Option<u64>,
     /// Time budget (overrides the config's).
     pub time: Option<Duration>,
+    /// Under a clock: the longest this move may take (what the clock can spare). A search
+    /// whose two best moves are still close at the end of `time` goes on, up to
+    /// `time × (1 + extend)` and never past this. None: `time` is fixed.
+    pub max_time: Option<Duration>,
     /// `kgs-genmove_cleanup`: do not pass while opponent stones look dead.
     pub cleanup: bool,
     /// Go on with the trees of the previous search when they are at this very position (same
@@ -217,6 +270,18 @@ pub struct SearchRequest {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+/// Why a search stopped (the first thread's tree, when there are several).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StopReason {
+    /// Its playout budget, its time budget, or a stop request: the work it was given.
+    #[default]
+    Budget,
+    /// Before its time was up: the second best move could not catch the best.
+    Early,
+    /// Past its time budget: the two best moves were close, so it thought longer.
+    Extended,
+}
+
 /// The outcome of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -228,6 +293,8 @@ pub struct SearchResult {
     pub playouts: u64,
     /// Root statistics, most visited first.
     pub stats: Vec<MoveStat>,
+    /// Why the search stopped.
+    pub stopped: StopReason,
 }
 
 /// The Go bot: a configuration, its trees and its memory of the game.
@@ -242,6 +309,7 @@ pub struct Bot {
     tree_restrictions: Vec<MoveRestriction>,
     low_streak: u32,
     last_winrate: f32,
+    last_stop: StopReason,
 }
 
 impl Bot {
@@ -257,6 +325,7 @@ impl Bot {
             tree_restrictions: Vec::new(),
             low_streak: 0,
             last_winrate: 0.5,
+            last_stop: StopReason::Budget,
         }
     }
 
@@ -352,6 +421,7 @@ impl Bot {
                 )
                 .with_model(self.config.model.clone())
                 .with_restrictions(restrictions.to_vec())
+                .with_max_nodes(self.config.max_nodes / n)
             })
             .collect();
         self.tree_moves = moves.to_vec();
@@ -369,8 +439,10 @@ impl Bot {
             || self.last_winrate < p.score_band
             || self.last_winrate > 1.0 - p.score_band;
         let w = if lopsided { p.score_weight } else { 0.0 };
+        let cap = self.config.max_nodes / self.trees.len().max(1);
         for t in self.trees.iter_mut() {
             t.set_score_weight(w);
+            t.set_max_nodes(cap);
         }
         let mut playouts = req.playouts.or(self.config.playouts);
         if let Some(&cap) = LEVEL_PLAYOUTS.get(self.config.level.wrapping_sub(1) as usize) {
@@ -383,10 +455,24 @@ impl Bot {
         });
         let n = self.trees.len() as u64;
         let per_tree = playouts.map(|p| p.div_ceil(n));
-        let deadline = time.map(|t| Instant::now() + t);
+        let start = Instant::now();
+        let deadline = time.map(|t| start + t);
+        // Under a clock, close calls may think longer: up to (1 + extend) × the budget and
+        // never past what the clock can spare.
+        let hard = match (time, req.max_time) {
+            (Some(t), Some(m)) if self.config.extend > 0.0 => {
+                let longest = t.mul_f64(1.0 + self.config.extend as f64).min(m);
+                Some(start + longest.max(t))
+            }
+            _ => deadline,
+        };
+        // (Not in analysis's short slices, which go on with the same tree: `resume`.)
+        let early_stop = self.config.early_stop && !req.resume;
+        let close = 1.0 - self.config.extend_margin;
         let stop = req.stop.as_deref();
-        let work = |t: &mut Tree| {
+        let work = |t: &mut Tree| -> StopReason {
             let mut done = 0u64;
+            let mut why = StopReason::Budget;
             loop {
                 let chunk = match per_tree {
                     Some(p) if done >= p => break,
@@ -394,8 +480,30 @@ impl Bot {
                     None => 64,
                 };
                 if let Some(d) = deadline {
-                    if Instant::now() >= d {
-                        break;
+                    let now = Instant::now();
+                    if now >= d {
+                        // The budget is spent: go on only while the two best moves are close.
+                        if now >= hard.unwrap_or(d) {
+                            break;
+                        }
+                        let (best, second) = t.top_two_visits();
+                        if second < best * close {
+                            break;
+                        }
+                        why = StopReason::Extended;
+                    } else if early_stop && done >= 128 {
+                        // Stop when the second best could not catch the best even if it got
+                        // every playout the time (and the playout cap) still allows.
+                        let (best, second) = t.top_two_visits();
+                        let rate = done as f64 / (now - start).as_secs_f64().max(1e-6);
+                        let mut left = rate * (d - now).as_secs_f64();
+                        if let Some(p) = per_tree {
+                            left = left.min((p - done) as f64);
+                        }
+                        if (best - second) as f64 > left {
+                            why = StopReason::Early;
+                            break;
+                        }
                     }
                 }
                 if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
@@ -410,16 +518,19 @@ impl Bot {
                 t.run(chunk);
                 done += chunk;
             }
+            why
         };
-        if self.trees.len() == 1 {
-            work(&mut self.trees[0]);
+        self.last_stop = if self.trees.len() == 1 {
+            work(&mut self.trees[0])
         } else {
             std::thread::scope(|s| {
-                for t in self.trees.iter_mut() {
-                    s.spawn(|| work(t));
-                }
-            });
-        }
+                let runs: Vec<_> = self.trees.iter_mut().map(|t| s.spawn(|| work(t))).collect();
+                runs.into_iter()
+                    .map(|r| r.join().expect("a search thread does not panic"))
+                    .next()
+                    .unwrap_or_default()
+            })
+        };
         let stats = self.merged_stats();
         if let Some(s) = stats.first() {
             self.last_winrate = s.winrate;
@@ -454,6 +565,37 @@ impl Bot {
         }
         merged.sort_by(|a, b| b.visits.cmp(&a.visits).then(a.mv.cmp(&b.mv)));
         merged
+    }
+
+    /// How many of the side to move's own moves in a row, from the root down every tree's
+    /// principal variation (each with at least [`RESIGN_PV_VISITS`] visits), have a win rate
+    /// below `threshold` (all of them, `u32::MAX`, when that line ends the game by two
+    /// passes); the least over the trees.
+    fn pv_low_streak(&self, threshold: f32) -> u32 {
+        self.trees
+            .iter()
+            .map(|t| {
+                let pv = t.pv_values(RESIGN_PV_VISITS);
+                let low = pv
+                    .iter()
+                    .step_by(2)
+                    .take_while(|&&(_, _, wr)| wr < threshold)
+                    .count();
+                // The line up to the last low own move (and the reply to it).
+                let upto = (2 * low).min(pv.len());
+                if low > 0 && t.ends_game(pv[..upto].iter().map(|p| p.0)) {
+                    u32::MAX
+                } else {
+                    low as u32
+                }
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// Nodes held by all the threads' trees.
+    pub fn tree_nodes(&self) -> usize {
+        self.trees.iter().map(Tree::size).sum()
     }
 
     /// Playouts run at the current root over all threads.
@@ -534,12 +676,17 @@ impl Bot {
             }
         }
         if self.config.resign_threshold > 0.0 && game.rules.resign_allowed {
-            if winrate < self.config.resign_threshold {
+            let th = self.config.resign_threshold;
+            if winrate < th {
                 self.low_streak += 1;
             } else {
                 self.low_streak = 0;
             }
-            if self.low_streak >= self.config.resign_moves.max(1) {
+            // The moves in a row are this bot's own last ones, or, for a bot that remembers
+            // none (the server's seats start afresh every move), the ones its search expects
+            // to play next: its moves along the principal variation of every tree.
+            let need = self.config.resign_moves.max(1);
+            if self.low_streak >= need || (winrate < th && self.pv_low_streak(th) >= need) {
                 mv = BotMove::Resign;
             }
         }
@@ -548,6 +695,7 @@ impl Bot {
             winrate,
             playouts: self.playouts(),
             stats,
+            stopped: self.last_stop,
         }
     }
 }

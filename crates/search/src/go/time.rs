@@ -114,6 +114,46 @@ pub fn budget(
     Some(Duration::from_secs_f64(secs))
 }
 
+/// The longest the next move may think when its two best moves are close (see `extend`):
+/// a tenth of the main time left (plus the share of a period or increment that [`budget`]
+/// gives); in byo-yomi or a Canadian period, no more than [`budget`]'s share (a lost period
+/// or an overrun costs more than a close call). `None` when the clock sets no limit.
+pub fn longest(
+    clock: Clock,
+    left: Option<TimeLeft>,
+    empty_points: usize,
+    safety: f64,
+) -> Option<Duration> {
+    let nominal = budget(clock, left, empty_points, safety)?;
+    let in_main = |main: f64| match left {
+        Some(l) if l.stones > 0 => None,
+        Some(l) if l.seconds > 0.0 => Some(l.seconds),
+        Some(_) => None,
+        None if main > 0.0 => Some(main),
+        None => None,
+    };
+    let secs = match clock {
+        Clock::None => return None,
+        Clock::Absolute { main } => in_main(main).map(|rem| rem * 0.1),
+        Clock::ByoYomi { main, period, .. } => in_main(main).map(|rem| rem * 0.1 + period * 0.6),
+        Clock::Canadian {
+            main,
+            period,
+            stones,
+        } => in_main(main).map(|rem| rem * 0.1 + period / stones.max(1) as f64 * 0.5),
+        Clock::Fischer { main, increment } => {
+            in_main(main).map(|rem| (rem * 0.1 + increment * 0.8).min(rem * 0.5))
+        }
+    };
+    let secs = secs.map_or(0.0, |s| s - safety);
+    let secs = if secs.is_finite() {
+        secs.clamp(0.0, 86_400.0)
+    } else {
+        0.0
+    };
+    Some(Duration::from_secs_f64(secs).max(nominal))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,6 +208,33 @@ mod tests {
     fn absurd_clocks_give_a_short_finite_budget() {
         for main in [f64::INFINITY, f64::NAN, -5.0, 1e300] {
             let d = budget(Clock::Absolute { main }, None, 80, 0.0).unwrap();
+            assert!(d <= Duration::from_secs(86_400));
+        }
+    }
+
+    #[test]
+    fn close_calls_may_take_a_tenth_of_the_bank_but_never_more_in_byo_yomi() {
+        let d = longest(Clock::Absolute { main: 100.0 }, None, 80, 0.0).unwrap();
+        assert!((d.as_secs_f64() - 10.0).abs() < 1e-9);
+        // Late in a game the share is larger than a tenth: never below the budget.
+        let d = longest(Clock::Absolute { main: 100.0 }, None, 4, 0.0).unwrap();
+        assert_eq!(
+            d,
+            budget(Clock::Absolute { main: 100.0 }, None, 4, 0.0).unwrap()
+        );
+        let byo = Clock::ByoYomi {
+            main: 0.0,
+            period: 10.0,
+            periods: 3,
+        };
+        let left = Some(TimeLeft {
+            seconds: 10.0,
+            stones: 3,
+        });
+        assert_eq!(longest(byo, left, 200, 0.0), budget(byo, left, 200, 0.0));
+        assert_eq!(longest(Clock::None, None, 40, 0.0), None);
+        for main in [f64::INFINITY, f64::NAN, -5.0] {
+            let d = longest(Clock::Absolute { main }, None, 80, 0.0).unwrap();
             assert!(d <= Duration::from_secs(86_400));
         }
     }
