@@ -133,5 +133,17 @@ pub fn render(hub: &Hub) -> String {
         g(&m.actions_bot),
         g(&m.actions_clock)
     );
+    let q = &hub.store.queries;
+    let _ = writeln!(
+        out,
+        "# HELP baduk_db_queries_total Statements this process ran on the games' tables, by kind.\n\
+         # TYPE baduk_db_queries_total counter\n\
+         baduk_db_queries_total{{kind=\"select\"}} {}\n\
+         baduk_db_queries_total{{kind=\"write\"}} {}\n\
+         baduk_db_queries_total{{kind=\"notify\"}} {}",
+        g(&q.select),
+        g(&q.write),
+        g(&q.notify)
+    );
     out
 }

@@ -46,6 +46,20 @@ pub struct Store {
     pub(crate) writer: AnyPool,
     pub(crate) postgres: bool,
     url: String,
+    /// Statements run on the games' tables, for `/metrics` (`baduk_db_queries_total`).
+    pub queries: std::sync::Arc<QueryCounts>,
+}
+
+/// Statements the store and the cluster ran since the process started (the games, actions,
+/// seats and nodes tables; accounts, chat and reviews are not counted).
+#[derive(Debug, Default)]
+pub struct QueryCounts {
+    /// SELECTs (reads).
+    pub select: std::sync::atomic::AtomicU64,
+    /// Transactions that write (a commit of an action, a join, a lease renewal…).
+    pub write: std::sync::atomic::AtomicU64,
+    /// NOTIFYs sent (PostgreSQL).
+    pub notify: std::sync::atomic::AtomicU64,
 }
 
 /// A stored game, as read back.
@@ -235,7 +249,34 @@ impl Store {
             writer,
             postgres,
             url: url.to_string(),
+            queries: Default::default(),
         })
+    }
+
+    /// The pool for a counted read.
+    pub(crate) fn read(&self) -> &AnyPool {
+        self.counted_select();
+        &self.pool
+    }
+
+    /// The pool for a counted write.
+    pub(crate) fn write(&self) -> &AnyPool {
+        self.counted_write();
+        &self.writer
+    }
+
+    /// Counts one SELECT (for `/metrics`).
+    pub(crate) fn counted_select(&self) {
+        self.queries
+            .select
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Counts one writing statement or transaction (for `/metrics`).
+    pub(crate) fn counted_write(&self) {
+        self.queries
+            .write
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Whether this is PostgreSQL (events cross processes by LISTEN/NOTIFY).
@@ -263,7 +304,7 @@ impl Store {
             flags,
             owner,
         } = *first;
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.write().begin().await?;
         let settings_json = serde_json::to_string(settings).expect("settings serialise");
         let game = match settings {
             Settings::Go { .. } => "go",
@@ -309,6 +350,9 @@ impl Store {
         id: &str,
     ) -> Result<(), StoreError> {
         if self.postgres {
+            self.queries
+                .notify
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             sqlx::query("SELECT pg_notify('baduk_games', $1)")
                 .bind(id)
                 .execute(&mut **tx)
@@ -346,7 +390,7 @@ impl Store {
         rated: Option<&crate::ratings::RatedEnd>,
         owner: &str,
     ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.write().begin().await?;
         let done = sqlx::query(
             "UPDATE games SET version = $1, status = $2, summary = $3, updated_at = $4 \
              WHERE id = $5 AND version = $6 AND owner = $7",
@@ -361,6 +405,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
+            self.counted_select();
             let now_owner = sqlx::query("SELECT owner FROM games WHERE id = $1")
                 .bind(id)
                 .fetch_optional(&mut *tx)
@@ -415,7 +460,7 @@ impl Store {
         status: &str,
         summary: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.write().begin().await?;
         sqlx::query("UPDATE seats SET joined = 1 WHERE game_id = $1 AND seat = $2")
             .bind(id)
             .bind(seat as i64)
@@ -447,7 +492,7 @@ impl Store {
         .bind(id)
         .bind(seat as i64)
         .bind(account)
-        .execute(&self.writer)
+        .execute(self.write())
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -459,7 +504,7 @@ impl Store {
         seat: usize,
         hash: &[u8; 32],
     ) -> Result<(), StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.write().begin().await?;
         sqlx::query("UPDATE seats SET token_hash = $1 WHERE game_id = $2 AND seat = $3")
             .bind(hex(hash))
             .bind(id)
@@ -474,7 +519,7 @@ impl Store {
     /// The newest heartbeat any process stored (None: none yet).
     pub async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query("SELECT alive_at FROM heartbeat WHERE id = 1")
-            .fetch_optional(&self.pool)
+            .fetch_optional(self.read())
             .await?;
         Ok(match row {
             Some(r) => Some(r.try_get(0)?),
@@ -490,7 +535,7 @@ impl Store {
              WHERE heartbeat.alive_at < excluded.alive_at",
         )
         .bind(now)
-        .execute(&self.writer)
+        .execute(self.write())
         .await?;
         Ok(())
     }
@@ -505,7 +550,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT CAST(FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000) AS BIGINT)",
         )
-        .fetch_one(&self.pool)
+        .fetch_one(self.read())
         .await?;
         let after = crate::hub::local_ms();
         let db: i64 = row.try_get(0)?;
@@ -517,7 +562,7 @@ impl Store {
         let Some(g) =
             sqlx::query("SELECT settings, created_at, rated, owner FROM games WHERE id = $1")
                 .bind(id)
-                .fetch_optional(&self.pool)
+                .fetch_optional(self.read())
                 .await?
         else {
             return Ok(None);
@@ -537,7 +582,7 @@ impl Store {
         )
         .bind(id)
         .bind(kind)
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         let mut seats = Vec::new();
         let mut players = Vec::new();
@@ -591,7 +636,7 @@ impl Store {
              FROM rating_history WHERE game_id = $1",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         let mut out = Vec::new();
         for r in rows {
@@ -626,7 +671,7 @@ impl Store {
         )
         .bind(id)
         .bind(seq)
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         rows.into_iter()
             .map(|r| {
@@ -671,7 +716,7 @@ impl Store {
             .bind(t)
             .bind(if id.is_empty() { "~".to_string() } else { id })
             .bind(limit)
-            .fetch_all(&self.pool)
+            .fetch_all(self.read())
             .await?;
         rows.into_iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
@@ -682,7 +727,7 @@ impl Store {
     pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
         let rows =
             sqlx::query("SELECT id FROM games WHERE status NOT IN ('finished', 'cancelled')")
-                .fetch_all(&self.pool)
+                .fetch_all(self.read())
                 .await?;
         rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
@@ -692,7 +737,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT id, version FROM games WHERE status NOT IN ('finished', 'cancelled')",
         )
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         rows.into_iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
@@ -705,7 +750,7 @@ impl Store {
             "SELECT id FROM games WHERE status = 'finished' AND game = $1 ORDER BY created_at, id",
         )
         .bind(game)
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
