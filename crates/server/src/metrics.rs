@@ -37,6 +37,11 @@ pub struct Metrics {
     pub forwarded: AtomicU64,
     /// Commits refused by the lease check (this process had lost the game).
     pub fenced: AtomicU64,
+    /// Other processes' actions applied here from their events (no database read).
+    pub events_applied: AtomicU64,
+    /// Loaded games read again from the database (an event without its change, a missed event,
+    /// a resync that found a copy behind).
+    pub event_reloads: AtomicU64,
 }
 
 impl Metrics {
@@ -121,6 +126,18 @@ pub fn render(hub: &Hub) -> String {
         "counter",
         "Commits refused because this process no longer owned the game.",
         g(&m.fenced),
+    );
+    one(
+        "baduk_events_applied_total",
+        "counter",
+        "Other processes' actions applied here from their events, without reading the game.",
+        g(&m.events_applied),
+    );
+    one(
+        "baduk_event_reloads_total",
+        "counter",
+        "Loaded games read again from the database to catch up (events that carry no action, missed events).",
+        g(&m.event_reloads),
     );
     let _ = writeln!(
         out,

@@ -349,12 +349,21 @@ impl Store {
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         id: &str,
     ) -> Result<(), StoreError> {
+        self.notify_payload(tx, id).await
+    }
+
+    /// Sends `payload` on the bus (PostgreSQL; delivered when the transaction commits).
+    async fn notify_payload(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        payload: &str,
+    ) -> Result<(), StoreError> {
         if self.postgres {
             self.queries
                 .notify
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             sqlx::query("SELECT pg_notify('baduk_games', $1)")
-                .bind(id)
+                .bind(payload)
                 .execute(&mut **tx)
                 .await?;
         }
@@ -444,7 +453,12 @@ impl Store {
             Some(end) => crate::ratings::apply(&mut tx, self.postgres, id, end, row.at).await?,
             None => Vec::new(),
         };
-        self.notify(&mut tx, id).await?;
+        // The event carries the action itself: the other processes apply it without reading
+        // the game. A rated game's end carries rating changes too: those are read again.
+        match crate::bus::action_payload(id, row).filter(|_| rated.is_none()) {
+            Some(payload) => self.notify_payload(&mut tx, &payload).await?,
+            None => self.notify(&mut tx, id).await?,
+        }
         tx.commit().await.map_err(|e| match &e {
             sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
             _ => e.into(),
@@ -732,16 +746,25 @@ impl Store {
         rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
 
-    /// Every unfinished game's id and stored version (to catch up on missed events).
-    pub async fn versions(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, version FROM games WHERE status NOT IN ('finished', 'cancelled')",
-        )
-        .fetch_all(self.read())
-        .await?;
-        rows.into_iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-            .collect()
+    /// The stored versions of the games `ids` (those that exist), to catch up on missed
+    /// events: one query per 500 games, never a scan of every game.
+    pub async fn versions_of(&self, ids: &[String]) -> Result<Vec<(String, i64)>, StoreError> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT id, version FROM games WHERE id IN ({})",
+                marks.join(", ")
+            );
+            let mut q = sqlx::query(&sql);
+            for id in chunk {
+                q = q.bind(id);
+            }
+            for r in q.fetch_all(self.read()).await? {
+                out.push((r.try_get(0)?, r.try_get(1)?));
+            }
+        }
+        Ok(out)
     }
 
     /// Ids of finished games of `game` (`go` or `wallgo`), oldest first.
