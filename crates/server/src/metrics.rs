@@ -139,6 +139,19 @@ pub fn render(hub: &Hub) -> String {
         "Loaded games read again from the database to catch up (events that carry no action, missed events).",
         g(&m.event_reloads),
     );
+    let q = &hub.store.queries;
+    one(
+        "baduk_group_commits_total",
+        "counter",
+        "SQLite transactions that stored a batch of actions (group commit).",
+        g(&q.group_commits),
+    );
+    one(
+        "baduk_group_commit_actions_total",
+        "counter",
+        "Actions stored by group commits.",
+        g(&q.group_commit_actions),
+    );
     let _ = writeln!(
         out,
         "# HELP baduk_actions_total Actions this process stored, by who made them.\n\
@@ -150,7 +163,6 @@ pub fn render(hub: &Hub) -> String {
         g(&m.actions_bot),
         g(&m.actions_clock)
     );
-    let q = &hub.store.queries;
     let _ = writeln!(
         out,
         "# HELP baduk_db_queries_total Statements this process ran on the games' tables, by kind.\n\
@@ -162,5 +174,6 @@ pub fn render(hub: &Hub) -> String {
         g(&q.write),
         g(&q.notify)
     );
+
     out
 }

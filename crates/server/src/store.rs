@@ -48,6 +48,58 @@ pub struct Store {
     url: String,
     /// Statements run on the games' tables, for `/metrics` (`baduk_db_queries_total`).
     pub queries: std::sync::Arc<QueryCounts>,
+    /// SQLite: the queue of the group commit (None on PostgreSQL, and in the group commit's
+    /// own copy of the store).
+    batcher: Option<tokio::sync::mpsc::UnboundedSender<AppendJob>>,
+}
+
+/// One action waiting for the group commit.
+#[derive(Debug)]
+struct AppendJob {
+    id: String,
+    row: ActionRow,
+    status: String,
+    summary: String,
+    owner: String,
+    done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// The most actions one group commit stores.
+const GROUP_MAX: usize = 256;
+
+/// SQLite's group commit: whatever actions wait when the writer is free go in one
+/// transaction; none waits on purpose, so a lone action is stored at once. Ends when every
+/// copy of the store is dropped.
+async fn group_commits(store: Store, mut queue: tokio::sync::mpsc::UnboundedReceiver<AppendJob>) {
+    while let Some(first) = queue.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < GROUP_MAX {
+            match queue.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        let answers = match store.append_batch(&batch).await {
+            Ok(a) => a,
+            // Nothing of the batch was stored: one at a time, so one action's failure is
+            // its own.
+            Err(_) => {
+                let mut a = Vec::with_capacity(batch.len());
+                for j in &batch {
+                    a.push(
+                        store
+                            .append_alone(&j.id, &j.row, &j.status, &j.summary, None, &j.owner)
+                            .await
+                            .map(|_| ()),
+                    );
+                }
+                a
+            }
+        };
+        for (j, a) in batch.into_iter().zip(answers) {
+            let _ = j.done.send(a);
+        }
+    }
 }
 
 /// Statements the store and the cluster ran since the process started (the games, actions,
@@ -60,6 +112,10 @@ pub struct QueryCounts {
     pub write: std::sync::atomic::AtomicU64,
     /// NOTIFYs sent (PostgreSQL).
     pub notify: std::sync::atomic::AtomicU64,
+    /// Group commits (SQLite): transactions that stored a batch of actions.
+    pub group_commits: std::sync::atomic::AtomicU64,
+    /// Actions stored by group commits.
+    pub group_commit_actions: std::sync::atomic::AtomicU64,
 }
 
 /// A stored game, as read back.
@@ -244,13 +300,20 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| format!("database {url}: cannot migrate: {e}"))?;
-        Ok(Store {
+        let mut store = Store {
             pool,
             writer,
             postgres,
             url: url.to_string(),
             queries: Default::default(),
-        })
+            batcher: None,
+        };
+        if !postgres {
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            tokio::spawn(group_commits(store.clone(), rx));
+            store.batcher = Some(tx);
+        }
+        Ok(store)
     }
 
     /// The pool for a counted read.
@@ -399,56 +462,43 @@ impl Store {
         rated: Option<&crate::ratings::RatedEnd>,
         owner: &str,
     ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
-        let mut tx = self.write().begin().await?;
-        let done = sqlx::query(
-            "UPDATE games SET version = $1, status = $2, summary = $3, updated_at = $4 \
-             WHERE id = $5 AND version = $6 AND owner = $7",
-        )
-        .bind(row.seq)
-        .bind(status)
-        .bind(summary)
-        .bind(row.at)
-        .bind(id)
-        .bind(row.seq - 1)
-        .bind(owner)
-        .execute(&mut *tx)
-        .await?;
-        if done.rows_affected() != 1 {
-            self.counted_select();
-            let now_owner = sqlx::query("SELECT owner FROM games WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?;
-            let now_owner: Option<String> = match now_owner {
-                Some(r) => r.try_get(0)?,
-                None => None,
+        // SQLite: actions of several games that arrive together share one transaction (group
+        // commit); each is answered once its batch has committed.
+        if let (Some(tx), None) = (&self.batcher, rated) {
+            let (done, answer) = tokio::sync::oneshot::channel();
+            let job = AppendJob {
+                id: id.to_string(),
+                row: row.clone(),
+                status: status.to_string(),
+                summary: summary.to_string(),
+                owner: owner.to_string(),
+                done,
             };
-            return Err(if now_owner.as_deref() == Some(owner) {
-                StoreError::Conflict
-            } else {
-                StoreError::Fenced
-            });
-        }
-        let inserted = sqlx::query(
-            "INSERT INTO actions (game_id, seq, seat, action, at, auto, clocks) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(id)
-        .bind(row.seq)
-        .bind(row.seat as i64)
-        .bind(&row.action)
-        .bind(row.at)
-        .bind(row.auto as i64)
-        .bind(serde_json::to_string(&row.clocks).expect("clocks serialise"))
-        .execute(&mut *tx)
-        .await;
-        match inserted {
-            Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(StoreError::Conflict)
+            if tx.send(job).is_ok() {
+                return match answer.await {
+                    Ok(r) => r.map(|()| Vec::new()),
+                    Err(_) => Err(StoreError::Db("the group commit stopped".into())),
+                };
             }
-            Err(e) => return Err(e.into()),
         }
+        self.append_alone(id, row, status, summary, rated, owner)
+            .await
+    }
+
+    /// One action in its own transaction (PostgreSQL, a rated game's end, or a batch that
+    /// failed and is retried one action at a time).
+    async fn append_alone(
+        &self,
+        id: &str,
+        row: &ActionRow,
+        status: &str,
+        summary: &str,
+        rated: Option<&crate::ratings::RatedEnd>,
+        owner: &str,
+    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
+        let mut tx = self.write().begin().await?;
+        self.append_in(&mut tx, id, row, status, summary, owner)
+            .await??;
         let changes = match rated {
             Some(end) => crate::ratings::apply(&mut tx, self.postgres, id, end, row.at).await?,
             None => Vec::new(),
@@ -464,6 +514,92 @@ impl Store {
             _ => e.into(),
         })?;
         Ok(changes)
+    }
+
+    /// The statements of one action inside `tx`: the version and owner check, then the row.
+    /// The inner error is a refusal that changed nothing (another action first, or the game
+    /// moved); the outer one leaves the transaction unusable (roll it back).
+    async fn append_in(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        id: &str,
+        row: &ActionRow,
+        status: &str,
+        summary: &str,
+        owner: &str,
+    ) -> Result<Result<(), StoreError>, StoreError> {
+        let done = sqlx::query(
+            "UPDATE games SET version = $1, status = $2, summary = $3, updated_at = $4 \
+             WHERE id = $5 AND version = $6 AND owner = $7",
+        )
+        .bind(row.seq)
+        .bind(status)
+        .bind(summary)
+        .bind(row.at)
+        .bind(id)
+        .bind(row.seq - 1)
+        .bind(owner)
+        .execute(&mut **tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            self.counted_select();
+            let now_owner = sqlx::query("SELECT owner FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut **tx)
+                .await?;
+            let now_owner: Option<String> = match now_owner {
+                Some(r) => r.try_get(0)?,
+                None => None,
+            };
+            return Ok(Err(if now_owner.as_deref() == Some(owner) {
+                StoreError::Conflict
+            } else {
+                StoreError::Fenced
+            }));
+        }
+        let inserted = sqlx::query(
+            "INSERT INTO actions (game_id, seq, seat, action, at, auto, clocks) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(id)
+        .bind(row.seq)
+        .bind(row.seat as i64)
+        .bind(&row.action)
+        .bind(row.at)
+        .bind(row.auto as i64)
+        .bind(serde_json::to_string(&row.clocks).expect("clocks serialise"))
+        .execute(&mut **tx)
+        .await;
+        match inserted {
+            Ok(_) => Ok(Ok(())),
+            // The game's row was updated already: the caller rolls back.
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Stores a batch of actions (of different games: a game's room lock lets one of its
+    /// actions through at a time) in one transaction; each one's own answer. Err: nothing of
+    /// the batch was stored.
+    async fn append_batch(
+        &self,
+        batch: &[AppendJob],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let mut tx = self.write().begin().await?;
+        let mut out = Vec::with_capacity(batch.len());
+        for j in batch {
+            out.push(
+                self.append_in(&mut tx, &j.id, &j.row, &j.status, &j.summary, &j.owner)
+                    .await?,
+            );
+        }
+        tx.commit().await?;
+        use std::sync::atomic::Ordering::Relaxed;
+        self.queries.group_commits.fetch_add(1, Relaxed);
+        self.queries
+            .group_commit_actions
+            .fetch_add(batch.len() as u64, Relaxed);
+        Ok(out)
     }
 
     /// Marks a seat as joined (and refreshes the lobby line).
