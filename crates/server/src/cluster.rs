@@ -124,7 +124,7 @@ impl Store {
         .bind(now + LEASE_MS)
         .bind(load)
         .bind(id)
-        .execute(&self.writer)
+        .execute(self.write())
         .await?;
         if done.rows_affected() == 1 {
             return Ok(true);
@@ -138,7 +138,7 @@ impl Store {
         .bind(now)
         .bind(now + LEASE_MS)
         .bind(load)
-        .execute(&self.writer)
+        .execute(self.write())
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -149,7 +149,7 @@ impl Store {
             "SELECT id, addr, alive_until, load FROM nodes WHERE alive_until > $1 ORDER BY id",
         )
         .bind(now)
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         rows.into_iter()
             .map(|r| {
@@ -169,7 +169,7 @@ impl Store {
             "SELECT id FROM games WHERE owner = $1 AND {UNFINISHED}"
         ))
         .bind(node)
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
@@ -179,13 +179,13 @@ impl Store {
     pub async fn orphans(&self, now: i64) -> Result<Vec<(String, String)>, StoreError> {
         let dead = sqlx::query("SELECT id FROM nodes WHERE alive_until <= $1")
             .bind(now)
-            .fetch_all(&self.pool)
+            .fetch_all(self.read())
             .await?;
         let mut out = Vec::new();
         let nobody = sqlx::query(&format!(
             "SELECT id FROM games WHERE owner IS NULL AND {UNFINISHED} LIMIT 10000"
         ))
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         for r in nobody {
             out.push((r.try_get(0)?, String::new()));
@@ -208,7 +208,7 @@ impl Store {
         node: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.write().begin().await?;
         let done = sqlx::query(&format!(
             "UPDATE games SET owner = $1 WHERE id = $2 AND COALESCE(owner, '') = $3 AND {UNFINISHED} \
              AND NOT EXISTS (SELECT 1 FROM nodes WHERE nodes.id = games.owner AND nodes.alive_until > $4)"
@@ -230,7 +230,7 @@ impl Store {
     /// Hands game `id` from `from` to `to` (the caller owns it and holds its room's lock, so
     /// no commit of its own is under way); true if handed.
     pub async fn hand_over(&self, id: &str, from: &str, to: &str) -> Result<bool, StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.write().begin().await?;
         let done = sqlx::query("UPDATE games SET owner = $1 WHERE id = $2 AND owner = $3")
             .bind(to)
             .bind(id)
@@ -253,6 +253,9 @@ impl Store {
         node: &str,
     ) -> Result<(), StoreError> {
         if self.postgres {
+            self.queries
+                .notify
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             sqlx::query("SELECT pg_notify('baduk_games', $1)")
                 .bind(format!("own:{node}:{id}"))
                 .execute(&mut **tx)
@@ -270,13 +273,13 @@ impl Store {
         )
         .bind(now)
         .bind(me)
-        .fetch_optional(&self.pool)
+        .fetch_optional(self.read())
         .await?;
         let Some(row) = row else { return Ok(None) };
         let id: String = row.try_get(0)?;
         sqlx::query("UPDATE nodes SET load = load + 1 WHERE id = $1")
             .bind(&id)
-            .execute(&self.writer)
+            .execute(self.write())
             .await?;
         Ok(Some(id))
     }
@@ -292,7 +295,7 @@ impl Store {
              WHERE g.id = $1",
         )
         .bind(id)
-        .fetch_optional(&self.pool)
+        .fetch_optional(self.read())
         .await?;
         let Some(r) = row else { return Ok(None) };
         let owner: Option<String> = r.try_get(0)?;
@@ -304,7 +307,7 @@ impl Store {
     /// A node leaves (graceful shutdown): its games belong to nobody (the others take them at
     /// once) and its row goes.
     pub async fn leave(&self, node: &str) -> Result<(), StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.write().begin().await?;
         sqlx::query("UPDATE games SET owner = NULL WHERE owner = $1")
             .bind(node)
             .execute(&mut *tx)
@@ -322,7 +325,7 @@ impl Store {
     pub async fn expire_others(&self, node: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE nodes SET alive_until = 0 WHERE id <> $1")
             .bind(node)
-            .execute(&self.writer)
+            .execute(self.write())
             .await?;
         Ok(())
     }
@@ -334,7 +337,7 @@ impl Store {
              (SELECT 1 FROM games WHERE games.owner = nodes.id AND {UNFINISHED})"
         ))
         .bind(now - FORGET_DEAD_MS)
-        .execute(&self.writer)
+        .execute(self.write())
         .await?;
         Ok(())
     }

@@ -1078,8 +1078,8 @@ pub async fn ws_reply_as(
                 (None, Some(acc)) => Cred::Account(acc),
                 (None, None) => unreachable!("guarded above"),
             };
-            match st.hub.act_as(id, cred, a).await {
-                Ok(state) => json!({"type": "ack", "id": mid, "version": state["version"]}),
+            match st.hub.act_version(id, cred, a).await {
+                Ok(version) => json!({"type": "ack", "id": mid, "version": version}),
                 Err(e) => err(e),
             }
         }

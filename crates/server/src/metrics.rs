@@ -37,6 +37,11 @@ pub struct Metrics {
     pub forwarded: AtomicU64,
     /// Commits refused by the lease check (this process had lost the game).
     pub fenced: AtomicU64,
+    /// Other processes' actions applied here from their events (no database read).
+    pub events_applied: AtomicU64,
+    /// Loaded games read again from the database (an event without its change, a missed event,
+    /// a resync that found a copy behind).
+    pub event_reloads: AtomicU64,
 }
 
 impl Metrics {
@@ -122,6 +127,31 @@ pub fn render(hub: &Hub) -> String {
         "Commits refused because this process no longer owned the game.",
         g(&m.fenced),
     );
+    one(
+        "baduk_events_applied_total",
+        "counter",
+        "Other processes' actions applied here from their events, without reading the game.",
+        g(&m.events_applied),
+    );
+    one(
+        "baduk_event_reloads_total",
+        "counter",
+        "Loaded games read again from the database to catch up (events that carry no action, missed events).",
+        g(&m.event_reloads),
+    );
+    let q = &hub.store.queries;
+    one(
+        "baduk_group_commits_total",
+        "counter",
+        "SQLite transactions that stored a batch of actions (group commit).",
+        g(&q.group_commits),
+    );
+    one(
+        "baduk_group_commit_actions_total",
+        "counter",
+        "Actions stored by group commits.",
+        g(&q.group_commit_actions),
+    );
     let _ = writeln!(
         out,
         "# HELP baduk_actions_total Actions this process stored, by who made them.\n\
@@ -133,5 +163,17 @@ pub fn render(hub: &Hub) -> String {
         g(&m.actions_bot),
         g(&m.actions_clock)
     );
+    let _ = writeln!(
+        out,
+        "# HELP baduk_db_queries_total Statements this process ran on the games' tables, by kind.\n\
+         # TYPE baduk_db_queries_total counter\n\
+         baduk_db_queries_total{{kind=\"select\"}} {}\n\
+         baduk_db_queries_total{{kind=\"write\"}} {}\n\
+         baduk_db_queries_total{{kind=\"notify\"}} {}",
+        g(&q.select),
+        g(&q.write),
+        g(&q.notify)
+    );
+
     out
 }

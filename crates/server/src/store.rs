@@ -46,6 +46,76 @@ pub struct Store {
     pub(crate) writer: AnyPool,
     pub(crate) postgres: bool,
     url: String,
+    /// Statements run on the games' tables, for `/metrics` (`baduk_db_queries_total`).
+    pub queries: std::sync::Arc<QueryCounts>,
+    /// SQLite: the queue of the group commit (None on PostgreSQL, and in the group commit's
+    /// own copy of the store).
+    batcher: Option<tokio::sync::mpsc::UnboundedSender<AppendJob>>,
+}
+
+/// One action waiting for the group commit.
+#[derive(Debug)]
+struct AppendJob {
+    id: String,
+    row: ActionRow,
+    status: String,
+    summary: String,
+    owner: String,
+    done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// The most actions one group commit stores.
+const GROUP_MAX: usize = 256;
+
+/// SQLite's group commit: whatever actions wait when the writer is free go in one
+/// transaction; none waits on purpose, so a lone action is stored at once. Ends when every
+/// copy of the store is dropped.
+async fn group_commits(store: Store, mut queue: tokio::sync::mpsc::UnboundedReceiver<AppendJob>) {
+    while let Some(first) = queue.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < GROUP_MAX {
+            match queue.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        let answers = match store.append_batch(&batch).await {
+            Ok(a) => a,
+            // Nothing of the batch was stored: one at a time, so one action's failure is
+            // its own.
+            Err(_) => {
+                let mut a = Vec::with_capacity(batch.len());
+                for j in &batch {
+                    a.push(
+                        store
+                            .append_alone(&j.id, &j.row, &j.status, &j.summary, None, &j.owner)
+                            .await
+                            .map(|_| ()),
+                    );
+                }
+                a
+            }
+        };
+        for (j, a) in batch.into_iter().zip(answers) {
+            let _ = j.done.send(a);
+        }
+    }
+}
+
+/// Statements the store and the cluster ran since the process started (the games, actions,
+/// seats and nodes tables; accounts, chat and reviews are not counted).
+#[derive(Debug, Default)]
+pub struct QueryCounts {
+    /// SELECTs (reads).
+    pub select: std::sync::atomic::AtomicU64,
+    /// Transactions that write (a commit of an action, a join, a lease renewal…).
+    pub write: std::sync::atomic::AtomicU64,
+    /// NOTIFYs sent (PostgreSQL).
+    pub notify: std::sync::atomic::AtomicU64,
+    /// Group commits (SQLite): transactions that stored a batch of actions.
+    pub group_commits: std::sync::atomic::AtomicU64,
+    /// Actions stored by group commits.
+    pub group_commit_actions: std::sync::atomic::AtomicU64,
 }
 
 /// A stored game, as read back.
@@ -230,12 +300,46 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| format!("database {url}: cannot migrate: {e}"))?;
-        Ok(Store {
+        let mut store = Store {
             pool,
             writer,
             postgres,
             url: url.to_string(),
-        })
+            queries: Default::default(),
+            batcher: None,
+        };
+        if !postgres {
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            tokio::spawn(group_commits(store.clone(), rx));
+            store.batcher = Some(tx);
+        }
+        Ok(store)
+    }
+
+    /// The pool for a counted read.
+    pub(crate) fn read(&self) -> &AnyPool {
+        self.counted_select();
+        &self.pool
+    }
+
+    /// The pool for a counted write.
+    pub(crate) fn write(&self) -> &AnyPool {
+        self.counted_write();
+        &self.writer
+    }
+
+    /// Counts one SELECT (for `/metrics`).
+    pub(crate) fn counted_select(&self) {
+        self.queries
+            .select
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Counts one writing statement or transaction (for `/metrics`).
+    pub(crate) fn counted_write(&self) {
+        self.queries
+            .write
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Whether this is PostgreSQL (events cross processes by LISTEN/NOTIFY).
@@ -263,7 +367,7 @@ impl Store {
             flags,
             owner,
         } = *first;
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.write().begin().await?;
         let settings_json = serde_json::to_string(settings).expect("settings serialise");
         let game = match settings {
             Settings::Go { .. } => "go",
@@ -308,9 +412,21 @@ impl Store {
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         id: &str,
     ) -> Result<(), StoreError> {
+        self.notify_payload(tx, id).await
+    }
+
+    /// Sends `payload` on the bus (PostgreSQL; delivered when the transaction commits).
+    async fn notify_payload(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        payload: &str,
+    ) -> Result<(), StoreError> {
         if self.postgres {
+            self.queries
+                .notify
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             sqlx::query("SELECT pg_notify('baduk_games', $1)")
-                .bind(id)
+                .bind(payload)
                 .execute(&mut **tx)
                 .await?;
         }
@@ -346,7 +462,72 @@ impl Store {
         rated: Option<&crate::ratings::RatedEnd>,
         owner: &str,
     ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
-        let mut tx = self.writer.begin().await?;
+        // SQLite: actions of several games that arrive together share one transaction (group
+        // commit); each is answered once its batch has committed.
+        if let (Some(tx), None) = (&self.batcher, rated) {
+            let (done, answer) = tokio::sync::oneshot::channel();
+            let job = AppendJob {
+                id: id.to_string(),
+                row: row.clone(),
+                status: status.to_string(),
+                summary: summary.to_string(),
+                owner: owner.to_string(),
+                done,
+            };
+            if tx.send(job).is_ok() {
+                return match answer.await {
+                    Ok(r) => r.map(|()| Vec::new()),
+                    Err(_) => Err(StoreError::Db("the group commit stopped".into())),
+                };
+            }
+        }
+        self.append_alone(id, row, status, summary, rated, owner)
+            .await
+    }
+
+    /// One action in its own transaction (PostgreSQL, a rated game's end, or a batch that
+    /// failed and is retried one action at a time).
+    async fn append_alone(
+        &self,
+        id: &str,
+        row: &ActionRow,
+        status: &str,
+        summary: &str,
+        rated: Option<&crate::ratings::RatedEnd>,
+        owner: &str,
+    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
+        let mut tx = self.write().begin().await?;
+        self.append_in(&mut tx, id, row, status, summary, owner)
+            .await??;
+        let changes = match rated {
+            Some(end) => crate::ratings::apply(&mut tx, self.postgres, id, end, row.at).await?,
+            None => Vec::new(),
+        };
+        // The event carries the action itself: the other processes apply it without reading
+        // the game. A rated game's end carries rating changes too: those are read again.
+        match crate::bus::action_payload(id, row).filter(|_| rated.is_none()) {
+            Some(payload) => self.notify_payload(&mut tx, &payload).await?,
+            None => self.notify(&mut tx, id).await?,
+        }
+        tx.commit().await.map_err(|e| match &e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
+            _ => e.into(),
+        })?;
+        Ok(changes)
+    }
+
+    /// The statements of one action inside `tx`: the version and owner check, then the row.
+    /// The inner error is a refusal that changed nothing (another action first, or the game
+    /// moved); the outer one leaves the transaction unusable (roll it back).
+    async fn append_in(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        id: &str,
+        row: &ActionRow,
+        status: &str,
+        summary: &str,
+        owner: &str,
+    ) -> Result<Result<(), StoreError>, StoreError> {
         let done = sqlx::query(
             "UPDATE games SET version = $1, status = $2, summary = $3, updated_at = $4 \
              WHERE id = $5 AND version = $6 AND owner = $7",
@@ -358,22 +539,23 @@ impl Store {
         .bind(id)
         .bind(row.seq - 1)
         .bind(owner)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         if done.rows_affected() != 1 {
+            self.counted_select();
             let now_owner = sqlx::query("SELECT owner FROM games WHERE id = $1")
                 .bind(id)
-                .fetch_optional(&mut *tx)
+                .fetch_optional(&mut **tx)
                 .await?;
             let now_owner: Option<String> = match now_owner {
                 Some(r) => r.try_get(0)?,
                 None => None,
             };
-            return Err(if now_owner.as_deref() == Some(owner) {
+            return Ok(Err(if now_owner.as_deref() == Some(owner) {
                 StoreError::Conflict
             } else {
                 StoreError::Fenced
-            });
+            }));
         }
         let inserted = sqlx::query(
             "INSERT INTO actions (game_id, seq, seat, action, at, auto, clocks) \
@@ -386,25 +568,38 @@ impl Store {
         .bind(row.at)
         .bind(row.auto as i64)
         .bind(serde_json::to_string(&row.clocks).expect("clocks serialise"))
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await;
         match inserted {
-            Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(StoreError::Conflict)
-            }
-            Err(e) => return Err(e.into()),
+            Ok(_) => Ok(Ok(())),
+            // The game's row was updated already: the caller rolls back.
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
+            Err(e) => Err(e.into()),
         }
-        let changes = match rated {
-            Some(end) => crate::ratings::apply(&mut tx, self.postgres, id, end, row.at).await?,
-            None => Vec::new(),
-        };
-        self.notify(&mut tx, id).await?;
-        tx.commit().await.map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
-            _ => e.into(),
-        })?;
-        Ok(changes)
+    }
+
+    /// Stores a batch of actions (of different games: a game's room lock lets one of its
+    /// actions through at a time) in one transaction; each one's own answer. Err: nothing of
+    /// the batch was stored.
+    async fn append_batch(
+        &self,
+        batch: &[AppendJob],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let mut tx = self.write().begin().await?;
+        let mut out = Vec::with_capacity(batch.len());
+        for j in batch {
+            out.push(
+                self.append_in(&mut tx, &j.id, &j.row, &j.status, &j.summary, &j.owner)
+                    .await?,
+            );
+        }
+        tx.commit().await?;
+        use std::sync::atomic::Ordering::Relaxed;
+        self.queries.group_commits.fetch_add(1, Relaxed);
+        self.queries
+            .group_commit_actions
+            .fetch_add(batch.len() as u64, Relaxed);
+        Ok(out)
     }
 
     /// Marks a seat as joined (and refreshes the lobby line).
@@ -415,7 +610,7 @@ impl Store {
         status: &str,
         summary: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.write().begin().await?;
         sqlx::query("UPDATE seats SET joined = 1 WHERE game_id = $1 AND seat = $2")
             .bind(id)
             .bind(seat as i64)
@@ -447,7 +642,7 @@ impl Store {
         .bind(id)
         .bind(seat as i64)
         .bind(account)
-        .execute(&self.writer)
+        .execute(self.write())
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -459,7 +654,7 @@ impl Store {
         seat: usize,
         hash: &[u8; 32],
     ) -> Result<(), StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.write().begin().await?;
         sqlx::query("UPDATE seats SET token_hash = $1 WHERE game_id = $2 AND seat = $3")
             .bind(hex(hash))
             .bind(id)
@@ -474,7 +669,7 @@ impl Store {
     /// The newest heartbeat any process stored (None: none yet).
     pub async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query("SELECT alive_at FROM heartbeat WHERE id = 1")
-            .fetch_optional(&self.pool)
+            .fetch_optional(self.read())
             .await?;
         Ok(match row {
             Some(r) => Some(r.try_get(0)?),
@@ -490,7 +685,7 @@ impl Store {
              WHERE heartbeat.alive_at < excluded.alive_at",
         )
         .bind(now)
-        .execute(&self.writer)
+        .execute(self.write())
         .await?;
         Ok(())
     }
@@ -505,7 +700,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT CAST(FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000) AS BIGINT)",
         )
-        .fetch_one(&self.pool)
+        .fetch_one(self.read())
         .await?;
         let after = crate::hub::local_ms();
         let db: i64 = row.try_get(0)?;
@@ -517,7 +712,7 @@ impl Store {
         let Some(g) =
             sqlx::query("SELECT settings, created_at, rated, owner FROM games WHERE id = $1")
                 .bind(id)
-                .fetch_optional(&self.pool)
+                .fetch_optional(self.read())
                 .await?
         else {
             return Ok(None);
@@ -537,7 +732,7 @@ impl Store {
         )
         .bind(id)
         .bind(kind)
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         let mut seats = Vec::new();
         let mut players = Vec::new();
@@ -591,7 +786,7 @@ impl Store {
              FROM rating_history WHERE game_id = $1",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         let mut out = Vec::new();
         for r in rows {
@@ -626,7 +821,7 @@ impl Store {
         )
         .bind(id)
         .bind(seq)
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         rows.into_iter()
             .map(|r| {
@@ -671,7 +866,7 @@ impl Store {
             .bind(t)
             .bind(if id.is_empty() { "~".to_string() } else { id })
             .bind(limit)
-            .fetch_all(&self.pool)
+            .fetch_all(self.read())
             .await?;
         rows.into_iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
@@ -682,21 +877,30 @@ impl Store {
     pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
         let rows =
             sqlx::query("SELECT id FROM games WHERE status NOT IN ('finished', 'cancelled')")
-                .fetch_all(&self.pool)
+                .fetch_all(self.read())
                 .await?;
         rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
 
-    /// Every unfinished game's id and stored version (to catch up on missed events).
-    pub async fn versions(&self) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, version FROM games WHERE status NOT IN ('finished', 'cancelled')",
-        )
-        .fetch_all(&self.pool)
-        .await?;
-        rows.into_iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-            .collect()
+    /// The stored versions of the games `ids` (those that exist), to catch up on missed
+    /// events: one query per 500 games, never a scan of every game.
+    pub async fn versions_of(&self, ids: &[String]) -> Result<Vec<(String, i64)>, StoreError> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT id, version FROM games WHERE id IN ({})",
+                marks.join(", ")
+            );
+            let mut q = sqlx::query(&sql);
+            for id in chunk {
+                q = q.bind(id);
+            }
+            for r in q.fetch_all(self.read()).await? {
+                out.push((r.try_get(0)?, r.try_get(1)?));
+            }
+        }
+        Ok(out)
     }
 
     /// Ids of finished games of `game` (`go` or `wallgo`), oldest first.
@@ -705,7 +909,7 @@ impl Store {
             "SELECT id FROM games WHERE status = 'finished' AND game = $1 ORDER BY created_at, id",
         )
         .bind(game)
-        .fetch_all(&self.pool)
+        .fetch_all(self.read())
         .await?;
         rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
     }

@@ -672,3 +672,79 @@ proptest! {
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
 }
+
+/// The database work one action costs across two processes: a game owned by one, watched on
+/// both, played through its owner; prints SELECTs per action (the figures of docs/scaling.md)
+/// and checks that the watching process applies the actions from their events.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_reaches_the_other_process_as_an_event_without_reading_the_game() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let (a, b) = pair(&pg).await;
+    let (id, seats) = a
+        .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
+        .await;
+    let (owner, other) = if owns(&a, &id) { (&a, &b) } else { (&b, &a) };
+    assert!(common::eventually(5, || owns(owner, &id)).await);
+    let mut w_other = other.watch(&id).await;
+    w_other.next_of("state").await;
+    let mut w_owner = owner.watch(&id).await;
+    w_owner.next_of("state").await;
+    let tokens = [token(&seats, "black"), token(&seats, "white")];
+    // The seats join first (a join is not an action: it is read again).
+    owner.ok(&id, &tokens[0], "E5").await;
+    owner.ok(&id, &tokens[1], "D4").await;
+    w_other.state_where(|s| s["version"] == 2).await;
+    let select_count = |s: &Server| {
+        s.hub
+            .store
+            .queries
+            .select
+            .load(std::sync::atomic::Ordering::Relaxed)
+    };
+    let (o0, t0) = (select_count(owner), select_count(other));
+    let r0 = metric(other, "baduk_event_reloads_total").await;
+    let e0 = metric(other, "baduk_events_applied_total").await;
+    let started = std::time::Instant::now();
+    let n = 60;
+    let mut st = owner.state(&id).await;
+    for i in 0..n {
+        let legal = st["legal"].as_array().unwrap();
+        let mv = legal
+            .iter()
+            .filter_map(|m| m.as_str())
+            .find(|m| *m != "pass")
+            .unwrap_or("pass")
+            .to_string();
+        st = owner.ok(&id, &tokens[i % 2], &mv).await;
+    }
+    let v = st["version"].as_i64().unwrap();
+    w_other.state_where(|s| s["version"] == v).await;
+    let busy = started.elapsed();
+    let (o1, t1) = (select_count(owner), select_count(other));
+    // The background's own queries (leases, scans, resync) over as long, idle.
+    tokio::time::sleep(busy).await;
+    let (o2, t2) = (select_count(owner), select_count(other));
+    let per = |x: u64| x as f64 / n as f64;
+    let idle = (o2 - o1) + (t2 - t1);
+    eprintln!(
+        "{n} actions in {busy:?}: SELECTs owner {} ({:.2}/action), other {} ({:.2}/action); \
+         idle for as long: {idle}; net {:.2} SELECTs/action",
+        o1 - o0,
+        per(o1 - o0),
+        t1 - t0,
+        per(t1 - t0),
+        per(((o1 - o0) + (t1 - t0)).saturating_sub(idle))
+    );
+    let reloads = metric(other, "baduk_event_reloads_total").await - r0;
+    let applied = metric(other, "baduk_events_applied_total").await - e0;
+    eprintln!("other process: {applied} events applied, {reloads} reloads");
+    assert_eq!(applied, n as u64, "every action applied from its event");
+    assert_eq!(reloads, 0);
+    assert_eq!(
+        other.state(&id).await["moves"],
+        owner.state(&id).await["moves"]
+    );
+}

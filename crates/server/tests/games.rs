@@ -483,3 +483,57 @@ async fn a_thinking_bot_never_holds_up_other_games() {
     );
     s.wait_for(&slow, 30, |x| x["version"] == 2).await;
 }
+
+/// SQLite's group commit: actions of many games that arrive together are stored in one
+/// transaction, each answered on its own — a refused one (a stale version) changes nothing and
+/// does not fail the others.
+#[tokio::test]
+async fn actions_of_many_games_at_once_share_a_commit_and_keep_their_own_answers() {
+    use baduk_server::store::StoreError;
+    let s = Server::start("sqlite").await;
+    let mut games = Vec::new();
+    for _ in 0..20 {
+        let (id, seats) = s.create(go("chinese", 9)).await;
+        s.ok(&id, &token(&seats, "black"), "E5").await;
+        games.push(id);
+    }
+    let node = s.hub.cluster.node.clone();
+    let before = s
+        .hub
+        .store
+        .queries
+        .group_commits
+        .load(std::sync::atomic::Ordering::Relaxed);
+    let mut tasks = Vec::new();
+    for (i, id) in games.iter().enumerate() {
+        let mut row = s.hub.store.actions_since(id, 0).await.unwrap()[0].clone();
+        // Game 7's action claims a version already stored: refused.
+        row.seq = if i == 7 { 1 } else { 2 };
+        row.seat = 1;
+        row.action = "D4".into();
+        let (store, id, node) = (s.hub.store.clone(), id.clone(), node.clone());
+        tasks.push(tokio::spawn(async move {
+            store.append(&id, &row, "live", "{}", &node).await
+        }));
+    }
+    for (i, t) in tasks.into_iter().enumerate() {
+        let r = t.await.unwrap();
+        if i == 7 {
+            assert!(matches!(r, Err(StoreError::Conflict)), "{r:?}");
+        } else {
+            assert!(r.is_ok(), "{r:?}");
+        }
+    }
+    let commits = s
+        .hub
+        .store
+        .queries
+        .group_commits
+        .load(std::sync::atomic::Ordering::Relaxed)
+        - before;
+    assert!(commits < 20, "20 actions at once took {commits} commits");
+    for (i, id) in games.iter().enumerate() {
+        let stored = s.hub.store.actions_since(id, 0).await.unwrap();
+        assert_eq!(stored.len(), if i == 7 { 1 } else { 2 }, "game {i}");
+    }
+}

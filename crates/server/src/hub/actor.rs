@@ -137,17 +137,42 @@ impl Hub {
     ) -> Result<Value, ActError> {
         let h = self.get(id).await?;
         let mut room = h.room.lock().await;
-        let seat = Self::seat_of(&room, cred)?;
-        self.mark_joined(&h, &mut room, seat).await;
+        let (seat, now) = self.act_locked(&h, &mut room, cred, action).await?;
+        Ok(room.state(now, None, Some(seat)))
+    }
+
+    /// One action from a seat holder; returns only the new version (a socket's `ack` needs
+    /// no more, so no state is built for it).
+    pub async fn act_version(
+        self: &Arc<Self>,
+        id: &str,
+        cred: Cred<'_>,
+        action: &str,
+    ) -> Result<i64, ActError> {
+        let h = self.get(id).await?;
+        let mut room = h.room.lock().await;
+        self.act_locked(&h, &mut room, cred, action).await?;
+        Ok(room.version())
+    }
+
+    /// The action of [`Hub::act_as`] under the room's lock: the seat that acted and when.
+    async fn act_locked(
+        self: &Arc<Self>,
+        h: &Arc<Handle>,
+        room: &mut Room,
+        cred: Cred<'_>,
+        action: &str,
+    ) -> Result<(usize, i64), ActError> {
+        let seat = Self::seat_of(room, cred)?;
+        self.mark_joined(h, room, seat).await;
         let now = now_ms();
         // A clock that ran out while nobody looked is settled first.
         if let Some((s, a)) = room.timeout_action(now) {
-            self.commit(&h, &mut room, s, &a, now, Origin::Clock)
-                .await?;
+            self.commit(h, room, s, &a, now, Origin::Clock).await?;
         }
-        self.commit(&h, &mut room, seat, action, now, Origin::Player)
+        self.commit(h, room, seat, action, now, Origin::Player)
             .await?;
-        Ok(room.state(now, None, Some(seat)))
+        Ok((seat, now))
     }
 
     /// Checks, stores, then broadcasts one action.
@@ -171,16 +196,9 @@ impl Hub {
                 Origin::Bot => room.apply(seat, action, now, false),
                 Origin::Clock => room.apply_timeout(seat, action, now),
             }
-            .map(|row| {
-                (
-                    row,
-                    room.status(),
-                    room.summary().to_string(),
-                    state_message(room),
-                )
-            })
+            .map(|row| (row, room.status(), room.summary().to_string()))
         }));
-        let (row, status, summary, mut message) = match applied {
+        let (row, status, summary) = match applied {
             Ok(r) => r?,
             Err(_) => {
                 match self.build(&room.id).await {
@@ -212,7 +230,6 @@ impl Hub {
         if let Ok(changes) = &stored {
             if !changes.is_empty() {
                 room.rating_changes = changes.clone();
-                message = state_message(room);
             }
         }
         if let Err(e) = stored {
@@ -240,7 +257,11 @@ impl Hub {
         // The commit passed the owner check: this process owns the game (a handoff to it may
         // not have been reconciled yet).
         h.owned.store(true, Ordering::Relaxed);
-        let _ = h.tx.send(message);
+        // The state for watchers is built once and shared by all of them, and not at all
+        // when nobody watches.
+        if h.tx.receiver_count() > 0 {
+            let _ = h.tx.send(state_message(room));
+        }
         self.metrics.action(match origin {
             Origin::Player => crate::metrics::Source::Player,
             Origin::Bot => crate::metrics::Source::Bot,

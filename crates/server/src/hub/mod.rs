@@ -611,23 +611,87 @@ impl Hub {
         }
     }
 
-    /// Catches up every loaded game whose stored version is ahead of this process (events
-    /// missed while a LISTEN connection was down).
+    /// Another process committed action `row` of game `id` (its event on the bus): applied to
+    /// the loaded copy without reading the database, and sent to this process's watchers. An
+    /// action this copy already has (this process's own commit, or one a reload brought) is
+    /// ignored; one that is not the next (an event missed) waits a moment for the events
+    /// before it, then the game is read again.
+    pub async fn apply_event(self: &Arc<Self>, id: &str, row: ActionRow) {
+        let Some(h) = self.loaded_handle(id) else {
+            return; // nobody watches it here; its owner plays it
+        };
+        for attempt in 0..2 {
+            {
+                let mut room = h.room.lock().await;
+                let version = room.version();
+                if row.seq <= version {
+                    return;
+                }
+                if row.seq == version + 1 {
+                    match room.replay(&row) {
+                        Ok(()) => {
+                            self.metrics.events_applied.fetch_add(1, Ordering::Relaxed);
+                            if h.tx.receiver_count() > 0 {
+                                let _ = h.tx.send(state_message(&room));
+                            }
+                            self.after_commit(&h, &room);
+                            return;
+                        }
+                        Err(e) => {
+                            tracing::warn!(
+                                "game {id}: event does not apply ({e}); reading it again"
+                            );
+                            break;
+                        }
+                    }
+                }
+            }
+            if attempt == 0 {
+                // Events are handled concurrently: the one before may be a moment behind.
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        }
+        self.reload_event(id).await;
+    }
+
+    /// An event that does not carry its change (a join, a new token, a rated game's end, a
+    /// missed event): the loaded copy catches up from the database.
+    pub async fn reload_event(self: &Arc<Self>, id: &str) {
+        if self.loaded_handle(id).is_none() {
+            return;
+        }
+        self.metrics.event_reloads.fetch_add(1, Ordering::Relaxed);
+        self.catch_up(id).await;
+    }
+
+    /// Catches up every loaded game (not owned here: this process stores those itself) whose
+    /// stored version is ahead of this copy — events missed while a LISTEN connection was down.
+    /// One query by the loaded ids, never a scan of every unfinished game.
     pub async fn resync(self: &Arc<Self>) {
-        let Ok(versions) = self.store.versions().await else {
+        let mut known = HashMap::new();
+        for (id, h) in self
+            .rooms
+            .lock()
+            .expect("rooms lock")
+            .iter()
+            .filter(|(_, h)| !h.owned())
+        {
+            if let Ok(room) = h.room.try_lock() {
+                if !room.is_over() {
+                    known.insert(id.clone(), room.version());
+                }
+            }
+        }
+        if known.is_empty() {
+            return;
+        }
+        let ids: Vec<String> = known.keys().cloned().collect();
+        let Ok(versions) = self.store.versions_of(&ids).await else {
             return;
         };
         for (id, v) in versions {
-            let loaded = self.rooms.lock().expect("rooms lock").get(&id).cloned();
-            let behind = match loaded {
-                None => false,
-                Some(h) => match h.room.try_lock() {
-                    Ok(room) => room.version() < v,
-                    Err(_) => false,
-                },
-            };
-            if behind {
-                self.catch_up(&id).await;
+            if known.get(&id).is_some_and(|&k| k < v) {
+                self.reload_event(&id).await;
             }
         }
     }
