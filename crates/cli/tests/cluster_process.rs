@@ -5,83 +5,18 @@
 //! (no time given back), and the game finishes. `BADUK_FAILOVER_TRIALS=20` repeats it and
 //! prints the times (the figures of docs/scaling.md).
 
-use serde_json::{json, Value};
-use std::process::{Child, Command, Stdio};
+use serde_json::json;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_baduk");
 const SECRET: &str = "cluster-process-test-secret";
 
 mod common;
-use common::free_port;
+use common::{post, state, Proc};
 
-/// A `baduk serve` child process, killed when dropped.
-struct Proc {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
+/// `baduk serve` on `db` as these tests run it.
 async fn serve(db: &str) -> Proc {
-    let port = free_port();
-    let child = Command::new(BIN)
-        .args([
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{port}"),
-            "--database",
-            db,
-            "--no-limits",
-        ])
-        .env("BADUK_CLUSTER_SECRET", SECRET)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("baduk serve starts");
-    let base = format!("http://127.0.0.1:{port}");
-    let http = reqwest::Client::new();
-    let end = Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Ok(r) = http.get(format!("{base}/healthz")).send().await {
-            if r.status() == 200 {
-                break;
-            }
-        }
-        assert!(Instant::now() < end, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    Proc { child, base }
-}
-
-async fn post(base: &str, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
-    let mut r = reqwest::Client::new()
-        .post(format!("{base}{path}"))
-        .json(&body);
-    if let Some(t) = token {
-        r = r.bearer_auth(t);
-    }
-    match r.send().await {
-        Ok(resp) => {
-            let s = resp.status().as_u16();
-            (s, resp.json().await.unwrap_or(Value::Null))
-        }
-        Err(_) => (0, Value::Null),
-    }
-}
-
-async fn state(base: &str, id: &str) -> Value {
-    reqwest::get(format!("{base}/api/games/{id}"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    common::serve(db, &["--no-limits"], SECRET).await
 }
 
 /// A gauge or counter of a process's `/metrics` (summed over labels); None if it is down.

@@ -6,18 +6,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_baduk");
-
 mod common;
-use common::free_port;
-
-async fn wait_up(base: &str) {
-    let end = Instant::now() + Duration::from_secs(30);
-    while !matches!(reqwest::get(format!("{base}/healthz")).await, Ok(r) if r.status() == 200) {
-        assert!(Instant::now() < end, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
+use common::{free_port, wait_up, BIN};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_logs_a_live_backup_and_sigterm() {

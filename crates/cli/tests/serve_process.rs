@@ -4,83 +4,20 @@
 
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_baduk");
-
 mod common;
-use common::free_port;
+use common::{post, state, Proc, BIN};
 
-/// A `baduk serve` child process, killed when dropped.
-struct Proc {
-    child: Child,
-    base: String,
-    port: u16,
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
+/// `baduk serve` on `db` as these tests run it.
 async fn serve(db: &str) -> Proc {
-    let port = free_port();
-    let child = Command::new(BIN)
-        .args([
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{port}"),
-            "--database",
-            db,
-        ])
-        .args(["--no-limits", "--allow-bot-games"])
-        // Processes on one PostgreSQL forward actions to a game's owner with this secret.
-        .env("BADUK_CLUSTER_SECRET", "serve-process-test-secret")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("baduk serve starts");
-    let base = format!("http://127.0.0.1:{port}");
-    let http = reqwest::Client::new();
-    let end = Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Ok(r) = http.get(format!("{base}/healthz")).send().await {
-            if r.status() == 200 {
-                break;
-            }
-        }
-        assert!(Instant::now() < end, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    Proc { child, base, port }
-}
-
-async fn post(base: &str, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
-    let mut r = reqwest::Client::new()
-        .post(format!("{base}{path}"))
-        .json(&body);
-    if let Some(t) = token {
-        r = r.bearer_auth(t);
-    }
-    match r.send().await {
-        Ok(resp) => {
-            let s = resp.status().as_u16();
-            (s, resp.json().await.unwrap_or(Value::Null))
-        }
-        Err(_) => (0, Value::Null),
-    }
-}
-
-async fn state(base: &str, id: &str) -> Value {
-    reqwest::get(format!("{base}/api/games/{id}"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    common::serve(
+        db,
+        &["--no-limits", "--allow-bot-games"],
+        "serve-process-test-secret",
+    )
+    .await
 }
 
 async fn create(base: &str, body: Value) -> (String, String, String) {
