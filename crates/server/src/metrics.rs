@@ -61,97 +61,30 @@ pub fn render(hub: &Hub) -> String {
     let m = &hub.metrics;
     let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
     let mut out = String::new();
-    let mut one = |name: &str, kind: &str, help: &str, value: u64| {
+    let q = &hub.store.queries;
+    // name, kind, help, value: one metric each.
+    let rows: [(&str, &str, &str, u64); 14] = [
+        ("baduk_games_owned", "gauge", "Live games this process owns now (it runs their clocks and bots).", hub.owned_live() as u64),
+        ("baduk_games_loaded", "gauge", "Games in this process's memory (owned, or watched here).", hub.loaded() as u64),
+        ("baduk_sockets", "gauge", "Game WebSockets open on this process.", hub.sockets() as u64),
+        ("baduk_bot_queue_depth", "gauge", "Bot searches waiting for a thread.", hub.bots.waiting() as u64),
+        ("baduk_bot_searches_total", "counter", "Bot searches started by this process.", g(&m.bot_searches)),
+        ("baduk_lease_renewals_total", "counter", "Renewals of this process's lease stored.", g(&m.lease_renewals)),
+        ("baduk_takeovers_total", "counter", "Games this process took over from a node whose lease ran out.", g(&m.takeovers)),
+        ("baduk_handoffs_total", "counter", "Games this process handed to a less loaded node.", g(&m.handoffs)),
+        ("baduk_forwarded_total", "counter", "Requests this process forwarded to the owner of their game.", g(&m.forwarded)),
+        ("baduk_fenced_total", "counter", "Commits refused because this process no longer owned the game.", g(&m.fenced)),
+        ("baduk_events_applied_total", "counter", "Other processes' actions applied here from their events, without reading the game.", g(&m.events_applied)),
+        ("baduk_event_reloads_total", "counter", "Loaded games read again from the database to catch up (events that carry no action, missed events).", g(&m.event_reloads)),
+        ("baduk_group_commits_total", "counter", "SQLite transactions that stored a batch of actions (group commit).", g(&q.group_commits)),
+        ("baduk_group_commit_actions_total", "counter", "Actions stored by group commits.", g(&q.group_commit_actions)),
+    ];
+    for (name, kind, help, value) in rows {
         let _ = writeln!(
             out,
             "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
         );
-    };
-    one(
-        "baduk_games_owned",
-        "gauge",
-        "Live games this process owns now (it runs their clocks and bots).",
-        hub.owned_live() as u64,
-    );
-    one(
-        "baduk_games_loaded",
-        "gauge",
-        "Games in this process's memory (owned, or watched here).",
-        hub.loaded() as u64,
-    );
-    one(
-        "baduk_sockets",
-        "gauge",
-        "Game WebSockets open on this process.",
-        hub.sockets() as u64,
-    );
-    one(
-        "baduk_bot_queue_depth",
-        "gauge",
-        "Bot searches waiting for a thread.",
-        hub.bots.waiting() as u64,
-    );
-    one(
-        "baduk_bot_searches_total",
-        "counter",
-        "Bot searches started by this process.",
-        g(&m.bot_searches),
-    );
-    one(
-        "baduk_lease_renewals_total",
-        "counter",
-        "Renewals of this process's lease stored.",
-        g(&m.lease_renewals),
-    );
-    one(
-        "baduk_takeovers_total",
-        "counter",
-        "Games this process took over from a node whose lease ran out.",
-        g(&m.takeovers),
-    );
-    one(
-        "baduk_handoffs_total",
-        "counter",
-        "Games this process handed to a less loaded node.",
-        g(&m.handoffs),
-    );
-    one(
-        "baduk_forwarded_total",
-        "counter",
-        "Requests this process forwarded to the owner of their game.",
-        g(&m.forwarded),
-    );
-    one(
-        "baduk_fenced_total",
-        "counter",
-        "Commits refused because this process no longer owned the game.",
-        g(&m.fenced),
-    );
-    one(
-        "baduk_events_applied_total",
-        "counter",
-        "Other processes' actions applied here from their events, without reading the game.",
-        g(&m.events_applied),
-    );
-    one(
-        "baduk_event_reloads_total",
-        "counter",
-        "Loaded games read again from the database to catch up (events that carry no action, missed events).",
-        g(&m.event_reloads),
-    );
-    let q = &hub.store.queries;
-    one(
-        "baduk_group_commits_total",
-        "counter",
-        "SQLite transactions that stored a batch of actions (group commit).",
-        g(&q.group_commits),
-    );
-    one(
-        "baduk_group_commit_actions_total",
-        "counter",
-        "Actions stored by group commits.",
-        g(&q.group_commit_actions),
-    );
+    }
     let _ = writeln!(
         out,
         "# HELP baduk_actions_total Actions this process stored, by who made them.\n\
