@@ -4,7 +4,8 @@
 //! "Events"). Any other change (a join, a claimed seat, a new token, a rated game's end) announces
 //! the game's id alone, and the processes that have it loaded read it again. A change of owner
 //! announces `own:NODE:GAME` (that node starts playing the game at once instead of at its next
-//! reconciliation).
+//! reconciliation). A chat message announces `chat:{"id":GAME,"node":NODE,"players":BOOL,
+//! "event":MESSAGE}`: every other process with watchers of the game passes it on to them.
 
 use crate::hub::Hub;
 use crate::room::ActionRow;
@@ -31,6 +32,17 @@ pub fn action_payload(id: &str, row: &ActionRow) -> Option<String> {
     (p.len() <= MAX_PAYLOAD).then_some(p)
 }
 
+/// The payload announcing a chat message (`event`, as watchers receive it) of game `id`, posted
+/// on process `node`; None when too large for NOTIFY (never: a message is at most 500
+/// characters).
+pub fn chat_payload(id: &str, node: &str, players: bool, event: &str) -> Option<String> {
+    let p = format!(
+        "chat:{}",
+        serde_json::json!({"id": id, "node": node, "players": players, "event": event})
+    );
+    (p.len() <= MAX_PAYLOAD).then_some(p)
+}
+
 /// What one notification asks of this process.
 #[derive(Debug, PartialEq)]
 pub enum Event<'a> {
@@ -42,6 +54,17 @@ pub enum Event<'a> {
         id: String,
         /// The action as stored.
         row: ActionRow,
+    },
+    /// A chat message of game `id` posted on process `node`.
+    Chat {
+        /// The game.
+        id: String,
+        /// The process it was posted on (which told its own watchers already).
+        node: String,
+        /// Only the players' channel.
+        players: bool,
+        /// The message as watchers receive it.
+        event: String,
     },
     /// An event this process cannot read: every loaded game is checked by its version.
     Unreadable,
@@ -71,6 +94,25 @@ pub fn parse(payload: &str) -> Event<'_> {
             Err(_) => Event::Unreadable,
         };
     }
+    if let Some(json) = payload.strip_prefix("chat:") {
+        #[derive(serde::Deserialize)]
+        struct Chat {
+            id: String,
+            node: String,
+            players: bool,
+            event: String,
+        }
+        return match serde_json::from_str::<Chat>(json) {
+            Ok(c) => Event::Chat {
+                id: c.id,
+                node: c.node,
+                players: c.players,
+                event: c.event,
+            },
+            // A chat line this version cannot read is dropped (the history has it).
+            Err(_) => Event::Unreadable,
+        };
+    }
     match payload
         .strip_prefix("own:")
         .and_then(|rest| rest.split_once(':'))
@@ -80,8 +122,40 @@ pub fn parse(payload: &str) -> Event<'_> {
     }
 }
 
+/// Queues that apply actions in the order they were committed: a game's events always go to
+/// the same queue, so one game's are applied one after another, and different games' in
+/// parallel.
+const APPLY_QUEUES: usize = 8;
+/// Events a queue holds before the listener waits for it (the database keeps the rest).
+const APPLY_BACKLOG: usize = 4_096;
+
+/// Starts the apply queues; returns their senders.
+fn apply_queues(hub: &Arc<Hub>) -> Vec<tokio::sync::mpsc::Sender<(String, ActionRow)>> {
+    (0..APPLY_QUEUES)
+        .map(|_| {
+            let (tx, mut rx) = tokio::sync::mpsc::channel::<(String, ActionRow)>(APPLY_BACKLOG);
+            let hub = hub.clone();
+            tokio::spawn(async move {
+                while let Some((id, row)) = rx.recv().await {
+                    hub.apply_event(&id, row).await;
+                }
+            });
+            tx
+        })
+        .collect()
+}
+
+/// The queue of game `id`'s events.
+fn queue_of(id: &str) -> usize {
+    let h = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    });
+    (h % APPLY_QUEUES as u64) as usize
+}
+
 /// Follows other processes' commits and handoffs, reconnecting when the link drops.
 pub async fn follow(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListener) {
+    let queues = apply_queues(&hub);
     let mut listener = Some(first);
     loop {
         let mut l = match listener.take() {
@@ -101,12 +175,17 @@ pub async fn follow(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListene
         loop {
             match l.recv().await {
                 Ok(n) => {
-                    let hub = hub.clone();
                     let payload = n.payload().to_string();
+                    if let Event::Action { id, row } = parse(&payload) {
+                        // In commit order, one game after another.
+                        let _ = queues[queue_of(&id)].send((id, row)).await;
+                        continue;
+                    }
+                    let hub = hub.clone();
                     tokio::spawn(async move {
                         match parse(&payload) {
                             Event::Changed(id) => hub.reload_event(id).await,
-                            Event::Action { id, row } => hub.apply_event(&id, row).await,
+                            Event::Action { .. } => {}
                             Event::Owned { node, id }
                                 if node == hub.cluster.node
                                     && !hub.loaded_handle(id).is_some_and(|h| h.owned()) =>
@@ -114,6 +193,17 @@ pub async fn follow(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListene
                                 hub.adopt(id).await
                             }
                             Event::Owned { .. } => {}
+                            Event::Chat {
+                                id,
+                                node,
+                                players,
+                                event,
+                            } if node != hub.cluster.node => {
+                                if let Some(h) = hub.loaded_handle(&id) {
+                                    let _ = h.chat.send((players, event.into()));
+                                }
+                            }
+                            Event::Chat { .. } => {}
                             Event::Unreadable => hub.resync().await,
                         }
                     });
@@ -151,6 +241,16 @@ mod tests {
             }
         );
         assert_eq!(parse("act:{nonsense"), Event::Unreadable);
+        let c = chat_payload("g1", "n2", true, r#"{"type":"chat"}"#).unwrap();
+        assert_eq!(
+            parse(&c),
+            Event::Chat {
+                id: "g1".into(),
+                node: "n2".into(),
+                players: true,
+                event: r#"{"type":"chat"}"#.into()
+            }
+        );
         assert_eq!(parse("abc"), Event::Changed("abc"));
         assert_eq!(
             parse("own:n1:g2"),

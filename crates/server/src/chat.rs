@@ -142,8 +142,21 @@ pub async fn post_message(
         .await;
         match done {
             Ok(_) => {
-                tx.commit().await.map_err(db)?;
                 seq = n + 1;
+                // The other processes' watchers hear of it from the bus, when it commits.
+                let event = chat_event(seq, channel, &who.account.name, &text, at);
+                if let Some(p) = crate::bus::chat_payload(
+                    &id,
+                    &st.hub.cluster.node,
+                    channel == "players",
+                    &event,
+                ) {
+                    store
+                        .notify_payload(&mut tx, &p)
+                        .await
+                        .map_err(accounts::storage)?;
+                }
+                tx.commit().await.map_err(db)?;
                 break;
             }
             Err(sqlx::Error::Database(d)) if d.is_unique_violation() => continue,
@@ -153,13 +166,19 @@ pub async fn post_message(
     if seq == 0 {
         return Err(ActError::conflict("chat: busy, try again"));
     }
-    let message =
-        json!({"seq": seq, "channel": channel, "name": who.account.name, "text": text, "at": at});
-    let event: Arc<str> = json!({"type": "chat", "message": message})
-        .to_string()
-        .into();
+    let event: Arc<str> = chat_event(seq, channel, &who.account.name, &text, at).into();
     let _ = h.chat.send((channel == "players", event));
-    Ok(message)
+    Ok(chat_message(seq, channel, &who.account.name, &text, at))
+}
+
+/// One stored chat message as clients read it.
+fn chat_message(seq: i64, channel: &str, name: &str, text: &str, at: i64) -> Value {
+    json!({"seq": seq, "channel": channel, "name": name, "text": text, "at": at})
+}
+
+/// The socket message that brings one chat message to watchers.
+fn chat_event(seq: i64, channel: &str, name: &str, text: &str, at: i64) -> String {
+    json!({"type": "chat", "message": chat_message(seq, channel, name, text, at)}).to_string()
 }
 
 async fn history(

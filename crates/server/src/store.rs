@@ -416,7 +416,7 @@ impl Store {
     }
 
     /// Sends `payload` on the bus (PostgreSQL; delivered when the transaction commits).
-    async fn notify_payload(
+    pub(crate) async fn notify_payload(
         &self,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         payload: &str,

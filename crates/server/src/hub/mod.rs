@@ -614,41 +614,32 @@ impl Hub {
     /// Another process committed action `row` of game `id` (its event on the bus): applied to
     /// the loaded copy without reading the database, and sent to this process's watchers. An
     /// action this copy already has (this process's own commit, or one a reload brought) is
-    /// ignored; one that is not the next (an event missed) waits a moment for the events
-    /// before it, then the game is read again.
+    /// ignored. Events come in commit order (bus.rs applies one game's one after another), so
+    /// one that is not the next means events were missed: the game is read again.
     pub async fn apply_event(self: &Arc<Self>, id: &str, row: ActionRow) {
         let Some(h) = self.loaded_handle(id) else {
             return; // nobody watches it here; its owner plays it
         };
-        for attempt in 0..2 {
-            {
-                let mut room = h.room.lock().await;
-                let version = room.version();
-                if row.seq <= version {
-                    return;
-                }
-                if row.seq == version + 1 {
-                    match room.replay(&row) {
-                        Ok(()) => {
-                            self.metrics.events_applied.fetch_add(1, Ordering::Relaxed);
-                            if h.tx.receiver_count() > 0 {
-                                let _ = h.tx.send(state_message(&room));
-                            }
-                            self.after_commit(&h, &room);
-                            return;
+        {
+            let mut room = h.room.lock().await;
+            let version = room.version();
+            if row.seq <= version {
+                return;
+            }
+            if row.seq == version + 1 {
+                match room.replay(&row) {
+                    Ok(()) => {
+                        self.metrics.events_applied.fetch_add(1, Ordering::Relaxed);
+                        if h.tx.receiver_count() > 0 {
+                            let _ = h.tx.send(state_message(&room));
                         }
-                        Err(e) => {
-                            tracing::warn!(
-                                "game {id}: event does not apply ({e}); reading it again"
-                            );
-                            break;
-                        }
+                        self.after_commit(&h, &room);
+                        return;
+                    }
+                    Err(e) => {
+                        tracing::warn!("game {id}: event does not apply ({e}); reading it again");
                     }
                 }
-            }
-            if attempt == 0 {
-                // Events are handled concurrently: the one before may be a moment behind.
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             }
         }
         self.reload_event(id).await;
