@@ -202,6 +202,18 @@ pub async fn route(State(st): State<AppState>, req: Request, next: Next) -> Resp
     let Some(id) = owned_route(req.method(), req.uri().path()) else {
         return next.run(req).await;
     };
+    // An action from a client: its acknowledgement's latency is measured here, where it
+    // arrived, whichever process plays it.
+    let started = std::time::Instant::now();
+    let resp = play_or_forward(&st, id, req, next).await;
+    if resp.status().is_success() {
+        st.hub.metrics.ack.observe(started.elapsed());
+    }
+    resp
+}
+
+/// An action played here (this process owns its game) or sent to the owner.
+async fn play_or_forward(st: &AppState, id: String, req: Request, next: Next) -> Response {
     if matches!(owner(&st.hub, &id).await, Owner::Here) {
         return next.run(req).await;
     }
@@ -218,7 +230,7 @@ pub async fn route(State(st): State<AppState>, req: Request, next: Next) -> Resp
         .map(|p| p.as_str().to_string())
         .unwrap_or_default();
     match to_owner(
-        &st,
+        st,
         &id,
         parts.method.clone(),
         &pq,

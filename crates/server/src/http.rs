@@ -1061,26 +1061,16 @@ pub async fn ws_reply_as(
             if a.trim().is_empty() {
                 return err(ActError::bad_request("action: empty"));
             }
-            // Another process owns the game: the action goes there with this client's
-            // credentials.
-            if let Some(answer) =
-                crate::forward::socket_action(st, id, token, &me.creds, client, a).await
-            {
-                return match answer {
-                    Ok(state) => json!({"type": "ack", "id": mid, "version": state["version"]}),
-                    Err((status, e)) => {
-                        json!({"type": "error", "id": mid, "status": status, "error": e["error"], "code": e["code"], "args": e["args"]})
-                    }
-                };
-            }
-            let cred = match (token, account.as_deref()) {
-                (Some(t), _) => Cred::Token(t),
-                (None, Some(acc)) => Cred::Account(acc),
-                (None, None) => unreachable!("guarded above"),
-            };
-            match st.hub.act_version(id, cred, a).await {
-                Ok(version) => json!({"type": "ack", "id": mid, "version": version}),
-                Err(e) => err(e),
+            let started = std::time::Instant::now();
+            let reply = socket_action(st, id, a, token, account.as_deref(), client, me).await;
+            match reply {
+                Ok(version) => {
+                    st.hub.metrics.ack.observe(started.elapsed());
+                    json!({"type": "ack", "id": mid, "version": version})
+                }
+                Err((status, e)) => {
+                    json!({"type": "error", "id": mid, "status": status, "error": e["error"], "code": e["code"], "args": e["args"]})
+                }
             }
         }
         (None | Some("action"), Some(_), None) => {
@@ -1090,4 +1080,39 @@ pub async fn ws_reply_as(
             "expected {\"id\", \"token\", \"action\"}, {\"type\": \"hello\", \"token\"} or {\"type\": \"ping\"}",
         )),
     }
+}
+
+/// A socket's action, played here or sent to the game's owner: the new version, or the
+/// status and body of the refusal.
+async fn socket_action(
+    st: &AppState,
+    id: &str,
+    action: &str,
+    token: Option<&str>,
+    account: Option<&str>,
+    client: &ClientKey,
+    me: &SocketIdentity,
+) -> Result<Value, (u16, Value)> {
+    // Another process owns the game: the action goes there with this client's credentials.
+    if let Some(answer) =
+        crate::forward::socket_action(st, id, token, &me.creds, client, action).await
+    {
+        return answer.map(|state| state["version"].clone());
+    }
+    let cred = match (token, account) {
+        (Some(t), _) => Cred::Token(t),
+        (None, Some(acc)) => Cred::Account(acc),
+        (None, None) => {
+            return Err((
+                401,
+                ActError::unauthorized("an action needs the seat's token (or a signed-in socket)")
+                    .to_json(),
+            ))
+        }
+    };
+    st.hub
+        .act_version(id, cred, action)
+        .await
+        .map(Value::from)
+        .map_err(|e| (e.status, e.to_json()))
 }

@@ -42,6 +42,54 @@ pub struct Metrics {
     /// Loaded games read again from the database (an event without its change, a missed event,
     /// a resync that found a copy behind).
     pub event_reloads: AtomicU64,
+    /// Seconds from an action's arrival at this process to its acknowledgement.
+    pub ack: Histogram,
+}
+
+/// The upper bounds of the ack latency buckets, in milliseconds.
+pub const ACK_BUCKETS_MS: [u64; 13] = [
+    1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000,
+];
+
+/// A latency histogram with fixed buckets (Prometheus' cumulative `_bucket`, `_sum`, `_count`).
+#[derive(Debug, Default)]
+pub struct Histogram {
+    /// Observations at or under each bound of [`ACK_BUCKETS_MS`] (not cumulative here).
+    buckets: [AtomicU64; ACK_BUCKETS_MS.len()],
+    /// Observations over the last bound.
+    over: AtomicU64,
+    /// The sum of all observations, in microseconds.
+    sum_us: AtomicU64,
+}
+
+impl Histogram {
+    /// Records one latency.
+    pub fn observe(&self, d: std::time::Duration) {
+        let us = d.as_micros().min(u64::MAX as u128) as u64;
+        self.sum_us.fetch_add(us, Ordering::Relaxed);
+        match ACK_BUCKETS_MS.iter().position(|&b| us <= b * 1_000) {
+            Some(i) => self.buckets[i].fetch_add(1, Ordering::Relaxed),
+            None => self.over.fetch_add(1, Ordering::Relaxed),
+        };
+    }
+
+    /// Writes the histogram as metric `name` in Prometheus' text format.
+    fn render(&self, out: &mut String, name: &str, help: &str) {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
+        let mut total = 0;
+        for (b, c) in ACK_BUCKETS_MS.iter().zip(&self.buckets) {
+            total += c.load(Ordering::Relaxed);
+            let _ = writeln!(
+                out,
+                "{name}_bucket{{le=\"{}\"}} {total}",
+                *b as f64 / 1_000.0
+            );
+        }
+        total += self.over.load(Ordering::Relaxed);
+        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {total}");
+        let sum = self.sum_us.load(Ordering::Relaxed) as f64 / 1e6;
+        let _ = writeln!(out, "{name}_sum {sum}\n{name}_count {total}");
+    }
 }
 
 impl Metrics {
@@ -107,6 +155,10 @@ pub fn render(hub: &Hub) -> String {
         g(&q.write),
         g(&q.notify)
     );
-
+    m.ack.render(
+        &mut out,
+        "baduk_ack_seconds",
+        "Time from an action's arrival at this process (HTTP or WebSocket, forwarded on or played here) to its acknowledgement.",
+    );
     out
 }

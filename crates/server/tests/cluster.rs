@@ -68,17 +68,29 @@ async fn new_games_spread_over_the_nodes_and_only_the_owner_runs_bots_and_clocks
     for (s, id) in [(&a, &g1), (&b, &g2)] {
         s.wait_for(id, 60, |st| st["status"] == "finished").await;
     }
-    let moves = |st: Value| {
+    // Every stored action of a game (the bots' moves, and Wall Go's automatic ones, which the
+    // server makes for a seat), and the bots' own moves.
+    let count = |st: &Value, bots_only: bool| {
         st["actions"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|x| x["auto"] != true)
+            .filter(|x| !bots_only || x["auto"] != true)
             .count() as u64
     };
-    let (m1, m2) = (moves(a.state(&g1).await), moves(a.state(&g2).await));
-    assert_eq!(metric(&a, "baduk_actions_total").await, m1, "A stored g1's");
-    assert_eq!(metric(&b, "baduk_actions_total").await, m2, "B stored g2's");
+    // Each read from its owner (the other copy may still be catching up from events).
+    let (s1, s2) = (a.state(&g1).await, b.state(&g2).await);
+    let (m1, m2) = (count(&s1, true), count(&s2, true));
+    assert_eq!(
+        metric(&a, "baduk_actions_total").await,
+        count(&s1, false),
+        "A stored g1's"
+    );
+    assert_eq!(
+        metric(&b, "baduk_actions_total").await,
+        count(&s2, false),
+        "B stored g2's"
+    );
     // A search may be cancelled by a newer position, never run twice on two nodes: each
     // node searched at most once per move of its own game, and at least once per move.
     let (sa, sb) = (
@@ -171,6 +183,39 @@ async fn an_action_sent_to_a_process_that_does_not_own_the_game_is_forwarded_wit
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// A guest account made on `s`: its session cookie (`name=value`) and CSRF value.
+async fn guest(s: &Server) -> (String, String) {
+    let resp = s
+        .http
+        .post(format!("{}/api/auth/guest", s.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    let cookie = resp
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| c.split(';').next())
+        .expect("a session cookie")
+        .to_string();
+    let who: Value = resp.json().await.unwrap();
+    let csrf = who["csrf"].as_str().expect("a CSRF value").to_string();
+    (cookie, csrf)
+}
+
+/// A socket on game `id` of server `s`, signed in by the session `cookie`.
+async fn signed_in_socket(s: &Server, id: &str, cookie: &str) -> Ws {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("{}/ws/games/{id}", s.ws)
+        .into_client_request()
+        .unwrap();
+    req.headers_mut().insert("cookie", cookie.parse().unwrap());
+    req.headers_mut()
+        .insert("origin", format!("http://{}", s.addr).parse().unwrap());
+    tokio_tungstenite::connect_async(req).await.unwrap().0
+}
+
 /// Sends a socket message; the answer (`ack` or `error`).
 async fn ask(w: &mut Ws, msg: Value) -> Value {
     use futures_util::{SinkExt, StreamExt};
@@ -194,29 +239,13 @@ async fn ask(w: &mut Ws, msg: Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_signed_in_players_actions_are_forwarded_with_the_session_cookie_and_csrf() {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let Some(pg) = postgres() else {
         eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
         return;
     };
     let (a, b) = pair(&pg).await;
     // A guest account on A (a session cookie and its CSRF value).
-    let resp = a
-        .http
-        .post(format!("{}/api/auth/guest", a.base))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 201);
-    let cookie = resp
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|c| c.split(';').next())
-        .expect("a session cookie")
-        .to_string();
-    let who: Value = resp.json().await.unwrap();
-    let csrf = who["csrf"].as_str().expect("a CSRF value").to_string();
+    let (cookie, csrf) = guest(&a).await;
     let post = |path: String, body: Value, csrf: Option<&str>| {
         let mut r = a
             .http
@@ -260,13 +289,7 @@ async fn a_signed_in_players_actions_are_forwarded_with_the_session_cookie_and_c
     assert_eq!(r.status(), 200, "{:?}", r.text().await);
     assert_eq!(metric(&b, "baduk_actions_total").await, 1);
     // A socket on A signed in by the cookie: its action (no token) goes to B with the cookie.
-    let mut req = format!("{}/ws/games/{id}", a.ws)
-        .into_client_request()
-        .unwrap();
-    req.headers_mut().insert("cookie", cookie.parse().unwrap());
-    req.headers_mut()
-        .insert("origin", format!("http://{}", a.addr).parse().unwrap());
-    let (mut w, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    let mut w = signed_in_socket(&a, &id, &cookie).await;
     // Out of turn: the owner knows the account's seat (Black) and refuses it as such.
     let r = ask(&mut w, json!({"id": 1, "action": "pass"})).await;
     assert_eq!(r["status"], 409, "{r}");
@@ -280,6 +303,17 @@ async fn a_signed_in_players_actions_are_forwarded_with_the_session_cookie_and_c
         metric(&a, "baduk_actions_total").await,
         0,
         "A stored nothing"
+    );
+    // Each acknowledgement is timed once, where the client sent it (two posts, one socket
+    // action; the refusals are not acknowledgements).
+    assert_eq!(metric(&a, "baduk_ack_seconds_count").await, 3);
+    assert_eq!(metric(&b, "baduk_ack_seconds_count").await, 0);
+    let (_, text) = a.get("/metrics").await;
+    let text = text.as_str().unwrap().to_string();
+    assert!(
+        text.contains("# TYPE baduk_ack_seconds histogram")
+            && text.contains("baduk_ack_seconds_bucket{le=\"+Inf\"} 3"),
+        "{text}"
     );
 }
 
@@ -747,4 +781,39 @@ async fn an_action_reaches_the_other_process_as_an_event_without_reading_the_gam
         other.state(&id).await["moves"],
         owner.state(&id).await["moves"]
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_line_posted_on_one_process_reaches_the_watchers_on_another() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let (a, b) = pair(&pg).await;
+    let (id, _) = a
+        .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
+        .await;
+    // A guest (who may chat) watching on A; a watcher and a spectator on B.
+    let (cookie, _) = guest(&a).await;
+    let mut guest = signed_in_socket(&a, &id, &cookie).await;
+    let mut on_b = b.watch(&id).await;
+    on_b.next_of("state").await;
+    guest
+        .send(Message::Text(
+            json!({"type": "chat", "id": 1, "channel": "spectators", "text": "hello from A"})
+                .to_string()
+                .into(),
+        ))
+        .await
+        .unwrap();
+    let got = on_b.next_of("chat").await;
+    assert_eq!(got["message"]["text"], "hello from A", "{got}");
+    assert_eq!(got["message"]["channel"], "spectators");
+    // Posted once: the history has one line, and B's watcher hears it once.
+    let (_, hist) = b.get(&format!("/api/games/{id}/chat")).await;
+    assert_eq!(hist["messages"].as_array().unwrap().len(), 1, "{hist}");
+    let again = tokio::time::timeout(Duration::from_millis(700), on_b.next_of("chat")).await;
+    assert!(again.is_err(), "a chat line delivered twice: {again:?}");
 }
