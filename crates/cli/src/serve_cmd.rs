@@ -265,7 +265,8 @@ pub fn backup(a: BackupArgs) -> Result<(), CliError> {
 /// Arguments of `bench serve`.
 #[derive(Args, Debug)]
 pub struct BenchServeArgs {
-    /// Address of the running server (start it with `--no-limits`).
+    /// Address of the running server (start it with `--no-limits`); the processes of a
+    /// cluster: their addresses separated by commas.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
     /// Concurrent games (9×9, chinese, no clock, two human seats; two sockets each).
@@ -281,9 +282,10 @@ pub struct BenchServeArgs {
     /// last move.
     #[arg(long, default_value_t = 0.0)]
     pub rate: f64,
-    /// The server's process id, to print its resident memory per live game.
-    #[arg(long)]
-    pub server_pid: Option<u32>,
+    /// The server's process id, to print its resident memory per live game and its CPU per
+    /// action; a cluster's: every process's, separated by commas (summed).
+    #[arg(long, value_delimiter = ',')]
+    pub server_pid: Vec<u32>,
     /// Games set up (created, sockets opened) at once.
     #[arg(long, default_value_t = 64)]
     pub parallel: usize,
@@ -302,7 +304,7 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
             moves: a.moves,
             seed: a.seed,
             parallel: a.parallel,
-            server_pid: a.server_pid,
+            server_pid: a.server_pid.first().copied(),
             timeout: std::time::Duration::from_secs(60),
         };
         let report = baduk_server::block_on(baduk_server::bench_players::run(&opts))
@@ -318,7 +320,7 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
         moves: a.moves,
         seed: a.seed,
         rate: a.rate,
-        server_pid: a.server_pid,
+        server_pids: a.server_pid,
         parallel: a.parallel,
         ..Default::default()
     };

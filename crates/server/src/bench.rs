@@ -23,7 +23,10 @@ use tokio_tungstenite::WebSocketStream;
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
-    /// The server's address, `host:port`.
+    /// The server's address, `host:port`; several processes of one cluster: their addresses
+    /// separated by commas (game i is created at the i-th, modulo their number, and its two
+    /// seats' sockets open at the next two, so that with two or more processes most sockets
+    /// and actions reach a process that does not own their game).
     pub addr: String,
     /// Number of concurrent games.
     pub games: usize,
@@ -34,8 +37,9 @@ pub struct BenchOptions {
     /// Actions a second offered over all games; 0: every game moves as soon as it has seen
     /// the last move (as fast as the server answers).
     pub rate: f64,
-    /// The server's process id, to read its resident memory.
-    pub server_pid: Option<u32>,
+    /// The server's process ids (one per process of a cluster), to read their resident
+    /// memory and CPU (summed).
+    pub server_pids: Vec<u32>,
     /// Setup requests (create, connect) in flight at once.
     pub parallel: usize,
     /// The longest wait for one answer before the game counts an error and stops.
@@ -50,7 +54,7 @@ impl Default for BenchOptions {
             moves: 40,
             seed: 1,
             rate: 0.0,
-            server_pid: None,
+            server_pids: Vec::new(),
             parallel: 64,
             timeout: Duration::from_secs(30),
         }
@@ -132,8 +136,13 @@ pub struct BenchReport {
     pub rss_live_kib: Option<u64>,
     /// … after the moves, sockets still open.
     pub rss_end_kib: Option<u64>,
-    /// CPU seconds the server spent during the play phase (user and system).
+    /// CPU seconds the server spent during the play phase (user and system; every process).
     pub server_cpu_secs: Option<f64>,
+    /// Server processes measured.
+    pub processes: usize,
+    /// Statements the server processes ran on the games' tables during the play phase
+    /// (`baduk_db_queries_total` of their `/metrics`): SELECTs, writes, NOTIFYs.
+    pub db_queries: Option<[u64; 3]>,
     /// CPU seconds this process (the bench client) spent during the play phase.
     pub client_cpu_secs: Option<f64>,
 }
@@ -172,12 +181,26 @@ impl BenchReport {
         if let (Some(srv), Some(cli)) = (self.server_cpu_secs, self.client_cpu_secs) {
             let n = self.actions.max(1) as f64;
             out.push(format!(
-                "cpu per action: server {:.0} µs, bench client {:.0} µs ({:.2} s and {:.2} s over {:.2} s of play)",
+                "cpu per action: server {:.0} µs{}, bench client {:.0} µs ({:.2} s and {:.2} s over {:.2} s of play)",
                 srv * 1e6 / n,
+                if self.processes > 1 {
+                    format!(" (all {} processes)", self.processes)
+                } else {
+                    String::new()
+                },
                 cli * 1e6 / n,
                 srv,
                 cli,
                 self.play_secs
+            ));
+        }
+        if let Some([sel, wr, no]) = self.db_queries {
+            let n = self.actions.max(1) as f64;
+            out.push(format!(
+                "database statements per action: {:.2} SELECTs, {:.2} writes, {:.2} NOTIFYs (every process's /metrics)",
+                sel as f64 / n,
+                wr as f64 / n,
+                no as f64 / n
             ));
         }
         for e in &self.error_samples {
@@ -200,6 +223,45 @@ impl BenchReport {
         });
         out
     }
+}
+
+/// The sum of `pid`'s readings by `f`; None when any is unreadable or there are none.
+fn summed<T: std::iter::Sum>(pids: &[u32], f: impl Fn(u32) -> Option<T>) -> Option<T> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|&p| f(p)).sum()
+}
+
+/// The `baduk_db_queries_total` counters (select, write, notify) of the process at `addr`.
+async fn db_queries(client: &reqwest::Client, addr: &str) -> Option<[u64; 3]> {
+    let text = client
+        .get(format!("http://{addr}/metrics"))
+        .send()
+        .await
+        .ok()?
+        .text()
+        .await
+        .ok()?;
+    let mut out = [0u64; 3];
+    for (i, kind) in ["select", "write", "notify"].iter().enumerate() {
+        let key = format!("baduk_db_queries_total{{kind=\"{kind}\"}} ");
+        let line = text.lines().find(|l| l.starts_with(&key))?;
+        out[i] = line[key.len()..].trim().parse().ok()?;
+    }
+    Some(out)
+}
+
+/// The counters of every process, summed.
+async fn db_queries_all(client: &reqwest::Client, addrs: &[String]) -> Option<[u64; 3]> {
+    let mut sum = [0u64; 3];
+    for a in addrs {
+        let q = db_queries(client, a).await?;
+        for i in 0..3 {
+            sum[i] += q[i];
+        }
+    }
+    Some(sum)
 }
 
 /// The resident memory of process `pid` in KiB (`VmRSS` of `/proc/PID/status`).
@@ -372,10 +434,16 @@ async fn connect_seat(
     }
 }
 
-async fn set_up(client: reqwest::Client, addr: String, timeout: Duration) -> Result<Ready, String> {
-    let (id, tokens) = create_game(&client, &addr).await?;
-    let (b, legal) = connect_seat(&addr, &id, &tokens[0], timeout).await?;
-    let (w, _) = connect_seat(&addr, &id, &tokens[1], timeout).await?;
+/// Creates one game at `addrs[0]` and opens Black's socket at `addrs[1]`, White's at
+/// `addrs[2]` (one process: the same address thrice).
+async fn set_up(
+    client: reqwest::Client,
+    addrs: [&str; 3],
+    timeout: Duration,
+) -> Result<Ready, String> {
+    let (id, tokens) = create_game(&client, addrs[0]).await?;
+    let (b, legal) = connect_seat(addrs[1], &id, &tokens[0], timeout).await?;
+    let (w, _) = connect_seat(addrs[2], &id, &tokens[1], timeout).await?;
     Ok(Ready {
         id,
         ws: [b, w],
@@ -546,26 +614,38 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     if !opts.rate.is_finite() || opts.rate < 0.0 {
         return Err("--rate: actions a second, 0 (flat out) or more".into());
     }
-    let addr = opts.addr.clone();
+    let addrs: Arc<Vec<String>> = Arc::new(
+        opts.addr
+            .split(',')
+            .map(|a| a.trim().to_string())
+            .filter(|a| !a.is_empty())
+            .collect(),
+    );
+    if addrs.is_empty() {
+        return Err("--addr: at least one host:port".into());
+    }
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(opts.parallel.max(1))
         .build()
         .map_err(|e| format!("HTTP client: {e}"))?;
-    let health = client
-        .get(format!("http://{addr}/healthz"))
-        .send()
-        .await
-        .map_err(|e| format!("no server at {addr}: {e}"))?;
-    if !health.status().is_success() {
-        return Err(format!("{addr}/healthz answered {}", health.status()));
+    for addr in addrs.iter() {
+        let health = client
+            .get(format!("http://{addr}/healthz"))
+            .send()
+            .await
+            .map_err(|e| format!("no server at {addr}: {e}"))?;
+        if !health.status().is_success() {
+            return Err(format!("{addr}/healthz answered {}", health.status()));
+        }
     }
-    let rss = || opts.server_pid.and_then(resident_kib);
+    let rss = || summed(&opts.server_pids, resident_kib);
     let mut report = BenchReport {
         games: opts.games,
         moves: opts.moves,
         seed: opts.seed,
         rate: opts.rate,
         moves_hash: FNV_START,
+        processes: addrs.len(),
         rss_start_kib: rss(),
         ..BenchReport::default()
     };
@@ -574,12 +654,13 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     let setup_start = Instant::now();
     let gate = Arc::new(tokio::sync::Semaphore::new(opts.parallel.max(1)));
     let mut setups = Vec::with_capacity(opts.games);
-    for _ in 0..opts.games {
-        let (client, addr, gate) = (client.clone(), addr.clone(), gate.clone());
+    for i in 0..opts.games {
+        let (client, addrs, gate) = (client.clone(), addrs.clone(), gate.clone());
         let timeout = opts.timeout;
         setups.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await.expect("the gate stays open");
-            set_up(client, addr, timeout).await
+            let at = |k: usize| addrs[(i + k) % addrs.len()].as_str();
+            set_up(client, [at(0), at(1), at(2)], timeout).await
         }));
     }
     let mut ready = Vec::with_capacity(opts.games);
@@ -600,11 +681,8 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     let every = (opts.rate > 0.0).then(|| Duration::from_secs_f64(opts.games as f64 / opts.rate));
     let mut spread = base.fork(u64::MAX);
     let start = Instant::now() + Duration::from_millis(10);
-    let cpu = || {
-        opts.server_pid
-            .and_then(cpu_secs)
-            .zip(cpu_secs(std::process::id()))
-    };
+    let cpu = || summed(&opts.server_pids, cpu_secs).zip(cpu_secs(std::process::id()));
+    let queries_before = db_queries_all(&client, &addrs).await;
     let cpu_before = cpu();
     let mut games = Vec::with_capacity(ready.len());
     for (i, g) in ready.into_iter().enumerate() {
@@ -656,6 +734,9 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     if let (Some((s0, c0)), Some((s1, c1))) = (cpu_before, cpu()) {
         report.server_cpu_secs = Some(s1 - s0);
         report.client_cpu_secs = Some(c1 - c0);
+    }
+    if let (Some(q0), Some(q1)) = (queries_before, db_queries_all(&client, &addrs).await) {
+        report.db_queries = Some(std::array::from_fn(|i| q1[i].saturating_sub(q0[i])));
     }
     for mut s in sockets {
         let _ = s.close(None).await;

@@ -27,7 +27,7 @@ async fn three_games_of_six_moves_are_all_stored_and_broadcast() {
         games: 3,
         moves: 6,
         seed: 7,
-        server_pid: Some(std::process::id()),
+        server_pids: vec![std::process::id()],
         ..BenchOptions::default()
     };
     let r = run(&opts).await.expect("the bench runs");
