@@ -172,6 +172,9 @@ async fn to_owner(
                 )
                 .await
                 {
+                    // The owner lost the game meanwhile (its commit was fenced, nothing was
+                    // stored): ask the new owner.
+                    Sent::Answer(s, _, b) if moved(s, &b) => {}
                     Sent::Answer(s, h, b) => return Some(Ok((s, h, b))),
                     Sent::Unreachable => {}
                     Sent::Lost => {
@@ -194,6 +197,13 @@ async fn to_owner(
     }
 }
 
+/// Whether an answer is `503 cluster.moved`: the process that answered did not own the game
+/// any more and stored nothing, so the action may be sent to the new owner.
+fn moved(status: StatusCode, body: &[u8]) -> bool {
+    status == StatusCode::SERVICE_UNAVAILABLE
+        && serde_json::from_slice::<Value>(body).is_ok_and(|v| v["code"] == crate::hub::MOVED_CODE)
+}
+
 /// Middleware: an action for a game another process owns goes to that process.
 pub async fn route(State(st): State<AppState>, req: Request, next: Next) -> Response {
     if req.extensions().get::<Forwarded>().is_some() {
@@ -212,17 +222,34 @@ pub async fn route(State(st): State<AppState>, req: Request, next: Next) -> Resp
     resp
 }
 
-/// An action played here (this process owns its game) or sent to the owner.
+/// An action played here (this process owns its game) or sent to the owner; one played here
+/// that finds the game gone to another process meanwhile (nothing stored) is sent there.
 async fn play_or_forward(st: &AppState, id: String, req: Request, next: Next) -> Response {
-    if matches!(owner(&st.hub, &id).await, Owner::Here) {
-        return next.run(req).await;
-    }
     let client = req.extensions().get::<ClientKey>().copied();
     let (parts, body) = req.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
         return ActError::bad_request("the request body is too large or unreadable")
             .into_response();
     };
+    if matches!(owner(&st.hub, &id).await, Owner::Here) {
+        let resp = next
+            .clone()
+            .run(Request::from_parts(
+                parts.clone(),
+                Body::from(bytes.clone()),
+            ))
+            .await;
+        if resp.status() != StatusCode::SERVICE_UNAVAILABLE {
+            return resp;
+        }
+        let (rparts, rbody) = resp.into_parts();
+        let Ok(rbytes) = axum::body::to_bytes(rbody, BODY_LIMIT).await else {
+            return ActError::internal("the answer could not be read").into_response();
+        };
+        if !moved(rparts.status, &rbytes) {
+            return Response::from_parts(rparts, Body::from(rbytes));
+        }
+    }
     let client = client.unwrap_or_else(|| ClientKey::of(std::net::Ipv4Addr::LOCALHOST.into()));
     let pq = parts
         .uri

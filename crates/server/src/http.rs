@@ -1110,9 +1110,15 @@ async fn socket_action(
             ))
         }
     };
-    st.hub
-        .act_version(id, cred, action)
-        .await
-        .map(Value::from)
-        .map_err(|e| (e.status, e.to_json()))
+    match st.hub.act_version(id, cred, action).await {
+        Ok(v) => Ok(Value::from(v)),
+        // The game went to another process meanwhile (nothing was stored): played there.
+        Err(e) if e.code == crate::hub::MOVED_CODE => {
+            match crate::forward::socket_action(st, id, token, &me.creds, client, action).await {
+                Some(answer) => answer.map(|state| state["version"].clone()),
+                None => Err((e.status, e.to_json())),
+            }
+        }
+        Err(e) => Err((e.status, e.to_json())),
+    }
 }

@@ -148,7 +148,12 @@ pub struct Hub {
     pub cluster: crate::cluster::Cluster,
     /// Counters for `/metrics`.
     pub metrics: crate::metrics::Metrics,
+    /// The stored versions the last periodic resync found ahead of a copy here.
+    behind: Mutex<HashMap<String, i64>>,
 }
+
+/// The code of a refusal because another process owns the game now (nothing was stored).
+pub const MOVED_CODE: &str = "cluster.moved";
 
 fn storage(e: StoreError) -> ActError {
     match e {
@@ -158,7 +163,7 @@ fn storage(e: StoreError) -> ActError {
         StoreError::Fenced => ActError::unavailable(
             "the game moved to another server process; nothing was stored, try again",
         )
-        .with_code("cluster.moved", Value::Null),
+        .with_code(MOVED_CODE, Value::Null),
         StoreError::Db(m) => {
             // The database's words stay in the log: they may name files or hosts.
             tracing::error!("storage failed: {m}");
@@ -236,6 +241,7 @@ impl Hub {
             )),
             cluster: crate::cluster::Cluster::new(opts.cluster_secret.clone()),
             metrics: crate::metrics::Metrics::default(),
+            behind: Mutex::new(HashMap::new()),
             opts,
             opened: Mutex::new(HashMap::new()),
         })
@@ -659,6 +665,31 @@ impl Hub {
     /// stored version is ahead of this copy — events missed while a LISTEN connection was down.
     /// One query by the loaded ids, never a scan of every unfinished game.
     pub async fn resync(self: &Arc<Self>) {
+        for (id, _) in self.versions_ahead().await {
+            self.reload_event(&id).await;
+        }
+    }
+
+    /// The periodic safety net: like [`Hub::resync`], but a copy is read again only when it is
+    /// still behind what was stored at the previous check — one merely behind by events still
+    /// on their way catches up from them (reading it then would make them arrive for nothing).
+    pub async fn resync_settled(self: &Arc<Self>) {
+        let ahead = self.versions_ahead().await;
+        let before = std::mem::take(&mut *self.behind.lock().expect("behind lock"));
+        let mut now = HashMap::new();
+        for (id, (copy, stored)) in ahead {
+            if before.get(&id).is_some_and(|&was| copy < was) {
+                self.reload_event(&id).await;
+            } else {
+                now.insert(id, stored);
+            }
+        }
+        *self.behind.lock().expect("behind lock") = now;
+    }
+
+    /// The loaded copies (of games another process owns) whose stored version is ahead:
+    /// id → (this copy's version, the stored one).
+    async fn versions_ahead(self: &Arc<Self>) -> Vec<(String, (i64, i64))> {
         let mut known = HashMap::new();
         for (id, h) in self
             .rooms
@@ -674,17 +705,19 @@ impl Hub {
             }
         }
         if known.is_empty() {
-            return;
+            return Vec::new();
         }
         let ids: Vec<String> = known.keys().cloned().collect();
         let Ok(versions) = self.store.versions_of(&ids).await else {
-            return;
+            return Vec::new();
         };
-        for (id, v) in versions {
-            if known.get(&id).is_some_and(|&k| k < v) {
-                self.reload_event(&id).await;
-            }
-        }
+        versions
+            .into_iter()
+            .filter_map(|(id, v)| {
+                let k = *known.get(&id)?;
+                (k < v).then_some((id, (k, v)))
+            })
+            .collect()
     }
 
     /// Number of games loaded in this process.
