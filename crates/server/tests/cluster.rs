@@ -45,6 +45,20 @@ async fn pair(pg: &str) -> (Server, Server) {
     (a, b)
 }
 
+/// Two servers of one cluster on the test script's PostgreSQL and a 9×9 game created through
+/// the first: its id and seats; None (said on stderr) without PostgreSQL.
+async fn go_game_on_two() -> Option<(Server, Server, String, Value)> {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return None;
+    };
+    let (a, b) = pair(&pg).await;
+    let (id, seats) = a
+        .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
+        .await;
+    Some((a, b, id, seats))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn new_games_spread_over_the_nodes_and_only_the_owner_runs_bots_and_clocks() {
     let Some(pg) = postgres() else {
@@ -712,14 +726,9 @@ proptest! {
 /// and checks that the watching process applies the actions from their events.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_action_reaches_the_other_process_as_an_event_without_reading_the_game() {
-    let Some(pg) = postgres() else {
-        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+    let Some((a, b, id, seats)) = go_game_on_two().await else {
         return;
     };
-    let (a, b) = pair(&pg).await;
-    let (id, seats) = a
-        .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
-        .await;
     let (owner, other) = if owns(&a, &id) { (&a, &b) } else { (&b, &a) };
     assert!(common::eventually(5, || owns(owner, &id)).await);
     let mut w_other = other.watch(&id).await;
@@ -787,14 +796,9 @@ async fn an_action_reaches_the_other_process_as_an_event_without_reading_the_gam
 async fn a_chat_line_posted_on_one_process_reaches_the_watchers_on_another() {
     use futures_util::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
-    let Some(pg) = postgres() else {
-        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+    let Some((a, b, id, _)) = go_game_on_two().await else {
         return;
     };
-    let (a, b) = pair(&pg).await;
-    let (id, _) = a
-        .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
-        .await;
     // A guest (who may chat) watching on A; a watcher and a spectator on B.
     let (cookie, _) = guest(&a).await;
     let mut guest = signed_in_socket(&a, &id, &cookie).await;
@@ -816,4 +820,34 @@ async fn a_chat_line_posted_on_one_process_reaches_the_watchers_on_another() {
     assert_eq!(hist["messages"].as_array().unwrap().len(), 1, "{hist}");
     let again = tokio::time::timeout(Duration::from_millis(700), on_b.next_of("chat")).await;
     assert!(again.is_err(), "a chat line delivered twice: {again:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_that_meets_a_game_just_moved_away_is_played_by_the_new_owner() {
+    let Some((a, b, id, seats)) = go_game_on_two().await else {
+        return;
+    };
+    let (owner, other) = if owns(&a, &id) { (&a, &b) } else { (&b, &a) };
+    owner.ok(&id, &token(&seats, "black"), "E5").await;
+    // The game moves to the other process (a handoff) while the owner still believes it
+    // plays it: its commit is fenced, nothing is stored, and the action goes on to the new
+    // owner instead of coming back to the client as a 503.
+    let (from, to) = (
+        owner.hub.cluster.node.clone(),
+        other.hub.cluster.node.clone(),
+    );
+    assert!(owner.hub.store.hand_over(&id, &from, &to).await.unwrap());
+    let v = owner.ok(&id, &token(&seats, "white"), "D4").await;
+    assert_eq!(v["version"], 2, "{v}");
+    assert_eq!(metric(owner, "baduk_fenced_total").await, 1);
+    // Over a socket too.
+    assert!(other.hub.store.hand_over(&id, &to, &from).await.unwrap());
+    let mut w = other.watch(&id).await;
+    w.next_of("state").await;
+    w.send(json!({"id": 1, "token": token(&seats, "black"), "action": "C3"}))
+        .await;
+    let r = w.next_of("ack").await;
+    assert_eq!(r["version"], 3, "{r}");
+    let stored = a.hub.store.load(&id).await.unwrap().unwrap();
+    assert_eq!(stored.actions.len(), 3);
 }
