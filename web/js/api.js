@@ -155,6 +155,22 @@ export const api = {
   report: (id, seq, reason) => call('POST', `/api/games/${enc(id)}/chat/${enc(seq)}/report`, { reason }),
 };
 
+// ---- changes: the socket's `delta` and the reply to an action (docs/api.md, "Changes") -------
+
+/**
+ * The full state after a change, from the state `st` the change follows (`change.base` is
+ * `st.version`): the change's fields replace the state's, its `log` rows are appended to
+ * `actions`, and each history array (`moves`, Wall Go's `auto`) keeps its first `history.keep`
+ * entries and takes the ones given. The caller checks the base.
+ */
+export function mergeChange(st, change) {
+  const { base, log, history, ...next } = change;
+  next.actions = (st.actions || []).concat(log || []);
+  const { keep = 0, ...arrays } = history || {};
+  for (const [k, add] of Object.entries(arrays)) next[k] = (st[k] || []).slice(0, keep).concat(add);
+  return next;
+}
+
 // ---- seats held by this browser -------------------------------------------------------------
 // A game's tokens are kept per game id: {"black": "tok", …}. A token whose seat is not known yet
 // (a bare `#token=` link) is kept under "?" until the page finds out which seat it is.

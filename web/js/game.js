@@ -2,7 +2,7 @@
 // game logic: it draws the server's state, sends the player's clicks as actions, and shows the
 // server's answer (a new state, or a 4xx message in place).
 
-import { api, connect, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account } from './api.js';
+import { api, connect, mergeChange, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account } from './api.js';
 import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName, userName } from './account.js';
 import { Chat } from './chat.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
@@ -124,12 +124,34 @@ async function act(action, seat) {
       holdSeat(id, before, heldSeats(id)['?']);
       forgetSeat(id, '?');
     }
-    if (next && next.id) apply(next);
+    // The reply is the change this action made (its history spliced, not the whole log).
+    if (next && next.id) applyChange(next);
   } catch (e) {
     page.pending = null;
     showMessage(e.status ? say(e.code, e.args, e.message) : t('error.network'), 'error');
     sound('error');
   }
+}
+
+/**
+ * A change (a socket's `delta`, or the reply to an action): applied to the state held when it
+ * follows it; one this page already has is dropped; one that does not follow it (a delta
+ * missed) is never applied on the wrong base: the page asks for the full state instead.
+ */
+function applyChange(change) {
+  const st = page.state;
+  if (!st || change.version <= st.version) return;
+  if (change.base !== st.version) return resync();
+  apply(mergeChange(st, change));
+}
+
+/** Asks for the full state: over the socket (`sync`), or by HTTP when it is not open. */
+function resync() {
+  const now = performance.now();
+  if (page.syncAt && now - page.syncAt < 1000) return; // one asked already; its answer comes
+  page.syncAt = now;
+  if (page.ws?.send({ type: 'sync' })) return;
+  api.state(id).then(apply, () => {});
 }
 
 function apply(next) {
@@ -981,7 +1003,9 @@ async function start() {
       else if (msg.type === 'chat_ack' || msg.type === 'muted' || msg.type === 'hello') {
         /* answers to our own chat, mute and hello */
       }
+      else if (msg.type === 'delta' && msg.delta) applyChange(msg.delta);
       else if (msg.type === 'state' && msg.state) {
+        page.syncAt = 0;
         apply(msg.state);
         if (dropped) {
           dropped = false;

@@ -260,7 +260,11 @@ async fn two_processes_on_one_postgres_share_moves_watchers_clocks_and_turns() {
             .unwrap()
             .unwrap();
         if let Ok(v) = serde_json::from_str::<Value>(m.to_text().unwrap_or("")) {
-            if v["type"] == "state" && v["state"]["moves"] == json!(["E5"]) {
+            // The move comes as a delta (its history adds E5 to none kept), or in a full state.
+            let delta = &v["delta"];
+            if (v["type"] == "delta" && delta["history"] == json!({"keep": 0, "moves": ["E5"]}))
+                || (v["type"] == "state" && v["state"]["moves"] == json!(["E5"]))
+            {
                 break;
             }
         }

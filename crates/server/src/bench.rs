@@ -7,8 +7,9 @@
 //! seats alternate moves chosen with a seeded generator from the `legal` list of the last state
 //! they saw (never `pass` or `resign`), sent as `{"id", "token", "action"}`. For every move two
 //! latencies are taken from the moment it is sent: until the mover's socket gets its `ack`, and
-//! until the other seat's socket gets the `state` of the new version. The choice of moves only
-//! depends on the seed, so the moves played (and their hash) are the same on every run.
+//! until the other seat's socket gets the `delta` (or `state`) of the new version. The choice of
+//! moves only depends on the seed, so the moves played (and their hash) are the same on every
+//! run.
 
 use baduk_rng::Rng;
 use futures_util::{SinkExt, StreamExt};
@@ -122,7 +123,7 @@ pub struct BenchReport {
     pub setup_secs: f64,
     /// Request to `ack` on the mover's socket.
     pub ack: Latencies,
-    /// Request to the new `state` on the other seat's socket.
+    /// Request to the new `delta` (or `state`) on the other seat's socket.
     pub broadcast: Latencies,
     /// Failed requests, refused actions, closed sockets and timeouts.
     pub errors: u64,
@@ -294,8 +295,19 @@ struct Incoming {
     status: Option<u16>,
     #[serde(default)]
     error: Option<String>,
+    /// A `state` message's full state.
     #[serde(default)]
     state: Option<StateIn>,
+    /// A `delta` message's change (the fields read here are the same).
+    #[serde(default)]
+    delta: Option<StateIn>,
+}
+
+impl Incoming {
+    /// The state a `state` or `delta` message carries (its version and legal moves).
+    fn seen(self) -> Option<StateIn> {
+        self.state.or(self.delta)
+    }
 }
 
 #[derive(Deserialize)]
@@ -416,8 +428,8 @@ async fn connect_seat(
     loop {
         let m = next_message(&mut ws, timeout).await?;
         match m.kind.as_str() {
-            "state" => {
-                if let Some(s) = m.state {
+            "state" | "delta" => {
+                if let Some(s) = m.seen() {
                     legal = s.legal;
                 }
             }
@@ -479,10 +491,10 @@ async fn wait_state(
 ) -> Result<(Instant, Vec<String>), String> {
     loop {
         let m = next_message(ws, timeout).await?;
-        if m.kind != "state" {
+        if m.kind != "state" && m.kind != "delta" {
             continue;
         }
-        if let Some(s) = m.state {
+        if let Some(s) = m.seen() {
             if s.version >= version {
                 if s.version > version {
                     return Err(format!(

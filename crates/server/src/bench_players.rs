@@ -262,10 +262,12 @@ async fn play(
                 .await
                 .map_err(|e| format!("game {game} as {seat}, after {actions} moves: {e}"))?,
         };
-        if m["type"] != "state" {
-            continue;
-        }
-        let st = &m["state"];
+        // A delta carries the same fields as a state but its history (not read here).
+        let st = match m["type"].as_str() {
+            Some("state") => &m["state"],
+            Some("delta") => &m["delta"],
+            _ => continue,
+        };
         if st["status"] == "finished" {
             return Ok((acks, actions, true));
         }
@@ -316,8 +318,8 @@ async fn play(
                 }
                 return Err(format!("game {game} {action}: {a}"));
             }
-            if a["type"] == "state" {
-                if a["state"]["status"] == "finished" {
+            if a["type"] == "state" || a["type"] == "delta" {
+                if a["state"]["status"] == "finished" || a["delta"]["status"] == "finished" {
                     return Ok((acks, actions, true));
                 }
                 pending = Some(a);

@@ -863,6 +863,26 @@ impl GoRoom {
 
     /// The board part of the state.
     pub fn state(&self) -> Value {
+        self.view(true)
+    }
+
+    /// The moves on the board from the `keep`-th on (the state's `moves` past its first `keep`).
+    pub fn moves_from(&self, keep: usize) -> Vec<String> {
+        let hist = self.game.history();
+        hist[keep.min(hist.len())..]
+            .iter()
+            .map(|r| r.mv.to_string())
+            .collect()
+    }
+
+    /// How many moves the state's `moves` holds.
+    pub fn history_len(&self) -> usize {
+        self.game.history().len()
+    }
+
+    /// The board part of the state; without `history` it leaves out `moves` (whose length
+    /// grows with the game).
+    pub fn view(&self, history: bool) -> Value {
         let size = self.rules.size;
         let board = match self.phase {
             Phase::Handicap(_) => &self.setup,
@@ -888,12 +908,6 @@ impl GoRoom {
                     })
                     .collect()
             })
-            .collect();
-        let moves: Vec<String> = self
-            .game
-            .history()
-            .iter()
-            .map(|r| r.mv.to_string())
             .collect();
         let marking = self.marking.as_ref().map(|m| {
             let settled = self.settled(&m.dead);
@@ -922,7 +936,7 @@ impl GoRoom {
                 }),
             })
         });
-        json!({
+        let mut state = json!({
             "size": {"cols": size.cols(), "rows": size.rows()},
             "columns": columns,
             "board": rows,
@@ -934,7 +948,6 @@ impl GoRoom {
                 "black": self.game.captures(Color::Black),
                 "white": self.game.captures(Color::White),
             },
-            "moves": moves,
             "last_move": self.game.history().last().map(|r| r.mv.to_string()),
             "undo_request": self.undo_request.map(|s| SEATS[s]),
             "undo_moves": self.undo_moves,
@@ -947,7 +960,11 @@ impl GoRoom {
             "checks": self.checks,
             "rules_label": rules_label(&self.rules),
             "dead_stone_phase": self.rules.life != Life::AsIs && self.rules.end != End::Jk,
-        })
+        });
+        if history {
+            state["moves"] = json!(self.moves_from(0));
+        }
+        state
     }
 
     /// The point a simple-ko rule forbids the side to move just now (after a ko capture), if any.

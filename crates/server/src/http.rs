@@ -644,15 +644,37 @@ struct ActionReq {
     action: String,
 }
 
+/// The query of `POST /api/games/{id}/actions`: `?full=1` answers with the full state (the
+/// whole history) instead of the change.
+#[derive(Deserialize)]
+struct ActionQuery {
+    #[serde(default)]
+    full: Option<String>,
+}
+
 async fn post_action(
     State(st): State<AppState>,
-    Path(id): Path<String>,
+    // The URL: the game, and the query.
+    (Path(id), q): (
+        Path<String>,
+        Result<Query<ActionQuery>, axum::extract::rejection::QueryRejection>,
+    ),
     axum::Extension(client): axum::Extension<ClientKey>,
     axum::Extension(auth): axum::Extension<Auth>,
     forwarded: Option<axum::Extension<crate::forward::Forwarded>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ActError> {
+    let Query(q) = q.map_err(|e| ActError::bad_request(e.body_text()))?;
+    let full = match q.full.as_deref() {
+        None | Some("0" | "false") => false,
+        Some("1" | "true" | "") => true,
+        Some(v) => {
+            return Err(ActError::bad_request(format!(
+                "full: `{v}`, expected 1 or 0"
+            )))
+        }
+    };
     if forwarded.is_none() {
         if let Err(r) = st.budgets.actions.check(&client) {
             return Ok(too_many(r));
@@ -671,7 +693,7 @@ async fn post_action(
     if req.action.trim().is_empty() {
         return Err(ActError::bad_request("action: empty"));
     }
-    Ok(Json(st.hub.act_as(&id, cred, &req.action).await?).into_response())
+    Ok(Json(st.hub.act_as(&id, cred, &req.action, full).await?).into_response())
 }
 
 /// `POST /api/games/{id}/seats/{seat}/rotate`: the seat's holder gets a fresh token; the old
@@ -851,12 +873,13 @@ async fn send_within(socket: &mut WebSocket, msg: Message, limit: Duration) -> b
     )
 }
 
+/// The full state as a socket message (on connect, after falling behind, on `sync`).
+fn snapshot_json(room: &crate::room::Room) -> Value {
+    json!({"type": "state", "state": room.state(now_ms(), None, None)})
+}
+
 fn snapshot(room: &crate::room::Room) -> Message {
-    Message::Text(
-        json!({"type": "state", "state": room.state(now_ms(), None, None)})
-            .to_string()
-            .into(),
-    )
+    Message::Text(snapshot_json(room).to_string().into())
 }
 
 async fn watch(
@@ -972,12 +995,12 @@ pub struct SocketIdentity {
     pub creds: crate::forward::Creds,
 }
 
-/// The answer to one socket message (`hello`, `ping` or an action) from `client`.
+/// The answer to one socket message (`hello`, `ping`, `sync` or an action) from `client`.
 pub async fn ws_reply(st: &AppState, id: &str, text: &str, client: &ClientKey) -> Value {
     ws_reply_as(st, id, text, client, &mut SocketIdentity::default()).await
 }
 
-/// The answer to one socket message (`hello`, `ping`, an action, `chat`, `mute`) from a
+/// The answer to one socket message (`hello`, `ping`, `sync`, an action, `chat`, `mute`) from a
 /// client the socket knows as `me`.
 pub async fn ws_reply_as(
     st: &AppState,
@@ -1008,6 +1031,15 @@ pub async fn ws_reply_as(
     let account = me.who.as_ref().map(|w| w.account.id.clone());
     match (msg.kind.as_deref(), msg.action.as_deref(), msg.token.as_deref()) {
         (Some("ping"), None, _) => json!({"type": "pong", "id": mid}),
+        // The client missed a delta (its `base` was not the version it holds): the full state.
+        (Some("sync"), None, _) => match st.hub.get(id).await {
+            Ok(h) => {
+                let mut v = snapshot_json(&*h.room.lock().await);
+                v["id"] = mid.clone();
+                v
+            }
+            Err(e) => err(e),
+        },
         (Some("chat"), None, _) => {
             let Some(who) = me.who.clone() else {
                 return err(crate::accounts::sign_in_first());
@@ -1077,7 +1109,7 @@ pub async fn ws_reply_as(
             err(ActError::unauthorized("an action needs the seat's token (or a signed-in socket)"))
         }
         _ => err(ActError::bad_request(
-            "expected {\"id\", \"token\", \"action\"}, {\"type\": \"hello\", \"token\"} or {\"type\": \"ping\"}",
+            "expected {\"id\", \"token\", \"action\"}, {\"type\": \"hello\", \"token\"}, {\"type\": \"sync\"} or {\"type\": \"ping\"}",
         )),
     }
 }

@@ -214,6 +214,11 @@ impl Seat {
     }
 }
 
+/// One row of the state's action log (`actions`), as clients see it.
+fn action_json(names: [&str; 2], a: &ActionRow) -> Value {
+    json!({"seq": a.seq, "seat": names[a.seat], "action": a.action, "at": a.at, "auto": a.auto})
+}
+
 /// One stored action.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ActionRow {
@@ -703,24 +708,69 @@ impl Room {
     /// The state a player or spectator sees (never tokens); `upto` gives the position after
     /// that many moves (a replay), `you` the seat of the asking token.
     pub fn state(&self, now: i64, upto: Option<usize>, you: Option<usize>) -> Value {
+        self.view(now, upto, you, true)
+    }
+
+    /// How many entries the state's history arrays (`moves`, and Wall Go's `auto`) hold.
+    pub fn history_len(&self) -> usize {
+        match &self.core {
+            Core::Go(g) => g.history_len(),
+            Core::Wall(w) => w.move_count(),
+        }
+    }
+
+    /// What changed since version `base`, when the history arrays held `keep` entries (docs/api.md,
+    /// "Changes"): the state without its history arrays (`actions`, `moves`, Wall Go's `auto`),
+    /// whose size does not grow with the game, plus `base`, `log` (the action rows stored since
+    /// `base`) and `history` (keep the first `keep` entries of each history array, then append
+    /// these). A client holding the state of version `base` rebuilds the full state from it.
+    pub fn change(&self, base: i64, keep: usize, now: i64, you: Option<usize>) -> Value {
+        let mut v = self.view(now, None, you, false);
+        let names = self.seat_names();
+        let from = usize::try_from(base).unwrap_or(0).min(self.actions.len());
+        let log: Vec<Value> = self.actions[from..]
+            .iter()
+            .map(|a| action_json(names, a))
+            .collect();
+        let keep = keep.min(self.history_len());
+        let history = match &self.core {
+            Core::Go(g) => json!({"keep": keep, "moves": g.moves_from(keep)}),
+            Core::Wall(w) => {
+                json!({"keep": keep, "moves": w.moves_from(keep), "auto": w.auto_from(keep)})
+            }
+        };
+        let obj = v.as_object_mut().expect("a room's state is an object");
+        obj.insert("base".into(), json!(base));
+        obj.insert("log".into(), Value::Array(log));
+        obj.insert("history".into(), history);
+        v
+    }
+
+    /// The state's `clocks` at `now` (null without a clock).
+    pub fn clocks_json(&self, now: i64) -> Value {
+        if !self.clocks.is_running_kind() {
+            return Value::Null;
+        }
+        let running = !self.is_over();
+        let to_move = self.to_move();
+        let mut m = serde_json::Map::new();
+        for (i, n) in self.seat_names().iter().enumerate() {
+            let on = running && to_move == Some(i);
+            m.insert(
+                n.to_string(),
+                self.clocks
+                    .view(i, on, if on { now - self.turn_start } else { 0 }),
+            );
+        }
+        Value::Object(m)
+    }
+
+    /// The state; without `history` it leaves out the arrays whose length grows with the game.
+    fn view(&self, now: i64, upto: Option<usize>, you: Option<usize>, history: bool) -> Value {
         let names = self.seat_names();
         let kind = crate::ratings::kind_of(&self.settings);
         let to_move = self.to_move();
-        let running = self.clocks.is_running_kind() && !self.is_over();
-        let clocks = if self.clocks.is_running_kind() {
-            let mut m = serde_json::Map::new();
-            for (i, n) in names.iter().enumerate() {
-                let on = running && to_move == Some(i);
-                m.insert(
-                    n.to_string(),
-                    self.clocks
-                        .view(i, on, if on { now - self.turn_start } else { 0 }),
-                );
-            }
-            Value::Object(m)
-        } else {
-            Value::Null
-        };
+        let clocks = self.clocks_json(now);
         let seats: serde_json::Map<String, Value> = names
             .iter()
             .zip(&self.seats)
@@ -732,14 +782,9 @@ impl Room {
                 )
             })
             .collect();
-        let actions: Vec<Value> = self
-            .actions
-            .iter()
-            .map(|a| json!({"seq": a.seq, "seat": names[a.seat], "action": a.action, "at": a.at, "auto": a.auto}))
-            .collect();
         let (mut game, legal, result) = match &self.core {
-            Core::Go(g) => (g.state(), g.legal(), g.result_json()),
-            Core::Wall(w) => (w.state(), w.legal(), w.result_json()),
+            Core::Go(g) => (g.view(history), g.legal(), g.result_json()),
+            Core::Wall(w) => (w.view(history), w.legal(), w.result_json()),
         };
         let obj = game.as_object_mut().expect("a room's state is an object");
         obj.insert("id".into(), json!(self.id));
@@ -749,7 +794,10 @@ impl Room {
         obj.insert("to_move".into(), json!(to_move.map(|s| names[s])));
         obj.insert("seats".into(), Value::Object(seats));
         obj.insert("clocks".into(), clocks);
-        obj.insert("actions".into(), Value::Array(actions));
+        if history {
+            let actions = self.actions.iter().map(|a| action_json(names, a)).collect();
+            obj.insert("actions".into(), Value::Array(actions));
+        }
         obj.insert("legal".into(), json!(legal));
         obj.insert("result".into(), result);
         obj.insert("created_at".into(), json!(self.created_at));

@@ -197,6 +197,27 @@ impl WallRoom {
 
     /// The board part of the state.
     pub fn state(&self) -> Value {
+        self.view(true)
+    }
+
+    /// The actions from the `keep`-th on, in the API notation (the state's `moves` past its
+    /// first `keep`).
+    pub fn moves_from(&self, keep: usize) -> Vec<String> {
+        let acts = self.game.actions();
+        acts[keep.min(acts.len())..]
+            .iter()
+            .map(|&a| self.notation(a))
+            .collect()
+    }
+
+    /// The state's `auto` past its first `keep`.
+    pub fn auto_from(&self, keep: usize) -> Vec<bool> {
+        self.auto[keep.min(self.auto.len())..].to_vec()
+    }
+
+    /// The board part of the state; without `history` it leaves out `moves` and `auto` (whose
+    /// length grows with the game).
+    pub fn view(&self, history: bool) -> Value {
         let pos = self.game.position();
         let cells =
             |p: Player| -> Vec<String> { pos.pieces(p).iter().map(|c| c.to_string()).collect() };
@@ -228,12 +249,6 @@ impl WallRoom {
             .collect();
         let score = pos.score();
         let phase = self.phase_word();
-        let moves: Vec<String> = self
-            .game
-            .actions()
-            .iter()
-            .map(|&a| self.notation(a))
-            .collect();
         // Pieces that have at least one legal action, for the UI's first click.
         let mut movable = Vec::new();
         if pos.phase() == Phase::Turns && !self.is_over() {
@@ -245,18 +260,21 @@ impl WallRoom {
                 }
             }
         }
-        json!({
+        let mut state = json!({
             "variant": self.game.variant().to_string(),
             "pieces": {"A": cells(Player::A), "B": cells(Player::B)},
             "walls": walls,
             "phase": phase,
-            "moves": moves,
-            "auto": self.auto,
-            "last_move": moves.last(),
+            "last_move": self.game.actions().last().map(|&a| self.notation(a)),
             "regions": regions,
             "score": {"A": score.a, "B": score.b, "neutral": score.neutral, "mixed": score.mixed},
             "pieces_to_move": movable,
-        })
+        });
+        if history {
+            state["moves"] = json!(self.moves_from(0));
+            state["auto"] = json!(self.auto);
+        }
+        state
     }
 
     /// The result as JSON (null while playing).

@@ -763,6 +763,7 @@ async fn an_action_reaches_the_other_process_as_an_event_without_reading_the_gam
             .to_string();
         st = owner.ok(&id, &tokens[i % 2], &mv).await;
     }
+    let deltas0 = w_other.deltas;
     let v = st["version"].as_i64().unwrap();
     w_other.state_where(|s| s["version"] == v).await;
     let busy = started.elapsed();
@@ -789,6 +790,20 @@ async fn an_action_reaches_the_other_process_as_an_event_without_reading_the_gam
     assert_eq!(
         other.state(&id).await["moves"],
         owner.state(&id).await["moves"]
+    );
+    // The other process's watcher got each event as a delta (never the whole history), and
+    // what it rebuilt from them is the game.
+    let deltas = w_other.deltas - deltas0;
+    eprintln!(
+        "the other process's watcher: {deltas} deltas, {} syncs",
+        w_other.syncs
+    );
+    assert!(deltas > 0, "deltas reach the other process's watchers");
+    assert_eq!(w_other.syncs, 0, "no delta came on a wrong base");
+    common::assert_same_state(
+        w_other.held.as_ref().unwrap(),
+        &owner.state(&id).await,
+        "the other process's watcher",
     );
 }
 

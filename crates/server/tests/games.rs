@@ -221,12 +221,15 @@ async fn undo_request_accepted_takes_back_the_move() {
         let st = s.ok(&id, &b, "undo").await;
         assert_eq!(st["undo_request"], "black");
         let st = s.ok(&id, &w, "undo-accept").await;
-        assert_eq!(st["moves"], json!([]));
+        // The reply's history: keep none of the moves, add none.
+        assert_eq!(st["history"], json!({"keep": 0, "moves": []}), "{st}");
+        assert_eq!(s.state(&id).await["moves"], json!([]));
         assert_eq!(st["to_move"], "black");
         s.ok(&id, &b, "D4").await;
         s.ok(&id, &b, "undo").await;
         let st = s.ok(&id, &w, "undo-decline").await;
-        assert_eq!(st["moves"], json!(["D4"]));
+        assert_eq!(st["history"], json!({"keep": 1, "moves": []}), "{st}");
+        assert_eq!(s.state(&id).await["moves"], json!(["D4"]));
     }
 }
 
@@ -536,4 +539,197 @@ async fn actions_of_many_games_at_once_share_a_commit_and_keep_their_own_answers
         let stored = s.hub.store.actions_since(id, 0).await.unwrap();
         assert_eq!(stored.len(), if i == 7 { 1 } else { 2 }, "game {i}");
     }
+}
+
+// ---- Watchers get deltas (docs/api.md, "Changes") ----------------------------------------------
+
+/// The first legal move of `st` other than `pass`.
+fn first_move(st: &Value) -> String {
+    st["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m.as_str())
+        .find(|m| *m != "pass")
+        .expect("a move on the board")
+        .to_string()
+}
+
+#[tokio::test]
+async fn watchers_get_deltas_whose_size_does_not_grow_with_the_game() {
+    let s = Server::start("sqlite").await;
+    let (id, seats) = s.create(go("chinese", 19)).await;
+    let tokens = [token(&seats, "black"), token(&seats, "white")];
+    let mut w = s.watch(&id).await;
+    w.next_of("state").await;
+    let mut st = s.state(&id).await;
+    // (move, bytes of the delta, of the reply, of the full state)
+    let mut sizes = Vec::new();
+    for i in 0..150usize {
+        let mv = first_move(&st);
+        st = s.ok(&id, &tokens[i % 2], &mv).await;
+        let msg = w.next_of("delta").await;
+        let d = &msg["delta"];
+        assert_eq!(d["version"], i as i64 + 1, "{msg}");
+        assert_eq!(d["base"], i as i64, "{msg}");
+        for k in ["actions", "moves", "auto"] {
+            assert!(d.get(k).is_none(), "no `{k}` in a delta: {msg}");
+        }
+        assert_eq!(d["log"].as_array().unwrap().len(), 1, "{msg}");
+        assert_eq!(d["log"][0]["action"], mv.as_str());
+        assert_eq!(d["history"], json!({"keep": i, "moves": [mv]}), "{msg}");
+        if [2, 10, 60, 150].contains(&(i + 1)) {
+            let full = s.state(&id).await.to_string().len();
+            sizes.push((i + 1, msg.to_string().len(), st.to_string().len(), full));
+        }
+    }
+    eprintln!("19x19, bytes (move, delta message, action reply, full state): {sizes:?}");
+    let (d2, r2) = (sizes[0].1, sizes[0].2);
+    for &(n, d, r, full) in &sizes {
+        assert!(
+            d <= d2 + 64,
+            "the delta after move {n} is {d} bytes, after move 2 {d2}"
+        );
+        assert!(
+            r <= r2 + 64,
+            "the reply after move {n} is {r} bytes, after move 2 {r2}"
+        );
+        assert!(n < 10 || d < full, "move {n}: delta {d}, full state {full}");
+    }
+    assert!(
+        sizes[3].3 > sizes[3].1 * 2,
+        "the full state grows: {sizes:?}"
+    );
+    // Nothing was missed: the watcher's state is the server's.
+    common::assert_same_state(w.held.as_ref().unwrap(), &s.state(&id).await, "watcher");
+    assert_eq!(w.syncs, 0);
+}
+
+#[tokio::test]
+async fn deltas_and_replies_applied_to_the_first_state_give_the_full_state() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s
+            .create(json!({"game": "go", "size": 9, "rules": "chinese", "clock": "absolute:600"}))
+            .await;
+        let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+        let mut watcher = s.watch(&id).await;
+        watcher.next_of("state").await;
+        // A client that keeps the state it read and applies each reply to its own actions.
+        let mut mine = s.state(&id).await;
+        // Moves, an undo of two (Black asks on its own turn), a pass each: the dead-stone
+        // phase, a chain marked, both accept: the end.
+        let script: &[(&str, &str)] = &[
+            ("b", "E5"),
+            ("w", "D4"),
+            ("b", "C3"),
+            ("w", "G7"),
+            ("b", "undo"),
+            ("w", "undo-accept"),
+            ("b", "C7"),
+            ("w", "pass"),
+            ("b", "pass"),
+            ("w", "dead C7"),
+            ("b", "accept"),
+            ("w", "accept"),
+        ];
+        for (i, (seat, action)) in script.iter().enumerate() {
+            let t = if *seat == "b" { &b } else { &w };
+            let reply = s.ok(&id, t, action).await;
+            assert_eq!(reply["base"], mine["version"], "{action}: {reply}");
+            mine = common::merge(&mine, &reply);
+            let full = s.state(&id).await;
+            let what = format!("after {action} (action {})", i + 1);
+            common::assert_same_state(&mine, &full, &format!("replies {what}"));
+            let v = full["version"].clone();
+            let held = watcher.state_where(|st| st["version"] == v).await;
+            common::assert_same_state(&held, &full, &format!("watcher {what}"));
+            if *action == "undo-accept" {
+                assert_eq!(full["moves"], json!(["E5", "D4"]), "{full}");
+                assert_eq!(reply["history"]["keep"], 2, "{reply}");
+            }
+        }
+        assert_eq!(mine["status"], "finished", "{mine}");
+        assert_eq!(watcher.syncs, 0);
+        assert!(
+            watcher.deltas >= script.len() - 2,
+            "{} deltas",
+            watcher.deltas
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_full_state_on_request_and_wall_go_deltas() {
+    let s = Server::start("sqlite").await;
+    let (id, seats) = s.create(go("chinese", 9)).await;
+    let b = token(&seats, "black");
+    // A wrong flag is refused, and nothing is stored; `?full=1` answers the full state.
+    let mut v = Value::Null;
+    for (flag, code) in [("maybe", 400), ("1", 200)] {
+        let (c, reply) = s
+            .post(
+                &format!("/api/games/{id}/actions?full={flag}"),
+                Some(&b),
+                r#"{"action":"E5"}"#,
+            )
+            .await;
+        assert_eq!(c, code, "{reply}");
+        v = reply;
+    }
+    assert_eq!(v["moves"], json!(["E5"]));
+    assert_eq!(v["actions"].as_array().unwrap().len(), 1);
+    assert_eq!(v["you"], "black");
+    // Wall Go's history has two arrays (`moves`, `auto`): both are spliced.
+    let (id, seats) = s.create(json!({"game": "wallgo", "turn_seconds": 0})).await;
+    let tokens = [token(&seats, "A"), token(&seats, "B")];
+    let mut watcher = s.watch(&id).await;
+    watcher.next_of("state").await;
+    let mut mine = s.state(&id).await;
+    for _ in 0..16 {
+        if mine["status"] == "finished" {
+            break;
+        }
+        let seat = usize::from(mine["to_move"] != "A");
+        let mv = mine["legal"][0].as_str().unwrap().to_string();
+        let reply = s.ok(&id, &tokens[seat], &mv).await;
+        assert!(reply["history"]["auto"].is_array(), "{reply}");
+        mine = common::merge(&mine, &reply);
+        let full = s.state(&id).await;
+        common::assert_same_state(&mine, &full, &format!("replies after {mv}"));
+        let v = full["version"].clone();
+        let held = watcher.state_where(|st| st["version"] == v).await;
+        common::assert_same_state(&held, &full, &format!("watcher after {mv}"));
+    }
+    assert!(mine["version"].as_i64().unwrap() >= 8, "{mine}");
+}
+
+#[tokio::test]
+async fn a_watcher_that_misses_a_delta_asks_for_the_full_state() {
+    let s = Server::start("sqlite").await;
+    let (id, seats) = s.create(go("chinese", 9)).await;
+    let (b, w) = (token(&seats, "black"), token(&seats, "white"));
+    // Both seats joined first: what follows are deltas only.
+    s.ok(&id, &b, "E5").await;
+    s.ok(&id, &w, "D4").await;
+    let mut watcher = s.watch(&id).await;
+    let first = watcher.next_of("state").await;
+    assert_eq!(first["state"]["version"], 2);
+    s.ok(&id, &b, "C3").await;
+    s.ok(&id, &w, "G7").await;
+    // The delta of version 3 is lost on the way (read without being applied).
+    let lost = watcher.next_raw().await;
+    assert_eq!(lost["type"], "delta", "{lost}");
+    assert_eq!(lost["delta"]["version"], 3);
+    // Version 4's base is 3, not the 2 held: the watcher asks (`sync`) and gets the state.
+    let held = watcher.state_where(|st| st["version"] == 4).await;
+    assert_eq!(watcher.syncs, 1);
+    assert_eq!(watcher.deltas, 0, "no delta applied on the wrong base");
+    common::assert_same_state(&held, &s.state(&id).await, "after the sync");
+    // An explicit sync is answered with the full state and the request's id.
+    watcher.send(json!({"type": "sync", "id": "s1"})).await;
+    let v = watcher.next_of("state").await;
+    assert_eq!(v["id"], "s1", "{v}");
+    assert_eq!(v["state"]["moves"], json!(["E5", "D4", "C3", "G7"]));
+    common::assert_same_state(&v["state"], &s.state(&id).await, "sync");
 }

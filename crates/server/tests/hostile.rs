@@ -472,8 +472,8 @@ async fn an_idle_socket_is_closed_and_a_non_reading_one_is_dropped() {
     let seen2 = seen.clone();
     let reading = tokio::spawn(async move {
         loop {
-            let v = reader.next_of("state").await;
-            if let Some(n) = v["state"]["version"].as_i64() {
+            reader.next().await;
+            if let Some(n) = reader.held.as_ref().and_then(|st| st["version"].as_i64()) {
                 seen2.store(n, std::sync::atomic::Ordering::Relaxed);
             }
         }
@@ -794,4 +794,37 @@ async fn a_second_process_loading_a_game_gives_the_side_to_move_no_time_back() {
             "White got time back: {shown} ms left"
         );
     }
+}
+
+#[tokio::test]
+async fn malformed_socket_messages_get_a_400_and_change_nothing() {
+    let s = Server::start("sqlite").await;
+    let (id, seats) = s.create(json!({"game": "go", "size": 9})).await;
+    let b = token(&seats, "black");
+    s.ok(&id, &b, "E5").await;
+    let before = s.state(&id).await;
+    let mut w = s.watch(&id).await;
+    w.next_of("state").await;
+    for msg in [
+        "nonsense".to_string(),
+        "{".to_string(),
+        r#"{"type":"sync","extra":1}"#.to_string(),
+        r#"{"type":"sync","token":5}"#.to_string(),
+        format!(r#"{{"type":"sync","token":"{b}","action":"D4"}}"#),
+        r#"{"type":"delta","delta":{"version":99}}"#.to_string(),
+        r#"{"type":"state","state":{}}"#.to_string(),
+        r#"{"type":"SYNC"}"#.to_string(),
+        r#"[{"type":"sync"}]"#.to_string(),
+    ] {
+        w.send_text(&msg).await;
+        let v = w.next_of("error").await;
+        assert_eq!(v["status"], 400, "{msg}: {v}");
+        assert!(v["error"].is_string(), "{msg}: {v}");
+    }
+    // Nothing changed, and the socket still answers.
+    common::assert_same_state(&s.state(&id).await, &before, "after the bad messages");
+    w.send(json!({"type": "ping", "id": 1})).await;
+    assert_eq!(w.next_of("pong").await["id"], 1);
+    w.send(json!({"type": "sync"})).await;
+    assert_eq!(w.next_of("state").await["state"]["version"], 1);
 }

@@ -118,27 +118,36 @@ impl Hub {
         Ok((seat, token))
     }
 
-    /// One action from a token holder; returns the new state.
+    /// One action from a token holder; returns the new full state.
     pub async fn act(
         self: &Arc<Self>,
         id: &str,
         token: &str,
         action: &str,
     ) -> Result<Value, ActError> {
-        self.act_as(id, Cred::Token(token), action).await
+        self.act_as(id, Cred::Token(token), action, true).await
     }
 
-    /// One action from a seat holder (token or account); returns the new state.
+    /// One action from a seat holder (token or account); returns the new state: the full state
+    /// with `full`, otherwise the change since the version before the call ([`Room::change`]:
+    /// the state without its history, the rows stored and the splice of the history; the
+    /// rows are two when a clock that had run out was settled first).
     pub async fn act_as(
         self: &Arc<Self>,
         id: &str,
         cred: Cred<'_>,
         action: &str,
+        full: bool,
     ) -> Result<Value, ActError> {
         let h = self.get(id).await?;
         let mut room = h.room.lock().await;
+        let (base, keep) = (room.version(), room.history_len());
         let (seat, now) = self.act_locked(&h, &mut room, cred, action).await?;
-        Ok(room.state(now, None, Some(seat)))
+        Ok(if full {
+            room.state(now, None, Some(seat))
+        } else {
+            room.change(base, keep, now, Some(seat))
+        })
     }
 
     /// One action from a seat holder; returns only the new version (a socket's `ack` needs
@@ -188,6 +197,8 @@ impl Hub {
         if action.len() > 64 {
             return Err(ActError::bad_request("action: too long (64 bytes at most)"));
         }
+        // What watchers' deltas start from: the version and the length of the history now.
+        let (base, keep) = (room.version(), room.history_len());
         // The library checks the action; a panic in there (a bug) must not leave the room
         // changed but unstored, so the room is rebuilt from the database when one happens.
         let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -257,10 +268,10 @@ impl Hub {
         // The commit passed the owner check: this process owns the game (a handoff to it may
         // not have been reconciled yet).
         h.owned.store(true, Ordering::Relaxed);
-        // The state for watchers is built once and shared by all of them, and not at all
-        // when nobody watches.
+        // The delta for watchers (this action and what it changed, never the whole history)
+        // is built once and shared by all of them, and not at all when nobody watches.
         if h.tx.receiver_count() > 0 {
-            let _ = h.tx.send(state_message(room));
+            let _ = h.tx.send(delta_message(room, base, keep));
         }
         self.metrics.action(match origin {
             Origin::Player => crate::metrics::Source::Player,

@@ -67,8 +67,9 @@ impl Hub {
             if room.deadline().is_none() {
                 continue;
             }
-            let st = room.state(now, None, None);
-            let msg = json!({"type": "clock", "clocks": st["clocks"], "to_move": st["to_move"], "now": now});
+            // The clocks alone, never the whole state (its history grows with the game).
+            let to_move = room.to_move().map(|s| room.seat_names()[s]);
+            let msg = json!({"type": "clock", "clocks": room.clocks_json(now), "to_move": to_move, "now": now});
             let _ = h.tx.send(msg.to_string().into());
         }
     }

@@ -214,9 +214,19 @@ fn check_rated(
     Ok(())
 }
 
-/// A state message for watchers.
+/// A state message for watchers: the full state (on events that are not actions: joins,
+/// reloads, a refused commit).
 fn state_message(room: &Room) -> Arc<str> {
     json!({"type": "state", "state": room.state(now_ms(), None, None)})
+        .to_string()
+        .into()
+}
+
+/// A delta message for watchers: the one action just stored (version `base` + 1) and what it
+/// changed, with the history arrays as a splice from `keep` (see [`Room::change`]). Its size
+/// does not grow with the game.
+fn delta_message(room: &Room, base: i64, keep: usize) -> Arc<str> {
+    json!({"type": "delta", "delta": room.change(base, keep, now_ms(), None)})
         .to_string()
         .into()
 }
@@ -633,11 +643,12 @@ impl Hub {
                 return;
             }
             if row.seq == version + 1 {
+                let keep = room.history_len();
                 match room.replay(&row) {
                     Ok(()) => {
                         self.metrics.events_applied.fetch_add(1, Ordering::Relaxed);
                         if h.tx.receiver_count() > 0 {
-                            let _ = h.tx.send(state_message(&room));
+                            let _ = h.tx.send(delta_message(&room, version, keep));
                         }
                         self.after_commit(&h, &room);
                         return;

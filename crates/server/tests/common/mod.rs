@@ -157,10 +157,15 @@ impl Server {
         .await
     }
 
-    /// One action that must succeed; returns the new state.
+    /// One action that must succeed; returns its reply: the new state without its history
+    /// (`actions`, `moves`), plus `base`, `log` and `history` (docs/api.md, "Changes").
     pub async fn ok(&self, id: &str, token: &str, action: &str) -> Value {
         let (s, v) = self.act(id, token, action).await;
         assert_eq!(s, 200, "{action}: {v}");
+        assert!(
+            v.get("actions").is_none() && v.get("moves").is_none(),
+            "lean: {v}"
+        );
         v
     }
 
@@ -192,7 +197,65 @@ impl Server {
         let (ws, _) = tokio_tungstenite::connect_async(format!("{}/ws/games/{id}", self.ws))
             .await
             .expect("the socket opens");
-        Watcher { ws }
+        Watcher {
+            ws,
+            held: None,
+            syncs: 0,
+            deltas: 0,
+        }
+    }
+}
+
+/// The full state a client rebuilds from the state `held` (of version `delta["base"]`) and a
+/// change (a socket's `delta`, or the reply to an action): the change's fields replace the
+/// state's, its `log` is appended to `actions`, and each history array keeps its first
+/// `history.keep` entries and takes the ones given.
+pub fn merge(held: &Value, delta: &Value) -> Value {
+    assert_eq!(
+        held["version"], delta["base"],
+        "a change applies to its base only"
+    );
+    let mut next = delta.clone();
+    let obj = next.as_object_mut().expect("a change is an object");
+    for k in ["base", "log", "history"] {
+        obj.remove(k);
+    }
+    let mut actions = held["actions"].as_array().cloned().unwrap_or_default();
+    actions.extend(delta["log"].as_array().cloned().unwrap_or_default());
+    obj.insert("actions".into(), Value::Array(actions));
+    let history = delta["history"]
+        .as_object()
+        .expect("a change has its history");
+    let keep = history["keep"].as_u64().expect("history.keep") as usize;
+    for (k, add) in history.iter().filter(|(k, _)| *k != "keep") {
+        let mut arr = held[k].as_array().cloned().unwrap_or_default();
+        arr.truncate(keep);
+        arr.extend(add.as_array().cloned().unwrap_or_default());
+        obj.insert(k.clone(), Value::Array(arr));
+    }
+    next
+}
+
+/// Two states compared without what depends on the moment they were taken (`now`, and the
+/// `clocks`, whose running one counts down); `you` too (it says who asked).
+pub fn assert_same_state(a: &Value, b: &Value, what: &str) {
+    let strip = |v: &Value| {
+        let mut v = v.clone();
+        for k in ["now", "clocks", "you"] {
+            v.as_object_mut().expect("a state").remove(k);
+        }
+        v
+    };
+    let (a, b) = (strip(a), strip(b));
+    if a != b {
+        let ao = a.as_object().unwrap();
+        let bo = b.as_object().unwrap();
+        let differ: Vec<&String> = ao
+            .keys()
+            .chain(bo.keys())
+            .filter(|k| ao.get(*k) != bo.get(*k))
+            .collect();
+        panic!("{what}: the states differ in {differ:?}\n{a}\n{b}");
     }
 }
 
@@ -201,11 +264,51 @@ pub struct Watcher {
     ws: tokio_tungstenite::WebSocketStream<
         tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
     >,
+    /// The state this watcher holds, as a client keeps it: the last full `state`, with every
+    /// `delta` since applied to it.
+    pub held: Option<Value>,
+    /// `sync` requests sent because a delta did not follow the state held.
+    pub syncs: usize,
+    /// Deltas applied to the state held.
+    pub deltas: usize,
 }
 
 impl Watcher {
-    /// The next JSON message (fails the test after 10 s).
+    /// The next JSON message (fails the test after 10 s); a `state` or `delta` also updates
+    /// the state held (a delta that does not follow it asks the server for the full state).
     pub async fn next(&mut self) -> Value {
+        let v = self.next_raw().await;
+        match v["type"].as_str() {
+            Some("state") => {
+                let st = &v["state"];
+                if self
+                    .held
+                    .as_ref()
+                    .is_none_or(|h| st["version"].as_i64() >= h["version"].as_i64())
+                {
+                    self.held = Some(st.clone());
+                }
+            }
+            Some("delta") => {
+                let d = &v["delta"];
+                let held_version = self.held.as_ref().and_then(|h| h["version"].as_i64());
+                if held_version.is_some_and(|h| d["version"].as_i64() <= Some(h)) {
+                    // Already held (the first state came after this action).
+                } else if held_version.is_some() && held_version == d["base"].as_i64() {
+                    self.held = Some(merge(self.held.as_ref().unwrap(), d));
+                    self.deltas += 1;
+                } else {
+                    self.syncs += 1;
+                    self.send(json!({"type": "sync"})).await;
+                }
+            }
+            _ => {}
+        }
+        v
+    }
+
+    /// The next JSON message as it came (fails the test after 10 s).
+    pub async fn next_raw(&mut self) -> Value {
         loop {
             let m = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
                 .await
@@ -228,20 +331,25 @@ impl Watcher {
         }
     }
 
-    /// The next state message whose state satisfies `pred` (returns the state).
+    /// The state held (full states and the deltas applied to them) once it satisfies `pred`.
     pub async fn state_where(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         loop {
-            let v = self.next_of("state").await;
-            if pred(&v["state"]) {
-                return v["state"].clone();
+            if let Some(st) = self.held.as_ref().filter(|st| pred(st)) {
+                return st.clone();
             }
+            self.next().await;
         }
     }
 
     /// Sends a JSON message.
     pub async fn send(&mut self, v: Value) {
+        self.send_text(&v.to_string()).await;
+    }
+
+    /// Sends a text message as it is (JSON or not).
+    pub async fn send_text(&mut self, text: &str) {
         self.ws
-            .send(Message::Text(v.to_string().into()))
+            .send(Message::Text(text.to_string().into()))
             .await
             .expect("the socket takes the message");
     }

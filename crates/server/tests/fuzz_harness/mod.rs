@@ -618,7 +618,7 @@ impl Api {
                     .block_on(baduk_server::http::ws_reply(&self.state, id, &msg, &client));
             let kind = reply["type"].as_str().unwrap_or_default();
             assert!(
-                ["pong", "hello", "ack", "error"].contains(&kind),
+                ["pong", "hello", "ack", "error", "state"].contains(&kind),
                 "{msg:?}: {reply}"
             );
             if kind == "error" {
