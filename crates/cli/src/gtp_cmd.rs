@@ -7,7 +7,8 @@ use std::path::PathBuf;
 /// Arguments of `go gtp`.
 #[derive(Args, Debug)]
 pub struct GtpArgs {
-    /// Bot options as comma-separated key=value: threads=N (search threads), seed=S,
+    /// Bot options as comma-separated key=value: threads=N (search threads sharing one tree;
+    /// reproducible by seed with one only), seed=S,
     /// playouts=N (per move), time=SECONDS (per move without a GTP clock), resign=P (win rate,
     /// 0 = never), resign-moves=N, reuse=true|false (keep the tree between moves), rave=N,
     /// explore=C, expand=N, ladder-prior=W (virtual losses at expansion for escapes into working
