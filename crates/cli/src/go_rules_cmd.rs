@@ -53,12 +53,17 @@ pub struct BenchArgs {
     /// Rules string; only its repetition rule matters (default `japanese`: simple ko).
     #[arg(long, default_value = "japanese")]
     pub rules: String,
-    /// Measure the bot's tree search (real playout policy, one thread) instead.
+    /// Measure the bot's tree search (real playout policy, one thread unless `--threads`)
+    /// instead.
     #[arg(long)]
     pub search: bool,
     /// Bot options for `--search` (`priors=none`, `score=0.1`, …).
     #[arg(long, default_value = "")]
     pub bot: String,
+    /// Search threads for `--search`, sharing one tree (the bot option `threads`); with more
+    /// than one the signature is not reproducible.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 fn parse_rules(s: Option<&str>) -> Result<Option<Rules>, CliError> {
@@ -173,7 +178,11 @@ pub fn legal(a: LegalArgs) -> Result<(), CliError> {
 /// Runs `bench go`.
 pub fn bench(a: BenchArgs) -> Result<(), CliError> {
     if a.search {
-        return crate::gtp_cmd::bench_search(a.size, a.playouts, a.seed, &a.bot);
+        let bot = match a.threads {
+            Some(n) => format!("{},threads={n}", a.bot),
+            None => a.bot,
+        };
+        return crate::gtp_cmd::bench_search(a.size, a.playouts, a.seed, &bot);
     }
     let size = Size::square(a.size).map_err(|e| CliError::input(format!("--size: {e}")))?;
     let rules = Rules::parse(&a.rules).map_err(|e| CliError::input(format!("--rules: {e}")))?;

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 /// Arguments of `go gtp`.
 #[derive(Args, Debug)]
 pub struct GtpArgs {
-    /// Bot options as comma-separated key=value: threads=N (search threads), seed=S,
+    /// Bot options as comma-separated key=value: threads=N (search threads sharing one tree;
+    /// reproducible by seed with one only), seed=S,
     /// playouts=N (per move), time=SECONDS (per move without a GTP clock), resign=P (win rate,
     /// 0 = never), resign-moves=N, reuse=true|false (keep the tree between moves), rave=N,
     /// explore=C, expand=N, ladder-prior=W (virtual losses at expansion for escapes into working
@@ -152,8 +153,9 @@ pub fn arena(a: ArenaArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Runs `bench go --search`: tree-search playouts per second from the empty board, one thread,
-/// with the bot's real playout policy; prints the search signature and the rate.
+/// Runs `bench go --search`: tree-search playouts per second from the empty board, one thread
+/// unless the bot options say more, with the bot's real playout policy; prints the search
+/// signature (marked when several threads make it vary from run to run) and the rate.
 pub fn bench_search(size: u32, playouts: u64, seed: u64, bot: &str) -> Result<(), CliError> {
     if !(2..=25).contains(&size) {
         return Err(CliError::input(format!("--size {size}: must be 2..=25")));
@@ -161,8 +163,13 @@ pub fn bench_search(size: u32, playouts: u64, seed: u64, bot: &str) -> Result<()
     let r = baduk_search::go::bench_search(size as usize, playouts.max(1), seed, bot)
         .map_err(|e| CliError::input(format!("--bot: {e}")))?;
     // The shape of every bench: `signature: …`, then one rate line each.
+    let threads = if r.threads > 1 {
+        format!(" (threads {}: not reproducible)", r.threads)
+    } else {
+        String::new()
+    };
     println!(
-        "signature: size {}x{} playouts {} search {}",
+        "signature: size {}x{} playouts {} search {}{threads}",
         r.size, r.size, r.playouts, r.signature
     );
     println!("tree-search playouts per second: {:.0}", r.rate());

@@ -136,7 +136,13 @@ fn fixed_playout_searches_are_not_cut_short() {
 fn the_node_cap_is_never_exceeded() {
     eprintln!("bytes a node: {NODE_BYTES}");
     assert_eq!(NODE_BYTES, 40, "docs/bot.md states 40 bytes a node");
-    for (size, cap) in [(9usize, 3000usize), (19, 5000)] {
+    // One thread, then four sharing the tree (racing for the last room under the cap).
+    for (size, cap, threads) in [
+        (9usize, 3000usize, 1u64),
+        (19, 5000, 1),
+        (9, 3000, 4),
+        (19, 5000, 4),
+    ] {
         let g = mirror(&Game::new(
             Rules::parse("chinese")
                 .unwrap()
@@ -150,8 +156,18 @@ fn the_node_cap_is_never_exceeded() {
             None,
             7,
         )
-        .with_max_nodes(cap);
-        t.run(4000);
+        .with_max_nodes(cap)
+        .with_more_threads(8..7 + threads);
+        if threads == 1 {
+            t.run(4000);
+        } else {
+            t.search_parallel(|s| {
+                for _ in 0..4000 / threads / 50 {
+                    s.run(50);
+                }
+                ((), 4000 / threads)
+            });
+        }
         assert!(t.size() <= cap, "{size}x{size}: {} nodes", t.size());
         assert!(
             t.capacity() <= cap,
@@ -164,16 +180,27 @@ fn the_node_cap_is_never_exceeded() {
             t.size()
         );
         assert_eq!(t.playouts, 4000, "the search goes on when the tree is full");
+        assert_eq!(
+            t.audit(),
+            (0, 0, t.size()),
+            "no virtual loss left, no update lost"
+        );
     }
-    // Through the bot's options, over two threads (each tree its share).
+    // Through the bot's options, over four threads (sharing the one tree).
     let g = mirror(&Game::new(
         Rules::parse("chinese")
             .unwrap()
             .with_size(baduk_go::Size::square(9).unwrap()),
     ));
-    let mut bot = Bot::new(config("max-nodes=4000,threads=2,playouts=6000"));
+    let mut bot = Bot::new(config("max-nodes=4000,threads=4,playouts=6000"));
     bot.search(&g, &SearchRequest::default());
     assert!(bot.tree_nodes() <= 4000, "{} nodes", bot.tree_nodes());
+    assert!(bot.tree_nodes() > 2000, "{} nodes", bot.tree_nodes());
+    assert_eq!(
+        bot.playouts(),
+        6000,
+        "the search goes on when the tree is full"
+    );
     assert!(BotConfig::default()
         .apply_options("max-nodes=10")
         .unwrap_err()

@@ -4,7 +4,8 @@
 //! (`tests/tactics/README.md`). The bot plays each position at a fixed playout budget and seed;
 //! the score is printed (`cargo test -p baduk-search --test tactics -- --nocapture`), and only
 //! a floor well under it is asserted. `TACTICS_PLAYOUTS` and `TACTICS_SEED` change the budget
-//! and seed for a measurement.
+//! and seed for a measurement. A quick subset is also played by two threads sharing one tree
+//! (`TACTICS_RUNS` runs each, `TACTICS_THREADS` threads, for a measurement).
 
 use baduk_go::sgf::SgfGame;
 use baduk_go::{Color, Game, Move, Point};
@@ -278,5 +279,47 @@ fn the_bot_solves_the_suite_at_a_fixed_budget() {
             assert!(board * 5 >= n, "{opts:?} whole board: {board}/{n}");
             assert!(local * 3 >= n, "{opts:?} local moves: {local}/{n}");
         }
+    }
+}
+
+/// Positions the one-thread search solves at every seed tried: the ladder counter-captures
+/// (a move to find) and futile escapes (a move to avoid), on 9×9 and 19×19.
+const SHARED_TREE_PICKS: [&str; 6] = [
+    "ladder-countercapture-1.sgf",
+    "ladder-countercapture-2.sgf",
+    "ladder-countercapture-3.sgf",
+    "ladder-countercapture-4.sgf",
+    "ladder-futile-1.sgf",
+    "centre-ladder-futile-1.sgf",
+];
+
+#[test]
+fn two_threads_sharing_one_tree_still_solve_a_quick_subset() {
+    // Two threads vary from run to run: `TACTICS_RUNS` runs each (default 1) and the count.
+    let runs = env_u64("TACTICS_RUNS", 1);
+    let threads = env_u64("TACTICS_THREADS", 2);
+    let s = suite().unwrap_or_else(|e| panic!("{e}"));
+    let picks: Vec<&Position> = s
+        .iter()
+        .filter(|p| SHARED_TREE_PICKS.contains(&p.file.as_str()))
+        .collect();
+    assert_eq!(picks.len(), SHARED_TREE_PICKS.len());
+    for p in picks {
+        let mut solved_runs = 0;
+        for run in 0..runs {
+            let mut config = BotConfig {
+                playouts: Some(2000),
+                move_time: None,
+                seed: 1 + run,
+                ..BotConfig::default()
+            };
+            config.threads = threads as usize;
+            let mut bot = Bot::new(config);
+            let (mv, r) = genmove(&mut bot, &p.game, SearchRequest::default());
+            assert_eq!(r.playouts, 2000);
+            solved_runs += solved(p, mv) as u32;
+        }
+        println!("{}: {solved_runs}/{runs} with {threads} threads", p.file);
+        assert_eq!(solved_runs as u64, runs, "{}", p.file);
     }
 }

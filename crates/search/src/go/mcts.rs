@@ -1,5 +1,13 @@
 //! One search tree: UCT with RAVE, learned (or hand-written) priors and progressive widening,
-//! playouts from `playout`, subtree reuse.
+//! playouts from `playout`, subtree reuse, searched by one thread or by several at once.
+//!
+//! Several threads share the tree (Pachi's way, not its code): every node's statistics are
+//! atomic words, a leaf is expanded by the one thread that claims it (the others play out from
+//! it meanwhile), a node's children are one block published by a single release store, and a
+//! thread going down a node adds a virtual loss to it (taken off again on the way back up), so
+//! that the threads spread over the tree instead of all following the same line. With one
+//! thread the arithmetic is exactly the single-threaded search's: plain loads and stores, no
+//! virtual loss.
 
 use super::board::{Colour, FastBoard, Idx, MAX_CELLS, PASS};
 use super::ladder::{judge_move, LadderVerdict, LADDER_BUDGET};
@@ -9,8 +17,8 @@ use super::rules::{BotRules, KoRule, ScoringKind};
 use super::state::sit;
 use baduk_rng::Rng;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 use std::sync::Arc;
-
 /// Tuning knobs of the tree search.
 #[derive(Clone, Copy, Debug)]
 pub struct TreeParams {
@@ -59,39 +67,239 @@ impl Default for TreeParams {
     }
 }
 
-/// Bytes one tree node takes (the arena holds nodes and nothing else per node).
+/// Bytes one tree node takes (a node's children are one block of nodes and nothing else).
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
-#[derive(Clone, Copy, Debug)]
+/// Most threads that may search one tree (a node's virtual loss counts up to this).
+pub const MAX_THREADS: usize = 512;
+
+// A node's `meta` word: its move, its number of children, whether it is expanded, and the
+// virtual loss of the threads now below it.
+const MV_MASK: u32 = (1 << 10) - 1;
+const COUNT_SHIFT: u32 = 10;
+const COUNT_MASK: u32 = ((1 << 10) - 1) << COUNT_SHIFT;
+const STATE_SHIFT: u32 = 20;
+const STATE_MASK: u32 = 3 << STATE_SHIFT;
+/// A thread is computing the node's children (the others treat it as a leaf meanwhile).
+const EXPANDING: u32 = 1 << STATE_SHIFT;
+/// The node's children are published.
+const EXPANDED: u32 = 2 << STATE_SHIFT;
+const VLOSS_SHIFT: u32 = 22;
+const VLOSS_ONE: u32 = 1 << VLOSS_SHIFT;
+
+// Every move index, every child count (the empty points of a 25×25 board and a pass) and the
+// virtual loss of `MAX_THREADS` threads fit their fields.
+const _: () = assert!(MAX_CELLS <= MV_MASK as usize + 1);
+const _: () = assert!(25 * 25 < (COUNT_MASK >> COUNT_SHIFT) as usize);
+const _: () = assert!(MAX_THREADS < (1 << (32 - VLOSS_SHIFT)));
+
+/// An `f32` statistic in an atomic word.
+struct Stat(AtomicU32);
+
+impl Stat {
+    fn new(x: f32) -> Stat {
+        Stat(AtomicU32::new(x.to_bits()))
+    }
+
+    #[inline]
+    fn get(&self) -> f32 {
+        f32::from_bits(self.0.load(Ordering::Relaxed))
+    }
+
+    #[inline]
+    fn set(&self, x: f32) {
+        self.0.store(x.to_bits(), Ordering::Relaxed)
+    }
+
+    /// Adds `x`: an atomic read-modify-write (no update lost) when threads share the tree, a
+    /// plain load and store otherwise; the same sum either way.
+    #[inline]
+    fn add(&self, x: f32, shared: bool) {
+        if shared {
+            let mut cur = self.0.load(Ordering::Relaxed);
+            loop {
+                let new = (f32::from_bits(cur) + x).to_bits();
+                match self
+                    .0
+                    .compare_exchange_weak(cur, new, Ordering::Relaxed, Ordering::Relaxed)
+                {
+                    Ok(_) => break,
+                    Err(now) => cur = now,
+                }
+            }
+        } else {
+            self.set(self.get() + x);
+        }
+    }
+}
+
+/// One node: the move into it, its statistics and its children (40 bytes).
 struct Node {
-    mv: Idx,
-    first: u32,
-    count: u16,
-    expanded: bool,
-    visits: f32,
-    wins: f32,
-    prior_visits: f32,
-    prior_wins: f32,
-    rave_visits: f32,
-    rave_wins: f32,
+    /// The move (bits 0–9), the number of children (10–19), the state (20–21: leaf,
+    /// expanding, expanded) and the virtual loss (22–31).
+    meta: AtomicU32,
+    visits: Stat,
+    wins: Stat,
+    prior_visits: Stat,
+    prior_wins: Stat,
+    rave_visits: Stat,
+    rave_wins: Stat,
     /// Sum over real playouts of Black's final margin (komi included).
-    score: f32,
+    score: Stat,
+    /// The children, a block of `count` nodes owned by this node (null until expanded).
+    children: AtomicPtr<Node>,
 }
 
 impl Node {
     fn new(mv: Idx) -> Node {
+        Node::with_priors(mv, 0.0, 0.0)
+    }
+
+    /// A fresh node for `mv` with `pv` virtual visits and `pw` virtual wins.
+    fn with_priors(mv: Idx, pv: f32, pw: f32) -> Node {
         Node {
+            meta: AtomicU32::new(mv as u32),
+            visits: Stat::new(pv),
+            wins: Stat::new(pw),
+            prior_visits: Stat::new(pv),
+            prior_wins: Stat::new(pw),
+            rave_visits: Stat::new(0.0),
+            rave_wins: Stat::new(0.0),
+            score: Stat::new(0.0),
+            children: AtomicPtr::new(std::ptr::null_mut()),
+        }
+    }
+
+    #[inline]
+    fn mv(&self) -> Idx {
+        (self.meta.load(Ordering::Relaxed) & MV_MASK) as Idx
+    }
+
+    #[inline]
+    fn expanded(&self) -> bool {
+        self.meta.load(Ordering::Acquire) & STATE_MASK == EXPANDED
+    }
+
+    /// The children (none until the node is expanded).
+    #[inline]
+    fn children(&self) -> &[Node] {
+        let m = self.meta.load(Ordering::Acquire);
+        if m & STATE_MASK != EXPANDED {
+            return &[];
+        }
+        let count = ((m & COUNT_MASK) >> COUNT_SHIFT) as usize;
+        let first = self.children.load(Ordering::Relaxed);
+        // SAFETY: an expanded node's pointer is its block of exactly `count` nodes, written
+        // before the release store that made the node expanded (acquired above); blocks are
+        // freed only through `&mut Tree`, so none is freed while `self` is borrowed.
+        unsafe { std::slice::from_raw_parts(first, count) }
+    }
+
+    /// Real visits (priors aside).
+    #[inline]
+    fn real_visits(&self) -> f32 {
+        (self.visits.get() - self.prior_visits.get()).max(0.0)
+    }
+
+    /// The virtual loss of the threads now below this node.
+    #[inline]
+    fn virtual_loss(&self) -> u32 {
+        self.meta.load(Ordering::Relaxed) >> VLOSS_SHIFT
+    }
+
+    /// Claims the right to expand this leaf; false when it is expanded or another thread is
+    /// expanding it.
+    fn claim(&self) -> bool {
+        self.meta
+            .fetch_update(Ordering::Acquire, Ordering::Relaxed, |m| {
+                (m & STATE_MASK == 0).then_some(m | EXPANDING)
+            })
+            .is_ok()
+    }
+
+    /// Publishes `block` (leaked, `count` nodes) as the children of this claimed node.
+    fn publish(&self, block: Box<[Node]>) {
+        let count = block.len() as u32;
+        let first = Box::into_raw(block) as *mut Node;
+        self.children.store(first, Ordering::Relaxed);
+        self.meta.fetch_xor(
+            EXPANDING | EXPANDED | (count << COUNT_SHIFT),
+            Ordering::Release,
+        );
+    }
+
+    /// Gives up a claim: the node is a leaf again.
+    fn unclaim(&self) {
+        self.meta.fetch_and(!STATE_MASK, Ordering::Relaxed);
+    }
+
+    /// Takes the children away (the node is a leaf again) and returns them.
+    fn take_children(&self) -> Option<Box<[Node]>> {
+        let m = self.meta.load(Ordering::Acquire);
+        let first = self.children.swap(std::ptr::null_mut(), Ordering::Relaxed);
+        self.meta
+            .fetch_and(!(STATE_MASK | COUNT_MASK), Ordering::Relaxed);
+        if m & STATE_MASK != EXPANDED || first.is_null() {
+            return None;
+        }
+        let count = ((m & COUNT_MASK) >> COUNT_SHIFT) as usize;
+        // SAFETY: the block was leaked by `publish` with exactly `count` nodes, and the swap
+        // above made this the only owner.
+        Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(first, count)) })
+    }
+
+    /// Frees everything below this node (it becomes a leaf); returns the nodes freed.
+    fn free_below(&self) -> usize {
+        let mut freed = 0;
+        let mut blocks: Vec<Box<[Node]>> = self.take_children().into_iter().collect();
+        while let Some(block) = blocks.pop() {
+            freed += block.len();
+            blocks.extend(block.iter().filter_map(Node::take_children));
+        }
+        freed
+    }
+
+    /// A node with this one's move, statistics and children (which it takes): the root of a
+    /// kept subtree.
+    fn detach(&self) -> Node {
+        let n = Node::new(self.mv());
+        for (to, from) in [
+            (&n.visits, &self.visits),
+            (&n.wins, &self.wins),
+            (&n.prior_visits, &self.prior_visits),
+            (&n.prior_wins, &self.prior_wins),
+            (&n.rave_visits, &self.rave_visits),
+            (&n.rave_wins, &self.rave_wins),
+            (&n.score, &self.score),
+        ] {
+            to.set(from.get());
+        }
+        if let Some(block) = self.take_children() {
+            n.claim();
+            n.publish(block);
+        }
+        n
+    }
+}
+
+/// A child being made at expansion, before it joins the tree.
+#[derive(Clone, Copy)]
+struct Kid {
+    mv: Idx,
+    prior_visits: f32,
+    prior_wins: f32,
+    visits: f32,
+    wins: f32,
+}
+
+impl Kid {
+    fn new(mv: Idx, pv: f32, pw: f32) -> Kid {
+        Kid {
             mv,
-            first: 0,
-            count: 0,
-            expanded: false,
-            visits: 0.0,
-            wins: 0.0,
-            prior_visits: 0.0,
-            prior_wins: 0.0,
-            rave_visits: 0.0,
-            rave_wins: 0.0,
-            score: 0.0,
+            prior_visits: pv,
+            prior_wins: pw,
+            visits: pv,
+            wins: pw,
         }
     }
 }
@@ -147,9 +355,22 @@ pub fn restriction_allows(restrictions: &[MoveRestriction], c: Colour, depth: u3
     allowed.unwrap_or(true)
 }
 
-/// A search tree rooted at one position, with its own random stream.
+/// A search tree rooted at one position, searched by one thread or several at once (one
+/// worker each, with its own random stream).
 pub struct Tree {
-    nodes: Vec<Node>,
+    core: Core,
+    workers: Vec<Worker>,
+    /// Playouts run since the root was set (all threads).
+    pub playouts: u64,
+}
+
+/// What the threads share: the nodes and the position and rules they are searched under.
+struct Core {
+    root: Box<Node>,
+    /// Nodes held, the root included.
+    held: AtomicUsize,
+    /// Several threads are searching: statistics take atomic updates and virtual losses.
+    shared: bool,
     root_board: FastBoard,
     root_to_move: Colour,
     rules: BotRules,
@@ -157,25 +378,66 @@ pub struct Tree {
     forbidden: HashSet<u64>,
     root_filter: Option<Vec<Idx>>,
     restrictions: Vec<MoveRestriction>,
-    rng: Rng,
     model: Option<Arc<Model>>,
-    strengths: Vec<f32>,
-    amaf: Vec<u8>,
-    buf: Vec<Idx>,
-    path: Vec<u32>,
-    path_hashes: Vec<u64>,
-    /// Sum over playouts of Black's ownership of each point (+1 Black, −1 White).
-    ownership: Vec<f32>,
-    /// Playouts run since the root was set.
-    pub playouts: u64,
-    /// Most nodes the arena may hold (its capacity never grows past it): once full, leaves
-    /// are no longer expanded and the search goes on in the tree it has. The root is always
-    /// expanded.
+    /// Most nodes the tree may hold: once full, leaves are no longer expanded and the search
+    /// goes on in the tree it has. The root is always expanded.
     max_nodes: usize,
 }
 
+/// One thread's own state: its random stream and scratch space.
+struct Worker {
+    rng: Rng,
+    strengths: Vec<f32>,
+    kids: Vec<Kid>,
+    amaf: Vec<u8>,
+    buf: Vec<Idx>,
+    path_hashes: Vec<u64>,
+    /// Sum over this worker's playouts of Black's ownership of each point (+1 Black, −1 White).
+    ownership: Vec<f32>,
+}
+
+impl Worker {
+    fn new(seed: u64) -> Worker {
+        Worker {
+            rng: Rng::new(seed),
+            strengths: Vec::new(),
+            kids: Vec::with_capacity(64),
+            amaf: vec![0; MAX_CELLS],
+            buf: Vec::with_capacity(64),
+            path_hashes: Vec::with_capacity(64),
+            ownership: vec![0.0; MAX_CELLS],
+        }
+    }
+}
+
+/// One thread's hold on a tree during [`Tree::search_parallel`].
+pub struct Searcher<'a> {
+    core: &'a Core,
+    worker: &'a mut Worker,
+}
+
+impl Searcher<'_> {
+    /// Runs `n` playouts in the shared tree.
+    pub fn run(&mut self, n: u64) {
+        for _ in 0..n {
+            self.core.run_one(self.worker);
+        }
+    }
+
+    /// The real visits of the two most visited root moves, most first (all threads' so far).
+    pub fn top_two_visits(&self) -> (f32, f32) {
+        self.core.top_two_visits()
+    }
+}
+
+impl Drop for Core {
+    fn drop(&mut self) {
+        self.root.free_below();
+    }
+}
+
 impl Tree {
-    /// A new tree at `board` (to move: `board.to_move()`).
+    /// A new tree at `board` (to move: `board.to_move()`), searched by one thread.
     pub fn new(
         board: FastBoard,
         rules: BotRules,
@@ -185,37 +447,46 @@ impl Tree {
         seed: u64,
     ) -> Tree {
         let mut t = Tree {
-            nodes: vec![Node::new(PASS)],
-            root_to_move: board.to_move(),
-            root_board: board,
-            rules,
-            params,
-            forbidden,
-            root_filter,
-            restrictions: Vec::new(),
-            rng: Rng::new(seed),
-            model: None,
-            strengths: Vec::new(),
-            amaf: vec![0; MAX_CELLS],
-            buf: Vec::with_capacity(64),
-            path: Vec::with_capacity(64),
-            path_hashes: Vec::with_capacity(64),
-            ownership: vec![0.0; MAX_CELLS],
+            core: Core {
+                root: Box::new(Node::new(PASS)),
+                held: AtomicUsize::new(1),
+                shared: false,
+                root_to_move: board.to_move(),
+                root_board: board,
+                rules,
+                params,
+                forbidden,
+                root_filter,
+                restrictions: Vec::new(),
+                model: None,
+                max_nodes: usize::MAX,
+            },
+            workers: vec![Worker::new(seed)],
             playouts: 0,
-            max_nodes: usize::MAX,
         };
-        t.expand(0);
+        t.expand_root();
         t
+    }
+
+    /// Drops every node below the root and expands the root afresh.
+    fn expand_root(&mut self) {
+        let core = &mut self.core;
+        core.root.free_below();
+        *core.root = Node::new(PASS);
+        core.held.store(1, Ordering::Relaxed);
+        let w = &mut self.workers[0];
+        let mut b = core.root_board.clone();
+        w.path_hashes.clear();
+        core.root.claim();
+        core.expand_with(w, &core.root, &mut b, 0);
     }
 
     /// This tree with learned move priors from `model` (None: the hand-written ones); the
     /// root is re-expanded.
     pub fn with_model(mut self, model: Option<Arc<Model>>) -> Tree {
         if model.is_some() {
-            self.model = model;
-            self.nodes.truncate(1);
-            self.nodes[0] = Node::new(PASS);
-            self.expand(0);
+            self.core.model = model;
+            self.expand_root();
         }
         self
     }
@@ -224,10 +495,8 @@ impl Tree {
     /// under them).
     pub fn with_restrictions(mut self, restrictions: Vec<MoveRestriction>) -> Tree {
         if !restrictions.is_empty() {
-            self.restrictions = restrictions;
-            self.nodes.truncate(1);
-            self.nodes[0] = Node::new(PASS);
-            self.expand(0);
+            self.core.restrictions = restrictions;
+            self.expand_root();
         }
         self
     }
@@ -238,39 +507,31 @@ impl Tree {
         self
     }
 
-    /// Caps the arena at `max_nodes` nodes: no leaf is expanded when its children could
-    /// pass the cap, and the arena's capacity never grows past it, so the tree takes at most
-    /// `max_nodes × NODE_BYTES` bytes (a tree kept from the last move may already hold more
-    /// until the next move drops it).
-    pub fn set_max_nodes(&mut self, max_nodes: usize) {
-        self.max_nodes = max_nodes;
+    /// This tree searched by one more thread for each seed (its random stream), besides the
+    /// first: see [`Tree::search_parallel`].
+    pub fn with_more_threads(mut self, seeds: impl IntoIterator<Item = u64>) -> Tree {
+        let room = MAX_THREADS.saturating_sub(self.workers.len());
+        self.workers
+            .extend(seeds.into_iter().take(room).map(Worker::new));
+        self
     }
 
-    /// Whether a leaf of `b` may be expanded under the node cap (its children are at most
-    /// the empty points and a pass).
-    #[inline]
-    fn room_for_children(&self, b: &FastBoard) -> bool {
-        self.nodes.len() + b.empty_count() < self.max_nodes
+    /// The threads that search this tree.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Caps the tree at `max_nodes` nodes: no leaf is expanded when its children could pass
+    /// the cap (nor, when threads race for the last room, when they would), so the tree takes
+    /// at most `max_nodes × NODE_BYTES` bytes and a small allocator header per expanded node
+    /// (a tree kept from the last move may already hold more until the next move drops it).
+    pub fn set_max_nodes(&mut self, max_nodes: usize) {
+        self.core.max_nodes = max_nodes;
     }
 
     /// The real visits (priors aside) of the two most visited root moves, most first.
     pub fn top_two_visits(&self) -> (f32, f32) {
-        let r = self.nodes[0];
-        let (mut a, mut b) = (0.0f32, 0.0f32);
-        for c in r.first..r.first + r.count as u32 {
-            let ch = &self.nodes[c as usize];
-            if ch.visits.is_nan() {
-                continue;
-            }
-            let v = (ch.visits - ch.prior_visits).max(0.0);
-            if v > a {
-                b = a;
-                a = v;
-            } else if v > b {
-                b = v;
-            }
-        }
-        (a, b)
+        self.core.top_two_visits()
     }
 
     /// Along the principal variation from the root (the most visited child at each step),
@@ -278,29 +539,23 @@ impl Tree {
     /// with fewer than `min_visits` visits.
     pub fn pv_values(&self, min_visits: f32) -> Vec<(Idx, f32, f32)> {
         let mut out = Vec::new();
-        let mut node = 0u32;
+        let mut node: &Node = &self.core.root;
         loop {
-            let n = self.nodes[node as usize];
-            if !n.expanded || n.count == 0 {
-                break;
-            }
-            let mut best: Option<(u32, f32)> = None;
-            for c in n.first..n.first + n.count as u32 {
-                let ch = &self.nodes[c as usize];
-                if ch.visits.is_nan() {
+            let mut best: Option<(&Node, f32)> = None;
+            for ch in node.children() {
+                if ch.visits.get().is_nan() {
                     continue;
                 }
-                let real = (ch.visits - ch.prior_visits).max(0.0);
+                let real = ch.real_visits();
                 match best {
                     Some((_, v)) if real <= v => {}
-                    _ => best = Some((c, real)),
+                    _ => best = Some((ch, real)),
                 }
             }
             match best {
-                Some((c, real)) if real >= min_visits.max(1.0) => {
-                    let ch = &self.nodes[c as usize];
-                    out.push((ch.mv, real, (ch.wins - ch.prior_wins) / real));
-                    node = c;
+                Some((ch, real)) if real >= min_visits.max(1.0) => {
+                    out.push((ch.mv(), real, (ch.wins.get() - ch.prior_wins.get()) / real));
+                    node = ch;
                 }
                 _ => break,
             }
@@ -311,7 +566,7 @@ impl Tree {
     /// Whether the moves `line` from the root end the game (two passes in a row, counting a
     /// pass just before the root).
     pub fn ends_game(&self, line: impl IntoIterator<Item = Idx>) -> bool {
-        let mut passes = self.root_board.passes();
+        let mut passes = self.core.root_board.passes();
         for m in line {
             passes = if m == PASS { passes + 1 } else { 0 };
             if passes >= 2 {
@@ -323,11 +578,11 @@ impl Tree {
 
     /// The root position.
     pub fn root_board(&self) -> &FastBoard {
-        &self.root_board
+        &self.core.root_board
     }
 
-    /// Moves the root down along `moves` if the tree already holds them, keeping that subtree;
-    /// returns false (and leaves the tree unchanged) when it cannot.
+    /// Moves the root down along `moves` if the tree already holds them, keeping that subtree
+    /// (the rest is freed); returns false (and leaves the tree unchanged) when it cannot.
     pub fn advance(
         &mut self,
         moves: &[Idx],
@@ -335,58 +590,36 @@ impl Tree {
         forbidden: HashSet<u64>,
         root_filter: Option<Vec<Idx>>,
     ) -> bool {
-        let mut node = 0u32;
+        let mut node: &Node = &self.core.root;
         for &m in moves {
-            let n = self.nodes[node as usize];
-            if !n.expanded {
-                return false;
-            }
-            let found =
-                (n.first..n.first + n.count as u32).find(|&c| self.nodes[c as usize].mv == m);
-            match found {
+            match node.children().iter().find(|c| c.mv() == m) {
                 Some(c) => node = c,
                 None => return false,
             }
         }
-        if !self.nodes[node as usize].expanded {
+        if !node.expanded() {
             return false;
         }
-        // Copy the subtree into a fresh arena.
-        let mut fresh: Vec<Node> = Vec::with_capacity(self.nodes.len() / 2 + 1);
-        fresh.push(self.nodes[node as usize]);
-        let mut queue: Vec<(u32, u32)> = vec![(node, 0)];
-        while let Some((old, new)) = queue.pop() {
-            let n = self.nodes[old as usize];
-            if !n.expanded || n.count == 0 {
-                fresh[new as usize].expanded = n.expanded;
-                fresh[new as usize].count = 0;
-                continue;
-            }
-            let start = fresh.len() as u32;
-            for k in 0..n.count as u32 {
-                fresh.push(self.nodes[(n.first + k) as usize]);
-            }
-            fresh[new as usize].first = start;
-            for k in 0..n.count as u32 {
-                queue.push((n.first + k, start + k));
-            }
+        let kept = Box::new(node.detach());
+        let old = std::mem::replace(&mut self.core.root, kept);
+        let freed = old.free_below();
+        self.core.held.fetch_sub(freed, Ordering::Relaxed);
+        let core = &mut self.core;
+        core.root_board = board.clone();
+        core.root_to_move = board.to_move();
+        core.forbidden = forbidden;
+        for w in &mut self.workers {
+            w.ownership.iter_mut().for_each(|o| *o = 0.0);
         }
-        self.nodes = fresh;
-        self.root_board = board.clone();
-        self.root_to_move = board.to_move();
-        self.forbidden = forbidden;
-        self.ownership.iter_mut().for_each(|o| *o = 0.0);
         self.playouts = 0;
         if root_filter.is_some() {
-            self.root_filter = root_filter;
+            core.root_filter = root_filter;
             // Drop root children the rules library does not allow.
-            let r = self.nodes[0];
-            let filter = self.root_filter.clone().unwrap_or_default();
-            for k in 0..r.count as u32 {
-                let c = &mut self.nodes[(r.first + k) as usize];
-                if c.mv != PASS && !filter.contains(&c.mv) {
-                    c.prior_visits = 0.0;
-                    c.visits = f32::NAN;
+            let filter = core.root_filter.clone().unwrap_or_default();
+            for c in core.root.children() {
+                if c.mv() != PASS && !filter.contains(&c.mv()) {
+                    c.prior_visits.set(0.0);
+                    c.visits.set(f32::NAN);
                 }
             }
         }
@@ -395,17 +628,142 @@ impl Tree {
 
     /// Sets the weight of the score in the value of the playouts to come.
     pub fn set_score_weight(&mut self, w: f32) {
-        self.params.score_weight = w;
+        self.core.params.score_weight = w;
     }
 
-    /// Runs `n` playouts.
+    /// Runs `n` playouts on this thread (the first worker's random stream).
     pub fn run(&mut self, n: u64) {
         for _ in 0..n {
-            self.run_one();
+            self.core.run_one(&mut self.workers[0]);
+        }
+        self.playouts += n;
+    }
+
+    /// Runs `work` once for each of the tree's threads, all at once, each on its own thread
+    /// (on this one when there is only one), all searching this one tree; `work` says how
+    /// many playouts it ran. With several threads the outcome varies from run to run (which
+    /// thread gets to a node first); with one it is the single-threaded search's.
+    pub fn search_parallel<R: Send>(
+        &mut self,
+        work: impl Fn(&mut Searcher) -> (R, u64) + Sync,
+    ) -> Vec<R> {
+        self.core.shared = self.workers.len() > 1;
+        let core = &self.core;
+        let out: Vec<(R, u64)> = if let [worker] = &mut self.workers[..] {
+            vec![work(&mut Searcher { core, worker })]
+        } else {
+            let work = &work;
+            std::thread::scope(|s| {
+                let runs: Vec<_> = self
+                    .workers
+                    .iter_mut()
+                    .map(|worker| s.spawn(move || work(&mut Searcher { core, worker })))
+                    .collect();
+                runs.into_iter()
+                    .map(|r| r.join().expect("a search thread does not panic"))
+                    .collect()
+            })
+        };
+        self.core.shared = false;
+        self.playouts += out.iter().map(|r| r.1).sum::<u64>();
+        out.into_iter().map(|r| r.0).collect()
+    }
+
+    /// Statistics of every root move, most visited first.
+    pub fn root_stats(&self) -> Vec<MoveStat> {
+        self.core.root_stats()
+    }
+
+    /// Black's expected ownership of point `i` (−1..1) over this search's playouts.
+    pub fn ownership(&self, i: Idx) -> f32 {
+        if self.playouts == 0 {
+            0.0
+        } else {
+            let mut sum = self.workers[0].ownership[i as usize];
+            for w in &self.workers[1..] {
+                sum += w.ownership[i as usize];
+            }
+            sum / self.playouts as f32
         }
     }
 
-    fn legal_in_tree(&self, b: &FastBoard, i: Idx, c: Colour) -> bool {
+    /// Number of nodes held.
+    pub fn size(&self) -> usize {
+        self.core.held.load(Ordering::Relaxed)
+    }
+
+    /// Nodes the tree has memory for: as many as it holds (each expansion allocates exactly
+    /// its children), so its memory is this times [`NODE_BYTES`].
+    pub fn capacity(&self) -> usize {
+        self.size()
+    }
+
+    /// Invariants of the tree after a search, for tests: the virtual loss left in it (0 once
+    /// every thread is back); every node's real visits against its children's (a node has at
+    /// least as many as all its children together: a lost update breaks it), as the number of
+    /// nodes that fail it; and the nodes found (as many as [`Tree::size`] says are held).
+    /// Walks the whole tree.
+    pub fn audit(&self) -> (u64, usize, usize) {
+        let mut vloss = 0u64;
+        let mut short = 0usize;
+        let mut found = 0usize;
+        let mut stack: Vec<&Node> = vec![&self.core.root];
+        while let Some(n) = stack.pop() {
+            found += 1;
+            vloss += n.virtual_loss() as u64;
+            let kids = n.children();
+            let below: f32 = kids
+                .iter()
+                .filter(|c| !c.visits.get().is_nan())
+                .map(Node::real_visits)
+                .sum();
+            let mine = if std::ptr::eq(n, &*self.core.root) {
+                n.visits.get()
+            } else {
+                n.real_visits()
+            };
+            // (Real visits are differences of f32 sums: allow their rounding.)
+            if !kids.is_empty() && below > mine + 0.01 * mine.max(1.0) {
+                short += 1;
+            }
+            stack.extend(kids);
+        }
+        (vloss, short, found)
+    }
+
+    /// The root's visits: one per playout since the tree was made (kept subtrees bring their
+    /// own).
+    pub fn root_visits(&self) -> f32 {
+        self.core.root.visits.get()
+    }
+}
+
+impl Core {
+    /// Whether a leaf of `b` may be expanded under the node cap (its children are at most
+    /// the empty points and a pass).
+    #[inline]
+    fn room_for_children(&self, b: &FastBoard) -> bool {
+        self.held.load(Ordering::Relaxed) + b.empty_count() < self.max_nodes
+    }
+
+    fn top_two_visits(&self) -> (f32, f32) {
+        let (mut a, mut b) = (0.0f32, 0.0f32);
+        for ch in self.root.children() {
+            if ch.visits.get().is_nan() {
+                continue;
+            }
+            let v = ch.real_visits();
+            if v > a {
+                b = a;
+                a = v;
+            } else if v > b {
+                b = v;
+            }
+        }
+        (a, b)
+    }
+
+    fn legal_in_tree(&self, w: &Worker, b: &FastBoard, i: Idx, c: Colour) -> bool {
         if !b.is_legal(i, c, self.rules.suicide) {
             return false;
         }
@@ -413,34 +771,27 @@ impl Tree {
             KoRule::Simple | KoRule::Jk => true,
             KoRule::Positional => {
                 let h = b.hash_after(i, c);
-                !self.forbidden.contains(&h) && !self.path_hashes.contains(&h)
+                !self.forbidden.contains(&h) && !w.path_hashes.contains(&h)
             }
             KoRule::Situational => {
                 let h = sit(b.hash_after(i, c), c.opp());
-                !self.forbidden.contains(&h) && !self.path_hashes.contains(&h)
+                !self.forbidden.contains(&h) && !w.path_hashes.contains(&h)
             }
         }
     }
 
-    fn expand_with(&mut self, node: u32, b: &mut FastBoard, depth: u32) {
-        // Grow the arena as a Vec would (doubling), but never past the node cap.
-        let need = b.empty_count() + 1;
-        if self.nodes.capacity() - self.nodes.len() < need {
-            let len = self.nodes.len();
-            let target = (self.nodes.capacity() * 2)
-                .max(len + need)
-                .min(self.max_nodes.max(len + need));
-            self.nodes.reserve_exact(target - len);
-        }
+    /// Expands `node`, which this thread has claimed: makes its children and publishes them,
+    /// or gives the claim up (false) when they no longer fit under the node cap.
+    fn expand_with(&self, w: &mut Worker, node: &Node, b: &mut FastBoard, depth: u32) -> bool {
         let c = b.to_move();
-        let first = self.nodes.len() as u32;
-        let is_root = node == 0;
+        let is_root = depth == 0;
         let opp_passed = b.move_count() > 0 && b.last_move() == PASS && b.passes() > 0;
-        let mut count = 0u16;
-        let mut strengths = std::mem::take(&mut self.strengths);
+        let mut kids = std::mem::take(&mut w.kids);
+        kids.clear();
+        let mut strengths = std::mem::take(&mut w.strengths);
         strengths.clear();
-        let (w, h) = (b.width(), b.height());
-        for i in (0..h).flat_map(|y| (0..w).map(move |x| (x, y))) {
+        let (width, height) = (b.width(), b.height());
+        for i in (0..height).flat_map(|y| (0..width).map(move |x| (x, y))) {
             let i = b.idx(i.0, i.1);
             if !b.is_empty(i) || b.is_eye(i, c) {
                 continue;
@@ -456,10 +807,9 @@ impl Tree {
             {
                 continue;
             }
-            if !self.legal_in_tree(b, i, c) {
+            if !self.legal_in_tree(w, b, i, c) {
                 continue;
             }
-            let mut node = Node::new(i);
             let (pv, pw) = match &self.model {
                 Some(m) => {
                     let st = m.move_strength(b, i, c);
@@ -481,34 +831,22 @@ impl Tree {
             } else {
                 (pv, pw)
             };
-            node.prior_visits = pv;
-            node.prior_wins = pw;
-            node.visits = pv;
-            node.wins = pw;
-            self.nodes.push(node);
-            count += 1;
+            kids.push(Kid::new(i, pv, pw));
         }
         // Passing is always legal.
-        let mut p = Node::new(PASS);
         let (pv, pw) = if opp_passed { (10.0, 5.0) } else { (10.0, 1.0) };
         if let Some(m) = &self.model {
             strengths.push(m.move_strength(b, PASS, c));
         }
-        p.prior_visits = pv;
-        p.prior_wins = pw;
-        p.visits = pv;
-        p.wins = pw;
-        self.nodes.push(p);
-        count += 1;
+        kids.push(Kid::new(PASS, pv, pw));
         // Learned priors: virtual wins in proportion to the square root of the move's
         // probability under the model (Pachi's pattern prior).
         if self.model.is_some() {
             let total: f32 = strengths.iter().sum();
             if total > 0.0 {
                 let eq = self.params.prior_weight;
-                for (k, &st) in strengths.iter().enumerate() {
+                for (ch, &st) in kids.iter_mut().zip(&strengths) {
                     let extra = eq * (st / total).sqrt();
-                    let ch = &mut self.nodes[first as usize + k];
                     ch.prior_visits += extra;
                     ch.prior_wins += extra;
                     ch.visits += extra;
@@ -518,7 +856,7 @@ impl Tree {
             if self.widening() {
                 // Strongest first (pass at the front, always in the window) for progressive
                 // widening.
-                let n = count as usize;
+                let n = kids.len();
                 let mut order: Vec<usize> = (0..n).collect();
                 let key = |k: usize| {
                     if k == n - 1 {
@@ -529,24 +867,35 @@ impl Tree {
                 };
                 // Ties go by index, so an unstable sort gives the stable order.
                 order.sort_unstable_by(|&a, &b| key(b).total_cmp(&key(a)).then(a.cmp(&b)));
-                let sorted: Vec<Node> = order
-                    .iter()
-                    .map(|&k| self.nodes[first as usize + k])
-                    .collect();
-                self.nodes[first as usize..first as usize + n].copy_from_slice(&sorted);
+                let sorted: Vec<Kid> = order.iter().map(|&k| kids[k]).collect();
+                kids.copy_from_slice(&sorted);
             }
         }
-        self.strengths = strengths;
-        let n = &mut self.nodes[node as usize];
-        n.first = first;
-        n.count = count;
-        n.expanded = true;
-    }
-
-    fn expand(&mut self, node: u32) {
-        let mut b = self.root_board.clone();
-        self.path_hashes.clear();
-        self.expand_with(node, &mut b, 0);
+        w.strengths = strengths;
+        // Room for the children under the cap, taken atomically (threads may race for it).
+        let count = kids.len();
+        let fits = self
+            .held
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |h| {
+                (h.saturating_add(count) <= self.max_nodes).then_some(h + count)
+            })
+            .is_ok();
+        if fits {
+            let block: Box<[Node]> = kids
+                .iter()
+                .map(|k| {
+                    let n = Node::with_priors(k.mv, k.prior_visits, k.prior_wins);
+                    n.visits.set(k.visits);
+                    n.wins.set(k.wins);
+                    n
+                })
+                .collect();
+            node.publish(block);
+        } else {
+            node.unclaim();
+        }
+        w.kids = kids;
+        fits
     }
 
     /// Whether children are kept strongest first and only the first few are searched, more
@@ -556,78 +905,88 @@ impl Tree {
         self.model.is_some() && self.params.widen > 1.0
     }
 
-    fn select(&self, node: u32) -> u32 {
-        let n = self.nodes[node as usize];
-        let ln = (n.visits.max(1.0)).ln();
-        let mut best = n.first;
+    /// The child of `n` to go down: the best by RAVE-blended value and exploration, each
+    /// child's virtual loss counted as that many more visits without a win.
+    fn select<'a>(&self, n: &'a Node) -> &'a Node {
+        let kids = n.children();
+        let visits = n.visits.get();
+        let ln = (visits.max(1.0)).ln();
+        let mut best = &kids[0];
         let mut best_v = f32::NEG_INFINITY;
-        let mut window = n.count as u32;
+        let mut window = kids.len();
         if self.widening() {
-            let real = (n.visits - n.prior_visits).max(0.0);
+            let real = (visits - n.prior_visits.get()).max(0.0);
             let k = 5.0 + (1.0 + real / 20.0).ln() / self.params.widen.ln();
-            window = window.min(k as u32);
+            window = window.min(k as usize);
         }
-        for c in n.first..n.first + window {
-            let ch = &self.nodes[c as usize];
-            if ch.visits.is_nan() {
+        for ch in &kids[..window] {
+            let mut cv = ch.visits.get();
+            if cv.is_nan() {
                 continue;
             }
-            let q = ch.wins / ch.visits.max(1e-3);
-            let v = if ch.rave_visits > 0.0 {
-                let rq = ch.rave_wins / ch.rave_visits;
-                let beta = ch.rave_visits
-                    / (ch.rave_visits
-                        + ch.visits
-                        + ch.rave_visits * ch.visits / self.params.rave_equiv);
+            let vl = ch.virtual_loss();
+            if vl > 0 {
+                cv += vl as f32;
+            }
+            let q = ch.wins.get() / cv.max(1e-3);
+            let rv = ch.rave_visits.get();
+            let v = if rv > 0.0 {
+                let rq = ch.rave_wins.get() / rv;
+                let beta = rv / (rv + cv + rv * cv / self.params.rave_equiv);
                 (1.0 - beta) * q + beta * rq
             } else {
                 q
             };
-            let v = v + self.params.explore * (ln / ch.visits.max(1.0)).sqrt();
+            let v = v + self.params.explore * (ln / cv.max(1.0)).sqrt();
             if v > best_v {
                 best_v = v;
-                best = c;
+                best = ch;
             }
         }
         best
     }
 
-    fn run_one(&mut self) {
+    fn run_one(&self, w: &mut Worker) {
+        let shared = self.shared;
         let mut b = self.root_board.clone();
-        self.amaf.iter_mut().for_each(|a| *a = 0);
-        self.path.clear();
-        self.path_hashes.clear();
-        self.path.push(0);
-        let mut node = 0u32;
+        w.amaf.iter_mut().for_each(|a| *a = 0);
+        w.path_hashes.clear();
+        let mut path: Vec<&Node> = Vec::with_capacity(64);
+        let mut node: &Node = &self.root;
+        path.push(node);
         let mut terminal = false;
         loop {
-            let n = self.nodes[node as usize];
-            if !n.expanded {
-                if n.visits - n.prior_visits >= self.params.expand_at && self.room_for_children(&b)
-                {
-                    // The path holds the root and every node down to this one.
-                    self.expand_with(node, &mut b, self.path.len() as u32 - 1);
-                } else {
+            if !node.expanded() {
+                // Expand a leaf visited often enough, unless the cap is reached or another
+                // thread is expanding it (then play out from here).
+                let expand = node.real_visits_raw() >= self.params.expand_at
+                    && self.room_for_children(&b)
+                    && node.claim();
+                // The path holds the root and every node down to this one.
+                if !(expand && self.expand_with(w, node, &mut b, path.len() as u32 - 1)) {
                     break;
                 }
             }
             let child = self.select(node);
-            let mv = self.nodes[child as usize].mv;
+            if shared {
+                child.meta.fetch_add(VLOSS_ONE, Ordering::Relaxed);
+            }
+            let mv = child.mv();
             let c = b.to_move();
             if mv == PASS {
                 b.pass();
             } else {
-                if self.amaf[mv as usize] == 0 {
-                    self.amaf[mv as usize] = c as u8 + 1;
+                if w.amaf[mv as usize] == 0 {
+                    w.amaf[mv as usize] = c as u8 + 1;
                 }
                 b.play(mv, c);
             }
-            self.path.push(child);
+            path.push(child);
             let h = match self.rules.ko {
                 KoRule::Situational => b.situational_hash(),
                 _ => b.hash(),
             };
-            self.path_hashes.push(h);
+            w.path_hashes.push(h);
             node = child;
             if b.passes() >= 2 {
                 terminal = true;
@@ -647,9 +1006,9 @@ impl Tree {
             };
             playout(
                 &mut b,
-                &mut self.rng,
-                &mut self.amaf,
-                &mut self.buf,
+                &mut w.rng,
+                &mut w.amaf,
+                &mut w.buf,
                 shapes,
                 self.params.playout_ladders,
             );
@@ -657,46 +1016,43 @@ impl Tree {
             self.score_result(&b, s as f32)
         };
         let black = self.value(&b, black, margin);
-        self.playouts += 1;
         // Ownership of the root's final positions.
         for i in b.points() {
             let o = b.owner_at(i);
-            self.ownership[i as usize] += o;
+            w.ownership[i as usize] += o;
         }
         // Back up along the path; the mover into path[k] is the colour to move at path[k-1].
         let mut mover = self.root_to_move;
-        for k in 0..self.path.len() {
-            let id = self.path[k] as usize;
+        for (k, n) in path.iter().enumerate() {
             if k > 0 {
                 let r = if mover == Colour::Black {
                     black
                 } else {
                     1.0 - black
                 };
-                let n = &mut self.nodes[id];
-                n.visits += 1.0;
-                n.wins += r;
-                n.score += margin;
+                n.visits.add(1.0, shared);
+                n.wins.add(r, shared);
+                n.score.add(margin, shared);
+                if shared {
+                    n.meta.fetch_sub(VLOSS_ONE, Ordering::Relaxed);
+                }
                 mover = mover.opp();
             } else {
-                self.nodes[id].visits += 1.0;
+                n.visits.add(1.0, shared);
             }
             // AMAF update of the children of this node: moves the colour to move here played.
-            let n = self.nodes[id];
-            if n.expanded {
-                let to_move = mover;
-                let code = to_move as u8 + 1;
-                let r = if to_move == Colour::Black {
-                    black
-                } else {
-                    1.0 - black
-                };
-                for c in n.first..n.first + n.count as u32 {
-                    let ch = &mut self.nodes[c as usize];
-                    if ch.mv != PASS && self.amaf[ch.mv as usize] == code {
-                        ch.rave_visits += 1.0;
-                        ch.rave_wins += r;
-                    }
+            let to_move = mover;
+            let code = to_move as u8 + 1;
+            let r = if to_move == Colour::Black {
+                black
+            } else {
+                1.0 - black
+            };
+            for ch in n.children() {
+                let m = ch.mv();
+                if m != PASS && w.amaf[m as usize] == code {
+                    ch.rave_visits.add(1.0, shared);
+                    ch.rave_wins.add(r, shared);
                 }
             }
         }
@@ -727,45 +1083,43 @@ impl Tree {
         (self.rules.black_result(raw), raw - self.rules.komi)
     }
 
-    /// Statistics of every root move, most visited first.
-    pub fn root_stats(&self) -> Vec<MoveStat> {
-        let r = self.nodes[0];
+    fn root_stats(&self) -> Vec<MoveStat> {
+        let kids = self.root.children();
         let mut total_prior = 0.0f32;
-        for c in r.first..r.first + r.count as u32 {
-            let ch = &self.nodes[c as usize];
-            if !ch.visits.is_nan() {
-                total_prior += ch.prior_wins;
+        for ch in kids {
+            if !ch.visits.get().is_nan() {
+                total_prior += ch.prior_wins.get();
             }
         }
-        let mut out: Vec<MoveStat> = (r.first..r.first + r.count as u32)
-            .filter(|&c| !self.nodes[c as usize].visits.is_nan())
-            .map(|c| {
-                let ch = &self.nodes[c as usize];
-                let real = (ch.visits - ch.prior_visits).max(0.0);
-                let (pv, pv_visits) = self.pv_from(c);
-                // The mover into a root child is the root's side to move.
-                let sign = if self.root_to_move == Colour::Black {
-                    1.0
-                } else {
-                    -1.0
-                };
+        // The mover into a root child is the root's side to move.
+        let sign = if self.root_to_move == Colour::Black {
+            1.0
+        } else {
+            -1.0
+        };
+        let mut out: Vec<MoveStat> = kids
+            .iter()
+            .filter(|ch| !ch.visits.get().is_nan())
+            .map(|ch| {
+                let real = ch.real_visits();
+                let (pv, pv_visits) = pv_from(ch);
                 let score_mean = if real > 0.0 {
-                    sign * ch.score / real
+                    sign * ch.score.get() / real
                 } else {
                     0.0
                 };
                 let winrate = if real > 0.0 {
-                    (ch.wins - ch.prior_wins) / real
+                    (ch.wins.get() - ch.prior_wins.get()) / real
                 } else {
-                    ch.wins / ch.visits.max(1e-3)
+                    ch.wins.get() / ch.visits.get().max(1e-3)
                 };
                 MoveStat {
-                    mv: ch.mv,
+                    mv: ch.mv(),
                     visits: real.round() as u32,
                     winrate: winrate.clamp(0.0, 1.0),
                     score_mean,
                     prior: if total_prior > 0.0 {
-                        ch.prior_wins / total_prior
+                        ch.prior_wins.get() / total_prior
                     } else {
                         0.0
                     },
@@ -777,61 +1131,42 @@ impl Tree {
         out.sort_by(|a, b| b.visits.cmp(&a.visits).then(a.mv.cmp(&b.mv)));
         out
     }
+}
 
-    /// The principal variation from `start` (most visited child at each step, 12 moves at
-    /// most) and the visits of each of its moves.
-    fn pv_from(&self, start: u32) -> (Vec<Idx>, Vec<u32>) {
-        let real = |c: u32| {
-            let n = &self.nodes[c as usize];
-            (n.visits - n.prior_visits).max(0.0)
-        };
-        let mut pv = vec![self.nodes[start as usize].mv];
-        let mut visits = vec![real(start).round() as u32];
-        let mut node = start;
-        while pv.len() < 12 {
-            let n = self.nodes[node as usize];
-            if !n.expanded || n.count == 0 {
-                break;
-            }
-            let mut best: Option<u32> = None;
-            let mut bv = 0.0f32;
-            for c in n.first..n.first + n.count as u32 {
-                let r = real(c);
-                if r > bv {
-                    bv = r;
-                    best = Some(c);
-                }
-            }
-            match best {
-                Some(c) if bv >= 1.0 => {
-                    pv.push(self.nodes[c as usize].mv);
-                    visits.push(bv.round() as u32);
-                    node = c;
-                }
-                _ => break,
+impl Node {
+    /// Visits less the prior's virtual ones, unclamped (the expansion test's measure).
+    #[inline]
+    fn real_visits_raw(&self) -> f32 {
+        self.visits.get() - self.prior_visits.get()
+    }
+}
+
+/// The principal variation from `start` (most visited child at each step, 12 moves at most)
+/// and the visits of each of its moves.
+fn pv_from(start: &Node) -> (Vec<Idx>, Vec<u32>) {
+    let mut pv = vec![start.mv()];
+    let mut visits = vec![start.real_visits().round() as u32];
+    let mut node = start;
+    while pv.len() < 12 {
+        let mut best: Option<&Node> = None;
+        let mut bv = 0.0f32;
+        for ch in node.children() {
+            let r = ch.real_visits();
+            if r > bv {
+                bv = r;
+                best = Some(ch);
             }
         }
-        (pv, visits)
-    }
-
-    /// Black's expected ownership of point `i` (−1..1) over this search's playouts.
-    pub fn ownership(&self, i: Idx) -> f32 {
-        if self.playouts == 0 {
-            0.0
-        } else {
-            self.ownership[i as usize] / self.playouts as f32
+        match best {
+            Some(ch) if bv >= 1.0 => {
+                pv.push(ch.mv());
+                visits.push(bv.round() as u32);
+                node = ch;
+            }
+            _ => break,
         }
     }
-
-    /// Number of nodes held.
-    pub fn size(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Nodes the arena has room for (its memory is this times [`NODE_BYTES`]).
-    pub fn capacity(&self) -> usize {
-        self.nodes.capacity()
-    }
+    (pv, visits)
 }
 
 /// The hand-written prior of `c` at `i` (virtual visits, virtual wins): captures, shapes near

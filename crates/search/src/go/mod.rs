@@ -1,12 +1,12 @@
 //! The Go bot: Monte Carlo tree search (UCT with RAVE, learned move priors and progressive
 //! widening, a score term when the game is decided) on the rules library's board, with a playout
-//! policy that knows captures, ataris and 3×3 shapes, tree reuse between moves, root-parallel
-//! threads, clock-aware time management and levels 1–10.
+//! policy that knows captures, ataris and 3×3 shapes, tree reuse between moves, threads sharing
+//! one tree (virtual loss), clock-aware time management and levels 1–10.
 //!
 //! It is rules-faithful: the caller passes the legal root moves from the rules library's `Game`
 //! (superko included, and repetitions a rule set allows stay available); inside the tree the same
-//! `BotRules` (ko, suicide, scoring, komi) are applied. It is deterministic for a seed at a node
-//! budget. It does no I/O.
+//! `BotRules` (ko, suicide, scoring, komi) are applied. With one thread it is deterministic for a
+//! seed at a playout budget; with several it is not. It does no I/O.
 
 pub mod board;
 pub mod ladder;
@@ -20,17 +20,20 @@ pub mod time;
 pub mod train;
 
 use board::{Colour, Idx, PASS};
-use mcts::{MoveRestriction, MoveStat, Tree, TreeParams};
+use mcts::{MoveRestriction, MoveStat, Searcher, Tree, TreeParams, MAX_THREADS};
 use patterns::Model;
 use state::GameState;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The bot's options (`baduk:threads=2,playouts=5000,…`).
 #[derive(Clone, Debug)]
 pub struct BotConfig {
-    /// Search threads (root parallel, one tree each).
+    /// Search threads, all searching one shared tree (virtual loss keeps them apart), at
+    /// most [`MAX_THREADS`]. With one thread a search at a playout budget is reproducible by
+    /// its seed; with more it is not (which thread reaches a node first varies from run to
+    /// run), though it still runs exactly the playouts asked for.
     pub threads: usize,
     /// Seed of every random choice.
     pub seed: u64,
@@ -51,8 +54,8 @@ pub struct BotConfig {
     /// Strength level 1..=10 (10: full strength at the given time); lower levels cap the
     /// playouts per move, and the lowest also play some random moves.
     pub level: u8,
-    /// Most tree nodes over all threads' trees (each tree gets its share); once full, the
-    /// search goes on without expanding leaves. Default: [`DEFAULT_TREE_BYTES`] worth.
+    /// Most tree nodes (the one tree all threads share); once full, the search goes on
+    /// without expanding leaves. Default: [`DEFAULT_TREE_BYTES`] worth.
     pub max_nodes: usize,
     /// Under a clock (a request with a `max_time`), how much longer than its budget a move
     /// may think while its two best moves are close, as a fraction of the budget (1: up to
@@ -67,7 +70,7 @@ pub struct BotConfig {
     pub early_stop: bool,
 }
 
-/// The tree memory a bot may use by default, over all its threads: `max_nodes` defaults to
+/// The tree memory a bot may use by default, whatever its threads: `max_nodes` defaults to
 /// this divided by [`mcts::NODE_BYTES`].
 pub const DEFAULT_TREE_BYTES: usize = 1 << 30;
 
@@ -132,7 +135,9 @@ impl BotConfig {
                 }
             };
             match k {
-                "threads" => self.threads = v.parse::<usize>().map_err(|e| bad(&e))?.max(1),
+                "threads" => {
+                    self.threads = v.parse::<usize>().map_err(|e| bad(&e))?.clamp(1, MAX_THREADS)
+                }
                 "seed" => self.seed = v.parse().map_err(|e| bad(&e))?,
                 "playouts" => self.playouts = Some(v.parse().map_err(|e| bad(&e))?),
                 "time" => {
@@ -270,7 +275,7 @@ pub struct SearchRequest {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
-/// Why a search stopped (the first thread's tree, when there are several).
+/// Why a search stopped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum StopReason {
     /// Its playout budget, its time budget, or a stop request: the work it was given.
@@ -297,11 +302,11 @@ pub struct SearchResult {
     pub stopped: StopReason,
 }
 
-/// The Go bot: a configuration, its trees and its memory of the game.
+/// The Go bot: a configuration, its tree and its memory of the game.
 pub struct Bot {
     /// The options.
     pub config: BotConfig,
-    trees: Vec<Tree>,
+    tree: Option<Tree>,
     tree_moves: Vec<(Colour, Idx)>,
     tree_setup: Vec<(Colour, Idx)>,
     tree_to_move: Colour,
@@ -317,7 +322,7 @@ impl Bot {
     pub fn new(config: BotConfig) -> Bot {
         Bot {
             config,
-            trees: Vec::new(),
+            tree: None,
             tree_moves: Vec::new(),
             tree_setup: Vec::new(),
             tree_to_move: Colour::Black,
@@ -329,18 +334,18 @@ impl Bot {
         }
     }
 
-    /// Forgets trees and streaks (new game).
+    /// Forgets the tree and streaks (new game).
     pub fn reset(&mut self) {
-        self.trees.clear();
+        self.tree = None;
         self.tree_moves.clear();
         self.tree_setup.clear();
         self.low_streak = 0;
         self.last_winrate = 0.5;
     }
 
-    /// Makes the trees' root the position of `game` with its side to move, keeping what was
-    /// searched when the trees already hold it: the same position, colour and root moves (as
-    /// is), or a position reached by moves the trees hold (that subtree). A tree is never
+    /// Makes the tree's root the position of `game` with its side to move, keeping what was
+    /// searched when the tree already holds it: the same position, colour and root moves (as
+    /// is), or a position reached by moves the tree holds (that subtree). A tree is never
     /// reused for the other colour to move: GUIs ask for either side at any time.
     fn prepare(
         &mut self,
@@ -351,14 +356,18 @@ impl Bot {
     ) {
         let moves = game.moves();
         let same_restrictions = self.tree_restrictions == restrictions;
+        let n = self.config.threads.clamp(1, MAX_THREADS);
+        // A tree for this board with this many threads.
+        let fits = self
+            .tree
+            .as_ref()
+            .is_some_and(|t| t.root_board().width() == game.board().width() && t.threads() == n);
         let at_this_root = same_restrictions
-            && !self.trees.is_empty()
+            && fits
             && self.tree_setup == game.setup_stones()
             && moves == self.tree_moves
             && self.tree_to_move == game.to_move()
-            && root_moves == self.tree_filter
-            && self.trees[0].root_board().width() == game.board().width()
-            && self.trees.len() == self.config.threads.max(1);
+            && root_moves == self.tree_filter;
         if at_this_root && (resume || self.config.reuse_tree) {
             return;
         }
@@ -366,12 +375,10 @@ impl Bot {
         let reusable = self.config.reuse_tree
             && same_restrictions
             && restrictions.is_empty()
-            && !self.trees.is_empty()
+            && fits
             && self.tree_setup == game.setup_stones()
             && moves.len() >= self.tree_moves.len()
-            && moves[..self.tree_moves.len()] == self.tree_moves[..]
-            && self.trees[0].root_board().width() == game.board().width()
-            && self.trees.len() == self.config.threads.max(1);
+            && moves[..self.tree_moves.len()] == self.tree_moves[..];
         if reusable {
             let extra: Vec<Idx> = moves[self.tree_moves.len()..].iter().map(|m| m.1).collect();
             // Colours must alternate as in the tree for the subtree to be meaningful, and the
@@ -387,15 +394,13 @@ impl Bot {
             // (The same position with other root moves starts afresh.)
             ok &= c == game.to_move() && !extra.is_empty();
             if ok {
-                for t in self.trees.iter_mut() {
-                    if !t.advance(
+                if let Some(t) = self.tree.as_mut() {
+                    ok = t.advance(
                         &extra,
                         game.board(),
                         game.forbidden_set(),
                         root_moves.clone(),
-                    ) {
-                        ok = false;
-                    }
+                    );
                 }
             }
             if ok {
@@ -405,25 +410,25 @@ impl Bot {
                 return;
             }
         }
-        let n = self.config.threads.max(1);
         let base =
             baduk_rng::Rng::new(self.config.seed ^ (moves.len() as u64).wrapping_mul(0x9E37));
-        self.trees = (0..n)
-            .map(|k| {
-                let seed = base.fork(k as u64 + 1).next_u64();
-                Tree::new(
-                    game.board().clone(),
-                    game.rules,
-                    self.config.params,
-                    game.forbidden_set(),
-                    root_moves.clone(),
-                    seed,
-                )
-                .with_model(self.config.model.clone())
-                .with_restrictions(restrictions.to_vec())
-                .with_max_nodes(self.config.max_nodes / n)
-            })
-            .collect();
+        // Each thread's random stream (the first one's is the single-threaded search's).
+        let seed = |k: usize| base.fork(k as u64 + 1).next_u64();
+        self.tree = None;
+        self.tree = Some(
+            Tree::new(
+                game.board().clone(),
+                game.rules,
+                self.config.params,
+                game.forbidden_set(),
+                root_moves.clone(),
+                seed(0),
+            )
+            .with_model(self.config.model.clone())
+            .with_restrictions(restrictions.to_vec())
+            .with_max_nodes(self.config.max_nodes)
+            .with_more_threads((1..n).map(seed)),
+        );
         self.tree_moves = moves.to_vec();
         self.tree_setup = game.setup_stones().to_vec();
         self.tree_to_move = game.to_move();
@@ -439,11 +444,9 @@ impl Bot {
             || self.last_winrate < p.score_band
             || self.last_winrate > 1.0 - p.score_band;
         let w = if lopsided { p.score_weight } else { 0.0 };
-        let cap = self.config.max_nodes / self.trees.len().max(1);
-        for t in self.trees.iter_mut() {
-            t.set_score_weight(w);
-            t.set_max_nodes(cap);
-        }
+        let tree = self.tree.as_mut().expect("prepare makes a tree");
+        tree.set_score_weight(w);
+        tree.set_max_nodes(self.config.max_nodes);
         let mut playouts = req.playouts.or(self.config.playouts);
         if let Some(&cap) = LEVEL_PLAYOUTS.get(self.config.level.wrapping_sub(1) as usize) {
             playouts = Some(playouts.map_or(cap, |p| p.min(cap)));
@@ -453,8 +456,6 @@ impl Bot {
         } else {
             None
         });
-        let n = self.trees.len() as u64;
-        let per_tree = playouts.map(|p| p.div_ceil(n));
         let start = Instant::now();
         let deadline = time.map(|t| start + t);
         // Under a clock, close calls may think longer: up to (1 + extend) × the budget and
@@ -470,15 +471,26 @@ impl Bot {
         let early_stop = self.config.early_stop && !req.resume;
         let close = 1.0 - self.config.extend_margin;
         let stop = req.stop.as_deref();
-        let work = |t: &mut Tree| -> StopReason {
-            let mut done = 0u64;
-            let mut why = StopReason::Budget;
+        // What the threads share: playouts handed out and finished (the playout budget is
+        // theirs together), and whether one of them ended the search and why.
+        let claimed = AtomicU64::new(0);
+        let finished = AtomicU64::new(0);
+        let halt = AtomicBool::new(false);
+        let (early, extended) = (AtomicBool::new(false), AtomicBool::new(false));
+        // Neither budget given: a small fixed one.
+        let budget = playouts.unwrap_or(if deadline.is_none() { 1000 } else { u64::MAX });
+        // Playout budgets are handed out exactly; the others in whole chunks.
+        let chunk_at = |c: u64| match playouts {
+            Some(p) => (p - c).min(64),
+            None => 64,
+        };
+        let work = |t: &mut Searcher| -> ((), u64) {
+            let mut mine = 0u64;
             loop {
-                let chunk = match per_tree {
-                    Some(p) if done >= p => break,
-                    Some(p) => (p - done).min(64),
-                    None => 64,
-                };
+                if halt.load(Ordering::Relaxed) || claimed.load(Ordering::Relaxed) >= budget {
+                    break;
+                }
+                let done = finished.load(Ordering::Relaxed);
                 if let Some(d) = deadline {
                     let now = Instant::now();
                     if now >= d {
@@ -488,20 +500,22 @@ impl Bot {
                         }
                         let (best, second) = t.top_two_visits();
                         if second < best * close {
+                            halt.store(true, Ordering::Relaxed);
                             break;
                         }
-                        why = StopReason::Extended;
+                        extended.store(true, Ordering::Relaxed);
                     } else if early_stop && done >= 128 {
                         // Stop when the second best could not catch the best even if it got
                         // every playout the time (and the playout cap) still allows.
                         let (best, second) = t.top_two_visits();
                         let rate = done as f64 / (now - start).as_secs_f64().max(1e-6);
                         let mut left = rate * (d - now).as_secs_f64();
-                        if let Some(p) = per_tree {
-                            left = left.min((p - done) as f64);
+                        if let Some(p) = playouts {
+                            left = left.min(p.saturating_sub(done) as f64);
                         }
                         if (best - second) as f64 > left {
-                            why = StopReason::Early;
+                            early.store(true, Ordering::Relaxed);
+                            halt.store(true, Ordering::Relaxed);
                             break;
                         }
                     }
@@ -509,27 +523,26 @@ impl Bot {
                 if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                     break;
                 }
-                if per_tree.is_none() && deadline.is_none() {
-                    // Neither budget given: a small fixed one.
-                    if done >= 1000 {
-                        break;
-                    }
-                }
+                let next = claimed.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| {
+                    (c < budget).then(|| c + chunk_at(c))
+                });
+                let Ok(c) = next else {
+                    break;
+                };
+                let chunk = chunk_at(c);
                 t.run(chunk);
-                done += chunk;
+                finished.fetch_add(chunk, Ordering::Relaxed);
+                mine += chunk;
             }
-            why
+            ((), mine)
         };
-        self.last_stop = if self.trees.len() == 1 {
-            work(&mut self.trees[0])
+        tree.search_parallel(work);
+        self.last_stop = if early.into_inner() {
+            StopReason::Early
+        } else if extended.into_inner() {
+            StopReason::Extended
         } else {
-            std::thread::scope(|s| {
-                let runs: Vec<_> = self.trees.iter_mut().map(|t| s.spawn(|| work(t))).collect();
-                runs.into_iter()
-                    .map(|r| r.join().expect("a search thread does not panic"))
-                    .next()
-                    .unwrap_or_default()
-            })
+            StopReason::Budget
         };
         let stats = self.merged_stats();
         if let Some(s) = stats.first() {
@@ -538,77 +551,52 @@ impl Bot {
         stats
     }
 
-    /// Root statistics merged over the threads' trees, most visited first.
+    /// Root statistics of the tree (all threads'), most visited first.
     pub fn merged_stats(&self) -> Vec<MoveStat> {
-        let mut merged: Vec<MoveStat> = Vec::new();
-        for t in &self.trees {
-            for s in t.root_stats() {
-                match merged.iter_mut().find(|m| m.mv == s.mv) {
-                    Some(m) => {
-                        let tot = m.visits + s.visits;
-                        if tot > 0 {
-                            let (mv, sv) = (m.visits as f32, s.visits as f32);
-                            let mean = |a: f32, b: f32| (a * mv + b * sv) / tot as f32;
-                            m.winrate = mean(m.winrate, s.winrate);
-                            m.score_mean = mean(m.score_mean, s.score_mean);
-                        }
-                        if s.visits > m.visits {
-                            m.pv = s.pv.clone();
-                            m.pv_visits = s.pv_visits.clone();
-                        }
-                        m.visits = tot;
-                        m.prior = (m.prior + s.prior) * 0.5;
-                    }
-                    None => merged.push(s),
-                }
-            }
-        }
-        merged.sort_by(|a, b| b.visits.cmp(&a.visits).then(a.mv.cmp(&b.mv)));
-        merged
+        self.tree.as_ref().map(Tree::root_stats).unwrap_or_default()
     }
 
-    /// How many of the side to move's own moves in a row, from the root down every tree's
+    /// How many of the side to move's own moves in a row, from the root down the tree's
     /// principal variation (each with at least [`RESIGN_PV_VISITS`] visits), have a win rate
     /// below `threshold` (all of them, `u32::MAX`, when that line ends the game by two
-    /// passes); the least over the trees.
+    /// passes).
     fn pv_low_streak(&self, threshold: f32) -> u32 {
-        self.trees
+        let Some(t) = &self.tree else {
+            return 0;
+        };
+        let pv = t.pv_values(RESIGN_PV_VISITS);
+        let low = pv
             .iter()
-            .map(|t| {
-                let pv = t.pv_values(RESIGN_PV_VISITS);
-                let low = pv
-                    .iter()
-                    .step_by(2)
-                    .take_while(|&&(_, _, wr)| wr < threshold)
-                    .count();
-                // The line up to the last low own move (and the reply to it).
-                let upto = (2 * low).min(pv.len());
-                if low > 0 && t.ends_game(pv[..upto].iter().map(|p| p.0)) {
-                    u32::MAX
-                } else {
-                    low as u32
-                }
-            })
-            .min()
-            .unwrap_or(0)
+            .step_by(2)
+            .take_while(|&&(_, _, wr)| wr < threshold)
+            .count();
+        // The line up to the last low own move (and the reply to it).
+        let upto = (2 * low).min(pv.len());
+        if low > 0 && t.ends_game(pv[..upto].iter().map(|p| p.0)) {
+            u32::MAX
+        } else {
+            low as u32
+        }
     }
 
-    /// Nodes held by all the threads' trees.
+    /// Nodes held by the tree.
     pub fn tree_nodes(&self) -> usize {
-        self.trees.iter().map(Tree::size).sum()
+        self.tree.as_ref().map_or(0, Tree::size)
+    }
+
+    /// The tree, if the bot has searched.
+    pub fn tree(&self) -> Option<&Tree> {
+        self.tree.as_ref()
     }
 
     /// Playouts run at the current root over all threads.
     pub fn playouts(&self) -> u64 {
-        self.trees.iter().map(|t| t.playouts).sum()
+        self.tree.as_ref().map_or(0, |t| t.playouts)
     }
 
     /// Black's expected ownership of `i` (−1..1) from the last search.
     pub fn ownership(&self, i: Idx) -> f32 {
-        if self.trees.is_empty() {
-            return 0.0;
-        }
-        self.trees.iter().map(|t| t.ownership(i)).sum::<f32>() / self.trees.len() as f32
+        self.tree.as_ref().map_or(0.0, |t| t.ownership(i))
     }
 
     /// Chooses a move for the side to move of `game`.
@@ -707,7 +695,10 @@ pub struct SearchBench {
     pub size: usize,
     /// Playouts run.
     pub playouts: u64,
-    /// Sum of the root visit counts times their move index: a signature of the search.
+    /// Search threads (sharing one tree).
+    pub threads: usize,
+    /// Sum of the root visit counts times their move index: a signature of the search,
+    /// reproducible with one thread only.
     pub signature: u64,
     /// Seconds taken.
     pub seconds: f64,
@@ -721,8 +712,8 @@ impl SearchBench {
 }
 
 /// Tree search from the empty `size`×`size` board (area rules, komi 7) with the real playout
-/// policy, one thread, `playouts` playouts, bot options `opts` on top: the `bench go --search`
-/// measurement.
+/// policy, one thread unless `opts` say `threads=N`, `playouts` playouts, bot options `opts` on
+/// top: the `bench go --search` measurement.
 pub fn bench_search(
     size: usize,
     playouts: u64,
@@ -756,6 +747,7 @@ pub fn bench_search(
     Ok(SearchBench {
         size,
         playouts: bot.playouts(),
+        threads: bot.config.threads,
         signature,
         seconds,
     })
