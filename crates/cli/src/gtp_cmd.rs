@@ -13,7 +13,8 @@ pub struct GtpArgs {
     /// 0 = never), resign-moves=N, reuse=true|false (keep the tree between moves), rave=N,
     /// explore=C, expand=N, ladder-prior=W (virtual losses at expansion for escapes into working
     /// ladders; 0 = off, the default), playout-ladders=true|false (ladder reading in the
-    /// playouts; default false), max-nodes=N (tree-node cap; default 1 GiB of nodes),
+    /// playouts; default false), playout-selfatari, playout-2lib, playout-nakade,
+    /// playout-ko=true|false (playout tactics, docs/bot.md; default false), max-nodes=N (tree-node cap; default 1 GiB of nodes),
     /// extend=F (under a GTP clock, close calls think up to (1+F) times the budget; default 1),
     /// extend-margin=M, early-stop=true|false (stop a timed search when the best move cannot
     /// be caught; default true). Example: threads=2,playouts=5000,resign=0.1

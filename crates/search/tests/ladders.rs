@@ -9,17 +9,7 @@ use baduk_search::go::ladder::{
 
 /// A board from rows (top row first): `X` black, `O` white, `.` empty.
 fn board(rows: &[&str]) -> FastBoard {
-    let mut b = FastBoard::new(rows[0].len(), rows.len());
-    for (y, r) in rows.iter().enumerate() {
-        for (x, ch) in r.bytes().enumerate() {
-            match ch {
-                b'X' => b.setup(b.idx(x, y), Colour::Black),
-                b'O' => b.setup(b.idx(x, y), Colour::White),
-                _ => {}
-            }
-        }
-    }
-    b
+    FastBoard::from_rows(rows)
 }
 
 /// The 9×9 ladder: White's stone at (3,6) has X on its left and below, and X at (4,7).

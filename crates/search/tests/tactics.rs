@@ -4,8 +4,9 @@
 //! (`tests/tactics/README.md`). The bot plays each position at a fixed playout budget and seed;
 //! the score is printed (`cargo test -p baduk-search --test tactics -- --nocapture`), and only
 //! a floor well under it is asserted. `TACTICS_PLAYOUTS` and `TACTICS_SEED` change the budget
-//! and seed for a measurement. A quick subset is also played by two threads sharing one tree
-//! (`TACTICS_RUNS` runs each, `TACTICS_THREADS` threads, for a measurement).
+//! and seed for a measurement, `TACTICS_OPTS` the bot option sets (`;` between sets, `-` the
+//! defaults). A quick subset is also played by two threads sharing one tree (`TACTICS_RUNS`
+//! runs each, `TACTICS_THREADS` threads, for a measurement).
 
 use baduk_go::sgf::SgfGame;
 use baduk_go::{Color, Game, Move, Point};
@@ -268,8 +269,11 @@ fn the_bot_solves_the_suite_at_a_fixed_budget() {
     let playouts = env_u64("TACTICS_PLAYOUTS", 1000);
     let seed = env_u64("TACTICS_SEED", 1);
     let s = suite().unwrap_or_else(|e| panic!("{e}"));
-    // The defaults (no ladder reading: main's bot), then the ladder tactics switched on.
-    for opts in ["", "playout-ladders=true,ladder-prior=40"] {
+    // The defaults, then the ladder tactics switched on (or the option sets of
+    // `TACTICS_OPTS`, separated by `;`, to measure others: `-` stands for the defaults).
+    let sets = std::env::var("TACTICS_OPTS")
+        .unwrap_or_else(|_| "-;playout-ladders=true,ladder-prior=40".into());
+    for opts in sets.split(';').map(|o| if o == "-" { "" } else { o }) {
         let board = score(&s, opts, playouts, seed, false);
         let local = score(&s, opts, playouts, seed, true);
         // Floors well under the measured scores (see docs/bot.md): the search is deterministic

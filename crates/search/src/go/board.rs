@@ -112,6 +112,22 @@ impl FastBoard {
         }
     }
 
+    /// A board drawn as rows, top row first: `X` black, `O` white, anything else empty;
+    /// Black to move (for tests and hand-made positions).
+    pub fn from_rows(rows: &[&str]) -> FastBoard {
+        let mut b = FastBoard::new(rows.first().map_or(0, |r| r.len()), rows.len());
+        for (y, r) in rows.iter().enumerate() {
+            for (x, ch) in r.bytes().enumerate() {
+                match ch {
+                    b'X' => b.setup(b.idx(x, y), Colour::Black),
+                    b'O' => b.setup(b.idx(x, y), Colour::White),
+                    _ => {}
+                }
+            }
+        }
+        b
+    }
+
     /// The library board underneath (its rows count from the bottom).
     #[inline]
     pub fn lib(&self) -> &Board {

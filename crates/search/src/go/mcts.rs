@@ -12,7 +12,7 @@
 use super::board::{Colour, FastBoard, Idx, MAX_CELLS, PASS};
 use super::ladder::{judge_move, LadderVerdict, LADDER_BUDGET};
 use super::patterns::Model;
-use super::playout::{bad_self_atari, matches_shape, playout};
+use super::playout::{bad_self_atari, matches_shape, playout, Policy};
 use super::rules::{BotRules, KoRule, ScoringKind};
 use super::state::sit;
 use baduk_rng::Rng;
@@ -48,6 +48,28 @@ pub struct TreeParams {
     /// Playouts read ladders: no escape into a working ladder, and one move in eight ataris
     /// that capture in a ladder (or defences against them). Off: the plain playout policy.
     pub playout_ladders: bool,
+    /// Playouts let captures and nakade throw-ins through the self-atari filter (and reject
+    /// other self-ataris fifteen times in sixteen rather than always).
+    pub playout_self_atari: bool,
+    /// Playouts defend own chains left with two liberties and ladder-attack enemy ones.
+    pub playout_two_lib: bool,
+    /// Playouts play the vital point of killable eye spaces (attack and defence).
+    pub playout_nakade: bool,
+    /// Playouts connect a ko they hold after the opponent played elsewhere.
+    pub playout_ko: bool,
+}
+
+impl TreeParams {
+    /// The playout policy these parameters switch on.
+    pub fn playout_policy(&self) -> Policy {
+        Policy {
+            ladders: self.playout_ladders,
+            self_atari: self.playout_self_atari,
+            two_lib: self.playout_two_lib,
+            nakade: self.playout_nakade,
+            ko: self.playout_ko,
+        }
+    }
 }
 
 impl Default for TreeParams {
@@ -63,6 +85,10 @@ impl Default for TreeParams {
             score_band: 0.2,
             ladder_prior: 0.0,
             playout_ladders: false,
+            playout_self_atari: false,
+            playout_two_lib: false,
+            playout_nakade: false,
+            playout_ko: false,
         }
     }
 }
@@ -1010,7 +1036,7 @@ impl Core {
                 &mut w.amaf,
                 &mut w.buf,
                 shapes,
-                self.params.playout_ladders,
+                self.params.playout_policy(),
             );
             let s = b.playout_area_score();
             self.score_result(&b, s as f32)

@@ -192,6 +192,12 @@ impl BotConfig {
                 "playout-ladders" => {
                     self.params.playout_ladders = v.parse().map_err(|e| bad(&e))?
                 }
+                "playout-selfatari" => {
+                    self.params.playout_self_atari = v.parse().map_err(|e| bad(&e))?
+                }
+                "playout-2lib" => self.params.playout_two_lib = v.parse().map_err(|e| bad(&e))?,
+                "playout-nakade" => self.params.playout_nakade = v.parse().map_err(|e| bad(&e))?,
+                "playout-ko" => self.params.playout_ko = v.parse().map_err(|e| bad(&e))?,
                 "playout-shapes" => {
                     self.params.playout_shapes = v.parse().map_err(|e| bad(&e))?
                 }
@@ -229,7 +235,7 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-shapes, score, score-band, level, max-nodes, extend, extend-margin, early-stop)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-shapes, score, score-band, level, max-nodes, extend, extend-margin, early-stop)"
                     ))
                 }
             }
@@ -657,7 +663,7 @@ impl Bot {
                 self.config.seed ^ (game.moves().len() as u64).wrapping_mul(0x2545_F491),
             );
             if rng.unit() < blunder {
-                let r = playout::random_move(b, me, &mut rng);
+                let r = playout::random_move(b, me, &mut rng, playout::Policy::default());
                 if r != PASS && legal(r) {
                     mv = BotMove::Play(r);
                 }
@@ -771,7 +777,14 @@ pub fn estimate_ownership(board: &board::FastBoard, n: u32, seed: u64) -> Vec<f3
         };
         b.set_to_move(first);
         b.reset_passes();
-        playout::playout(&mut b, &mut rng, &mut amaf, &mut buf, None, false);
+        playout::playout(
+            &mut b,
+            &mut rng,
+            &mut amaf,
+            &mut buf,
+            None,
+            playout::Policy::default(),
+        );
         for i in b.points() {
             let o = b.owner_at(i);
             own[i as usize] += o;

@@ -161,15 +161,15 @@ pub fn liberties_after(b: &FastBoard, i: Idx, c: Colour) -> usize {
     liberties_after_upto(b, i, c, 3)
 }
 
-/// Distinct liberties (capped at `cap`, at most 3) the chain of a `c` stone at empty `i` would
+/// Distinct liberties (capped at `cap`, at most 4) the chain of a `c` stone at empty `i` would
 /// have: its empty neighbours, those of the own chains it joins, and the points of neighbouring
 /// enemy stones it captures.
 #[inline]
 pub fn liberties_after_upto(b: &FastBoard, i: Idx, c: Colour, cap: usize) -> usize {
-    debug_assert!((1..=3).contains(&cap));
-    let mut libs: [Idx; 3] = [0; 3];
+    debug_assert!((1..=4).contains(&cap));
+    let mut libs: [Idx; 4] = [0; 4];
     let mut n = 0usize;
-    let add = |p: Idx, libs: &mut [Idx; 3], n: &mut usize| {
+    let add = |p: Idx, libs: &mut [Idx; 4], n: &mut usize| {
         if p != i && !libs[..*n].contains(&p) {
             libs[*n] = p;
             *n += 1;
@@ -241,6 +241,38 @@ fn playable(b: &FastBoard, i: Idx, c: Colour) -> bool {
 
 /// Plays a ladder read may make in a playout (a read that runs out counts as "escapes").
 pub const PLAYOUT_LADDER_BUDGET: u32 = 120;
+
+/// The switchable tactics of the playout policy. All off is the plain policy: the same moves,
+/// and the same use of the random generator, as before any of them existed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Policy {
+    /// Escapes into working ladders are skipped and one move in eight looks for ladder ataris
+    /// on (and defences of) two-liberty chains next to the last move.
+    pub ladders: bool,
+    /// The self-atari filter lets captures and nakade throw-ins through, and rejects the other
+    /// self-ataris of chains of two stones or more fifteen times in sixteen (off: every such
+    /// self-atari is rejected, captures and nakade included).
+    pub self_atari: bool,
+    /// Chains the last move left with two liberties: the owner gains liberties (or captures a
+    /// neighbour in atari), the attacker plays the atari that captures in a ladder.
+    pub two_lib: bool,
+    /// The vital point of a killable eye space (three cells, pyramid four, bulky and crossed
+    /// five, rabbity six) next to the last move (attack) or the own move before it (defence).
+    pub nakade: bool,
+    /// A ko the side to move holds (its stone in atari from the move before, the retake
+    /// point surrounded by its stones) is connected when the opponent played elsewhere.
+    pub ko: bool,
+}
+
+impl Policy {
+    /// Only ladder reading (what the `ladders` flag of the plain policy meant).
+    pub fn ladders(ladders: bool) -> Policy {
+        Policy {
+            ladders,
+            ..Policy::default()
+        }
+    }
+}
 
 /// Moves that capture an enemy chain in atari next to `around` or save an own chain there
 /// (with `ladders`, an extension that only runs into a working ladder is left out).
@@ -321,12 +353,13 @@ fn two_liberties(b: &FastBoard, s: Idx) -> Option<[Idx; 2]> {
     None
 }
 
-/// Chains with two liberties next to the last move `around`: ataris on enemy ones that capture
-/// in a ladder, and for own ones that such an atari threatens, the liberty that gets them three
-/// liberties.
-pub fn two_liberty_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<Idx>) {
+/// The distinct chains with exactly two liberties through `around` and its neighbours: a
+/// stone of each, its colour and its two liberties (at most five).
+fn two_liberty_chains(b: &FastBoard, around: Idx) -> ([(Idx, Colour, [Idx; 2]); 5], usize) {
+    let mut found = [(PASS, Colour::Black, [PASS; 2]); 5];
+    let mut n = 0;
     if around == PASS {
-        return;
+        return (found, 0);
     }
     let mut pts = [around; 5];
     pts[1..].copy_from_slice(&b.neighbours(around));
@@ -338,9 +371,20 @@ pub fn two_liberty_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Ve
             continue;
         }
         seen[k] = head;
-        let Some(libs) = two_liberties(b, p) else {
-            continue;
-        };
+        if let Some(libs) = two_liberties(b, p) {
+            found[n] = (p, owner, libs);
+            n += 1;
+        }
+    }
+    (found, n)
+}
+
+/// Chains with two liberties next to the last move `around`: ataris on enemy ones that capture
+/// in a ladder, and for own ones that such an atari threatens, the liberty that gets them three
+/// liberties.
+pub fn two_liberty_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<Idx>) {
+    let (chains, n) = two_liberty_chains(b, around);
+    for &(_, owner, libs) in &chains[..n] {
         if owner != c {
             // Attack: an atari whose stone is not itself in atari, where the defender's
             // extension gets two liberties at most, read out as a ladder.
@@ -380,41 +424,286 @@ pub fn two_liberty_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Ve
     }
 }
 
+/// Cells of a small set that are orthogonally adjacent to `p` (stride `s`).
+fn degree(cells: &[Idx], p: Idx, s: Idx) -> usize {
+    cells
+        .iter()
+        .filter(|&&q| q + 1 == p || p + 1 == q || q + s == p || p + s == q)
+        .count()
+}
+
+/// Whether the cells hold a 2×2 square.
+fn has_square(cells: &[Idx], s: Idx) -> bool {
+    cells
+        .iter()
+        .any(|&p| [p + 1, p + s, p + s + 1].iter().all(|q| cells.contains(q)))
+}
+
+/// What a small connected region of cells (stride `s`) is as an eye space with no stone in it:
+/// `Some(Some(v))` a shape one move at `v` kills (straight or bent three, pyramid four, bulky
+/// or crossed five, rabbity six), `Some(None)` a shape that is one eye however it is played
+/// (two cells, the square four), `None` anything else.
+pub fn eye_shape(cells: &[Idx], s: Idx) -> Option<Option<Idx>> {
+    let n = cells.len();
+    let mut best = (0usize, PASS, 0usize);
+    for &p in cells {
+        let d = degree(cells, p, s);
+        if d > best.0 {
+            best = (d, p, 1);
+        } else if d == best.0 {
+            best.2 += 1;
+        }
+    }
+    let (d, v, ties) = best;
+    match n {
+        2 => Some(None),
+        3 => Some(Some(v)).filter(|_| d == 2 && ties == 1),
+        4 if d == 3 => Some(Some(v)),
+        4 if has_square(cells, s) => Some(None),
+        5 if d == 4 => Some(Some(v)),
+        5 if d == 3 && ties == 1 && has_square(cells, s) => Some(Some(v)),
+        6 if d == 4 && ties == 1 && has_square(cells, s) => Some(Some(v)),
+        _ => None,
+    }
+}
+
+/// Whether `c` at `i` is a self-atari that fills an enemy eye space with a shape that is dead
+/// once taken: the chain it makes (two to six stones, `i` included) touches only enemy stones
+/// and its last liberty, that liberty touches only enemy stones and the chain, and the
+/// chain's cells form a dead eye shape ([`eye_shape`]).
+pub fn is_nakade_throw_in(b: &FastBoard, i: Idx, c: Colour) -> bool {
+    let mut cells: [Idx; 6] = [PASS; 6];
+    cells[0] = i;
+    let mut n = 1usize;
+    for nb in b.neighbours(i) {
+        if b.stone(nb) == Some(c) && !cells[..n].contains(&nb) {
+            if n + b.chain_size(nb) > 6 {
+                return false;
+            }
+            for st in b.chain_stones(nb) {
+                cells[n] = st;
+                n += 1;
+            }
+        }
+    }
+    let cells = &cells[..n];
+    let mut lib = PASS;
+    for &st in cells {
+        for nb in b.neighbours(st) {
+            if cells.contains(&nb) || b.cell(nb) == 3 {
+                continue;
+            }
+            match b.stone(nb) {
+                Some(s) if s == c => return false,
+                Some(_) => {}
+                None if lib == PASS || lib == nb => lib = nb,
+                None => return false,
+            }
+        }
+    }
+    // The last liberty must be inside the space too (no empty point beside it): filling
+    // from the outside of a group that has room is no nakade.
+    n >= 2
+        && lib != PASS
+        && b.neighbours(lib)
+            .iter()
+            .all(|&nb| cells.contains(&nb) || b.cell(nb) == 3 || b.stone(nb) == Some(c.opp()))
+        && eye_shape(cells, b.stride() as Idx).is_some()
+}
+
+/// The self-atari filter: whether the playout should not play `c` at `i`. Without `policy`'s
+/// `self_atari`, [`bad_self_atari`]; with it, a capture is never rejected, a lone stone or a
+/// nakade throw-in neither, and any other self-atari fifteen times in sixteen.
+#[inline]
+pub fn rejects_self_atari(b: &FastBoard, i: Idx, c: Colour, policy: Policy, rng: &mut Rng) -> bool {
+    if !policy.self_atari {
+        return bad_self_atari(b, i, c);
+    }
+    if !bad_self_atari(b, i, c) || b.captures_something(i, c) || is_nakade_throw_in(b, i, c) {
+        return false;
+    }
+    rng.below(16) != 0
+}
+
+/// The killing (or saving) point of an empty eye space through `start` that only `owner`'s
+/// stones (and the edge) surround, if it is one of [`eye_shape`]'s killable shapes.
+pub fn nakade_point(b: &FastBoard, start: Idx, owner: Colour) -> Option<Idx> {
+    let mut cells: [Idx; 7] = [PASS; 7];
+    cells[0] = start;
+    let mut n = 1usize;
+    let mut k = 0usize;
+    while k < n {
+        let p = cells[k];
+        k += 1;
+        for nb in b.neighbours(p) {
+            match b.cell(nb) {
+                0 => {
+                    if !cells[..n].contains(&nb) {
+                        if n == 6 {
+                            return None;
+                        }
+                        cells[n] = nb;
+                        n += 1;
+                    }
+                }
+                3 => {}
+                v if v == owner as u8 + 1 => {}
+                _ => return None,
+            }
+        }
+    }
+    eye_shape(&cells[..n], b.stride() as Idx).flatten()
+}
+
+/// Vital points of the killable eye spaces next to `around`, surrounded by `owner`.
+fn nakade_moves(b: &FastBoard, around: Idx, owner: Colour, c: Colour, out: &mut Vec<Idx>) {
+    if around == PASS || b.stone(around) != Some(owner) {
+        return;
+    }
+    for nb in b.neighbours(around) {
+        if b.is_empty(nb) {
+            if let Some(v) = nakade_point(b, nb, owner) {
+                if playable(b, v, c) && !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+    }
+}
+
+/// The ko `c` holds through its stone at `p` (its move before the last): `p` a lone stone in
+/// atari whose liberty only `c`'s stones (or the edge) surround otherwise, so that the
+/// opponent would retake there; the connecting point, when `c` may play it with two
+/// liberties or more.
+pub fn ko_to_connect(b: &FastBoard, p: Idx, c: Colour) -> Option<Idx> {
+    if p == PASS || b.stone(p) != Some(c) || b.chain_size(p) != 1 || !b.in_atari(p) {
+        return None;
+    }
+    let k = b.atari_liberty(p);
+    let surrounded = b
+        .neighbours(k)
+        .iter()
+        .all(|&n| n == p || b.cell(n) == 3 || b.stone(n) == Some(c));
+    (surrounded && playable(b, k, c) && liberties_after_upto(b, k, c, 2) >= 2).then_some(k)
+}
+
+/// Two-liberty tactics next to the last move `around` without a ladder read for the owner:
+/// an own chain left with two liberties (when an enemy atari on it would leave its escape two
+/// liberties or fewer) captures an adjacent enemy chain in atari or takes the liberty that
+/// gives three; an enemy chain with two liberties is put in atari where the escape would be
+/// left in atari, or (with `read`) left two liberties in a ladder that works.
+pub fn two_lib_tactics(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<Idx>, read: bool) {
+    let (chains, n) = two_liberty_chains(b, around);
+    for &(p, owner, libs) in &chains[..n] {
+        if owner == c {
+            // An enemy stone on one liberty leaves the escape on the other (which counts the
+            // first as a liberty now) two liberties or fewer.
+            let weak = (0..2).any(|j| liberties_after_upto(b, libs[1 - j], c, 4) <= 3);
+            if !weak {
+                continue;
+            }
+            for st in b.chain_stones(p) {
+                for n in b.neighbours(st) {
+                    if b.stone(n) == Some(c.opp()) && b.in_atari(n) {
+                        let l = b.atari_liberty(n);
+                        if playable(b, l, c) && !out.contains(&l) {
+                            out.push(l);
+                        }
+                    }
+                }
+            }
+            for &l in &libs {
+                if playable(b, l, c) && liberties_after_upto(b, l, c, 3) >= 3 && !out.contains(&l) {
+                    out.push(l);
+                }
+            }
+        } else {
+            for (j, &a) in libs.iter().enumerate() {
+                let other = libs[1 - j];
+                if !playable(b, a, c) || liberties_after_upto(b, a, c, 2) < 2 || out.contains(&a) {
+                    continue;
+                }
+                // The escape's liberties once `a` is taken (the count includes `a`).
+                let escape = liberties_after_upto(b, other, owner, 4) - 1;
+                if escape <= 1
+                    || (escape == 2
+                        && read
+                        && is_working_ladder_atari(b, a, c, PLAYOUT_LADDER_BUDGET))
+                {
+                    out.push(a);
+                }
+            }
+        }
+    }
+}
+
+/// A move drawn from `buf` that the self-atari filter lets through, if any (one draw).
+fn pick(b: &FastBoard, buf: &[Idx], c: Colour, policy: Policy, rng: &mut Rng) -> Option<Idx> {
+    if buf.is_empty() {
+        return None;
+    }
+    let m = buf[rng.below(buf.len())];
+    (!rejects_self_atari(b, m, c, policy, rng)).then_some(m)
+}
+
 /// Chooses the playout move for the side to move (PASS when nothing sensible is left). With
 /// `shapes`, the replies near the last move are the 3×3 shapes the model rates well above an
 /// empty neighbourhood, drawn in proportion to their gammas; without, the fixed shape list.
-/// With `ladders`, escapes into working ladders are skipped and one move in eight looks for
-/// ladder ataris on (and defences of) two-liberty chains next to the last move; without, the
-/// policy (and its use of `rng`) is the plain one.
+/// `policy` switches the tactics on; with all of them off, the policy (and its use of `rng`)
+/// is the plain one. In order: answers to ataris near the last move, the ko connection,
+/// two-liberty tactics, ladder ataris (one move in eight), nakade, shapes, a random move.
 pub fn choose(
     b: &mut FastBoard,
     rng: &mut Rng,
     buf: &mut Vec<Idx>,
     shapes: Option<&Model>,
-    ladders: bool,
+    policy: Policy,
 ) -> Idx {
     let c = b.to_move();
     let last = b.last_move();
+    let ladders = policy.ladders;
     if last != PASS {
         buf.clear();
         tactical_moves(b, last, c, buf, ladders);
         if !buf.is_empty() && rng.below(16) != 0 {
-            let m = buf[rng.below(buf.len())];
-            if !bad_self_atari(b, m, c) {
+            if let Some(m) = pick(b, buf, c, policy, rng) {
                 return m;
             }
         }
         buf.clear();
+        if policy.ko {
+            if let Some(k) = ko_to_connect(b, b.last_move2(), c) {
+                if rng.below(4) != 0 {
+                    return k;
+                }
+            }
+        }
+        // Seven moves in eight (drawn first: the reads are the cost), reading ladders in a
+        // quarter of those.
+        if policy.two_lib && rng.below(8) != 0 {
+            let read = rng.below(4) == 0;
+            two_lib_tactics(b, last, c, buf, read);
+            if let Some(m) = pick(b, buf, c, policy, rng) {
+                return m;
+            }
+            buf.clear();
+        }
         // Ladder reads cost undos that rebuild chains: one move in eight.
         if ladders && rng.below(8) == 0 {
             two_liberty_moves(b, last, c, buf);
-            if !buf.is_empty() {
-                let m = buf[rng.below(buf.len())];
-                if !bad_self_atari(b, m, c) {
-                    return m;
-                }
+            if let Some(m) = pick(b, buf, c, policy, rng) {
+                return m;
             }
             buf.clear();
+        }
+        // Half the time: attack the eye space the opponent's move just made, or defend the
+        // one the own move before it made.
+        if policy.nakade && rng.below(2) == 0 {
+            nakade_moves(b, last, c.opp(), c, buf);
+            nakade_moves(b, b.last_move2(), c, c, buf);
+            if !buf.is_empty() {
+                return buf[rng.below(buf.len())];
+            }
         }
         let s = b.stride() as Idx;
         let ring = [
@@ -435,7 +724,7 @@ pub fn choose(
                 for p in ring {
                     if b.is_empty(p) && playable(b, p, c) {
                         let g = m.shape_gamma(raw_shape(b, p, c));
-                        if g > floor && !bad_self_atari(b, p, c) {
+                        if g > floor && !rejects_self_atari(b, p, c, policy, rng) {
                             w[buf.len()] = g;
                             total += g;
                             buf.push(p);
@@ -459,7 +748,7 @@ pub fn choose(
                     if b.is_empty(p)
                         && table[shape_code(b, p)]
                         && playable(b, p, c)
-                        && !bad_self_atari(b, p, c)
+                        && !rejects_self_atari(b, p, c, policy, rng)
                     {
                         buf.push(p);
                     }
@@ -470,11 +759,12 @@ pub fn choose(
             }
         }
     }
-    random_move(b, c, rng)
+    random_move(b, c, rng, policy)
 }
 
-/// A random legal move that fills no own eye and is no bad self-atari; PASS when none is left.
-pub fn random_move(b: &FastBoard, c: Colour, rng: &mut Rng) -> Idx {
+/// A random legal move that fills no own eye and that the self-atari filter lets through;
+/// PASS when none is left.
+pub fn random_move(b: &FastBoard, c: Colour, rng: &mut Rng, policy: Policy) -> Idx {
     let n = b.empty_count();
     if n == 0 {
         return PASS;
@@ -486,7 +776,11 @@ pub fn random_move(b: &FastBoard, c: Colour, rng: &mut Rng) -> Idx {
             j -= n;
         }
         let i = b.empty_at(j);
-        if i == b.ko() || b.is_eye(i, c) || !b.has_liberty_after(i, c) || bad_self_atari(b, i, c) {
+        if i == b.ko()
+            || b.is_eye(i, c)
+            || !b.has_liberty_after(i, c)
+            || rejects_self_atari(b, i, c, policy, rng)
+        {
             continue;
         }
         return i;
@@ -496,19 +790,19 @@ pub fn random_move(b: &FastBoard, c: Colour, rng: &mut Rng) -> Idx {
 
 /// Plays the position out to the end (two passes or a move cap) and returns the board.
 /// `amaf` records, for each point, the colour that played there first (1 black, 2 white);
-/// `shapes` and `ladders` as for [`choose`].
+/// `shapes` and `policy` as for [`choose`].
 pub fn playout(
     b: &mut FastBoard,
     rng: &mut Rng,
     amaf: &mut [u8],
     buf: &mut Vec<Idx>,
     shapes: Option<&Model>,
-    ladders: bool,
+    policy: Policy,
 ) {
     let cap = b.move_count() as usize + 3 * b.width() * b.height();
     while b.passes() < 2 && (b.move_count() as usize) < cap {
         let c = b.to_move();
-        let m = choose(b, rng, buf, shapes, ladders);
+        let m = choose(b, rng, buf, shapes, policy);
         if m == PASS {
             b.pass();
         } else {
@@ -578,12 +872,12 @@ mod tests {
                 for k in 0..b.empty_count() {
                     let i = b.empty_at(k);
                     let want = by_sets(&b, i, c);
-                    for cap in 1..=3 {
+                    for cap in 1..=4 {
                         assert_eq!(liberties_after_upto(&b, i, c, cap), want.min(cap));
                         checked += 1;
                     }
                 }
-                let m = choose(&mut b, &mut rng, &mut buf, None, true);
+                let m = choose(&mut b, &mut rng, &mut buf, None, Policy::ladders(true));
                 if b.passes() >= 2 {
                     break;
                 }
@@ -627,13 +921,295 @@ mod tests {
         for _ in 0..20 {
             let mut b = FastBoard::new(9, 9);
             amaf.iter_mut().for_each(|a| *a = 0);
-            playout(&mut b, &mut rng, &mut amaf, &mut buf, None, true);
+            playout(
+                &mut b,
+                &mut rng,
+                &mut amaf,
+                &mut buf,
+                None,
+                Policy::ladders(true),
+            );
             for p in b.points() {
                 if b.stone(p).is_some() {
                     assert!(b.pseudo_liberties(p) > 0);
                 }
             }
             assert!(b.empty_count() < 40);
+        }
+    }
+
+    fn board(rows: &[&str]) -> FastBoard {
+        FastBoard::from_rows(rows)
+    }
+
+    /// Whether Black at `i` puts a chain of two stones or more in atari without capturing.
+    fn plain_self_atari(b: &FastBoard, i: Idx) -> bool {
+        bad_self_atari(b, i, Colour::Black) && !b.captures_something(i, Colour::Black)
+    }
+
+    fn on() -> Policy {
+        Policy {
+            ladders: true,
+            self_atari: true,
+            two_lib: true,
+            nakade: true,
+            ko: true,
+        }
+    }
+
+    #[test]
+    fn the_self_atari_filter_never_rejects_a_capture() {
+        // Black A1 captures White A2 but is left in atari itself (three stones, liberty A2):
+        // the old filter rejects it, the new one lets it through every time.
+        let b = board(&[
+            ".....", //
+            ".....", //
+            "XO...", //
+            "OXO..", //
+            ".XO..",
+        ]);
+        let i = b.idx(0, 4);
+        assert!(b.captures_something(i, Colour::Black));
+        assert!(
+            bad_self_atari(&b, i, Colour::Black),
+            "the old filter rejects it"
+        );
+        let mut rng = Rng::new(1);
+        for _ in 0..200 {
+            assert!(!rejects_self_atari(&b, i, Colour::Black, on(), &mut rng));
+        }
+    }
+
+    #[test]
+    fn the_self_atari_filter_rejects_a_plain_group_self_atari_mostly() {
+        // Black B2 joins B1 into a two-stone chain whose one liberty, B3, opens outwards: no
+        // nakade, rejected fifteen times in sixteen (always by the old filter).
+        let b = board(&[
+            ".....", //
+            ".....", //
+            ".....", //
+            "O.O..", //
+            "OXO..",
+        ]);
+        let i = b.idx(1, 3);
+        assert!(plain_self_atari(&b, i));
+        assert!(!is_nakade_throw_in(&b, i, Colour::Black));
+        let mut rng = Rng::new(2);
+        let rejected = (0..160)
+            .filter(|_| rejects_self_atari(&b, i, Colour::Black, on(), &mut rng))
+            .count();
+        assert!((130..160).contains(&rejected), "{rejected}/160");
+        assert!(rejects_self_atari(
+            &b,
+            i,
+            Colour::Black,
+            Policy::default(),
+            &mut rng
+        ));
+    }
+
+    #[test]
+    fn a_nakade_throw_in_passes_the_filter() {
+        // Black's square inside White's six-point space: D3 makes a bulky five in atari at
+        // D2, dead once captured.
+        let b = board(&[
+            "OOOOO", //
+            "OXX.O", //
+            "OXX.O", //
+            "OOOOO", //
+            ".....",
+        ]);
+        let i = b.idx(3, 2);
+        assert!(plain_self_atari(&b, i));
+        assert!(is_nakade_throw_in(&b, i, Colour::Black));
+        let mut rng = Rng::new(3);
+        for _ in 0..100 {
+            assert!(!rejects_self_atari(&b, i, Colour::Black, on(), &mut rng));
+        }
+        // A U-shaped five (alive once captured: two eyes) is no nakade.
+        let u = board(&[
+            "OOOOO", //
+            "OX..O", //
+            "OXXXO", //
+            "OOOOO", //
+            ".....",
+        ]);
+        let j = u.idx(3, 1);
+        assert!(bad_self_atari(&u, j, Colour::Black));
+        assert!(!is_nakade_throw_in(&u, j, Colour::Black));
+    }
+
+    #[test]
+    fn the_vital_point_of_every_killable_eye_shape_is_found() {
+        // Each eye space is White's (a wall of O) in a 7×7 board's corner area; `*` marks the
+        // vital point, `.` the other cells of the space.
+        let cases: &[&[&str]] = &[
+            // straight three
+            &["OOOOO", "O.*.O", "OOOOO"],
+            // bent three
+            &["OOOO", "O*.O", "O.OO", "OOO."],
+            // pyramid four
+            &["OOOOO", "O.*.O", "OO.OO", "OOOO."],
+            // bulky five
+            &["OOOOO", "O..OO", "O.*.O", "OOOOO"],
+            // crossed five
+            &["OOOOO", "OO.OO", "O.*.O", "OO.OO", "OOOOO"],
+            // rabbity six
+            &["OOOOO", "OO.OO", "O.*.O", "OO..O", "OOOOO"],
+        ];
+        for rows in cases {
+            let clean: Vec<String> = rows.iter().map(|r| r.replace('*', ".")).collect();
+            let refs: Vec<&str> = clean.iter().map(|r| r.as_str()).collect();
+            let b = board(&refs);
+            let (mut vital, mut start) = (PASS, PASS);
+            for (y, r) in rows.iter().enumerate() {
+                for (x, ch) in r.bytes().enumerate() {
+                    if ch == b'*' {
+                        vital = b.idx(x, y);
+                    }
+                    if ch == b'.' && start == PASS && y < rows.len() - 1 {
+                        start = b.idx(x, y);
+                    }
+                }
+            }
+            assert_eq!(
+                nakade_point(&b, start, Colour::White),
+                Some(vital),
+                "{rows:?}"
+            );
+            // The policy finds it after White's last move on the wall, for Black (attack).
+            let mut out = Vec::new();
+            let wall = b.neighbours(vital).into_iter().chain(b.neighbours(start));
+            let wall: Vec<Idx> = wall
+                .filter(|&n| b.stone(n) == Some(Colour::White))
+                .collect();
+            nakade_moves(&b, wall[0], Colour::White, Colour::Black, &mut out);
+            assert_eq!(out, vec![vital], "{rows:?}");
+        }
+        // Alive shapes have no vital point: straight four, bent four, a six-cell rectangle.
+        for rows in [
+            &["OOOOOO", "O....O", "OOOOOO"][..],
+            &["OOOO.", "O..OO", "OO..O", "OOOOO"][..],
+            &["OOOOO", "O...O", "O...O", "OOOOO"][..],
+        ] {
+            let b = board(rows);
+            assert_eq!(
+                nakade_point(&b, b.idx(1, 1), Colour::White),
+                None,
+                "{rows:?}"
+            );
+        }
+        // A space touching a black stone is not White's eye space.
+        let b = board(&["OOOOO", "O...X", "OOOOO"]);
+        assert_eq!(nakade_point(&b, b.idx(1, 1), Colour::White), None);
+    }
+
+    #[test]
+    fn the_two_liberty_defender_extends_to_three_liberties() {
+        // White E4 leaves Black's D4 D3 with two liberties, C3 and E3; an atari at E3 would
+        // leave the escape at C3 two liberties: Black takes E3 and three liberties.
+        let mut b = board(&[
+            ".......", //
+            ".......", //
+            "...O...", //
+            "..OX...", //
+            ".O.X...", //
+            "...O...", //
+            ".......",
+        ]);
+        b.set_to_move(Colour::White);
+        b.play(b.idx(4, 3), Colour::White);
+        let c = Colour::Black;
+        assert_eq!(b.pseudo_liberties(b.idx(3, 3)), 2);
+        let mut out = Vec::new();
+        let last = b.last_move();
+        two_lib_tactics(&mut b, last, c, &mut out, true);
+        assert_eq!(out, vec![b.idx(4, 4)]);
+        b.play(out[0], c);
+        assert!(b.liberties_upto(b.idx(3, 3), 3) >= 3);
+    }
+
+    #[test]
+    fn the_two_liberty_attacker_plays_the_atari_that_ladders() {
+        // White D4 has two liberties, D5 and E4. The atari at D5 drives it out at E4 with two
+        // liberties into a working ladder; the atari at E4 lets it out with three. `top` is
+        // the board's top row (a ladder breaker or not).
+        fn attack(top: &str) -> (FastBoard, Vec<Idx>) {
+            let rows = [
+                top, ".......", ".......", "..X....", "...XX..", ".......", ".......",
+            ];
+            let mut b = board(&rows);
+            b.set_to_move(Colour::White);
+            b.play(b.idx(3, 3), Colour::White);
+            let mut out = Vec::new();
+            let last = b.last_move();
+            two_lib_tactics(&mut b, last, Colour::Black, &mut out, true);
+            (b, out)
+        }
+        let (b, out) = attack(".......");
+        assert_eq!(out, vec![b.idx(3, 2)]);
+        // A breaker on the ladder's path (a white stone up and to the right) stops it.
+        let (mut b, out) = attack("......O");
+        let atari = b.idx(3, 2);
+        let worked = is_working_ladder_atari(&mut b, atari, Colour::Black, PLAYOUT_LADDER_BUDGET);
+        assert_eq!(out.contains(&atari), worked);
+    }
+
+    #[test]
+    fn the_policy_connects_a_ko_it_holds() {
+        // . X O .
+        // X O . O
+        // . X O .   Black takes the ko at C2; White plays elsewhere; Black connects at B2.
+        let mut b = board(&[
+            ".XO..", //
+            "XO.O.", //
+            ".XO..", //
+            ".....", //
+            ".....",
+        ]);
+        b.play(b.idx(2, 1), Colour::Black);
+        assert_eq!(b.ko(), b.idx(1, 1));
+        b.play(b.idx(4, 4), Colour::White);
+        assert_eq!(
+            ko_to_connect(&b, b.last_move2(), Colour::Black),
+            Some(b.idx(1, 1))
+        );
+        let mut rng = Rng::new(4);
+        let mut buf = Vec::new();
+        let connects = (0..40)
+            .filter(|_| choose(&mut b, &mut rng, &mut buf, None, on()) == b.idx(1, 1))
+            .count();
+        assert!(connects >= 20, "{connects}/40");
+        // White, to move right after the capture, cannot retake (simple ko).
+        let mut w = board(&[
+            ".XO..", //
+            "XO.O.", //
+            ".XO..", //
+            ".....", //
+            ".....",
+        ]);
+        w.play(w.idx(2, 1), Colour::Black);
+        for _ in 0..40 {
+            assert_ne!(choose(&mut w, &mut rng, &mut buf, None, on()), w.idx(1, 1));
+        }
+    }
+
+    #[test]
+    fn playouts_with_every_tactic_on_end_with_no_chain_without_liberties() {
+        let mut amaf = vec![0u8; super::super::board::MAX_CELLS];
+        let mut buf = Vec::new();
+        let mut rng = Rng::new(9);
+        for size in [9, 13, 19] {
+            for _ in 0..5 {
+                let mut b = FastBoard::new(size, size);
+                playout(&mut b, &mut rng, &mut amaf, &mut buf, None, on());
+                for p in b.points() {
+                    if b.stone(p).is_some() {
+                        assert!(b.pseudo_liberties(p) > 0);
+                    }
+                }
+                assert!(b.empty_count() < size * size / 2);
+            }
         }
     }
 }
