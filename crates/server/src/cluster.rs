@@ -41,7 +41,14 @@ pub struct Cluster {
     pub client: reqwest::Client,
     /// It left the cluster (shutting down): no more renewals or takeovers.
     left: AtomicBool,
+    /// Where other nodes' games were last found: game id → (the owner's address, until when
+    /// its lease held then). A forward within that lease reads no database; at most
+    /// [`OWNER_CACHE`] games (emptied when full).
+    owners: Mutex<HashMap<String, (String, i64)>>,
 }
+
+/// The most games whose owner a node remembers.
+pub const OWNER_CACHE: usize = 100_000;
 
 impl std::fmt::Debug for Cluster {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -58,6 +65,7 @@ impl Cluster {
             secret: secret.filter(|s| !s.is_empty()),
             lease_until: AtomicI64::new(0),
             left: AtomicBool::new(false),
+            owners: Mutex::new(HashMap::new()),
             client: reqwest::Client::builder()
                 .connect_timeout(Duration::from_secs(1))
                 .timeout(Duration::from_secs(30))
@@ -356,21 +364,45 @@ pub async fn place(hub: &Hub) -> String {
     }
 }
 
-/// Where game `id` is played now (see [`Owner`]).
+/// Where game `id` is played now (see [`Owner`]). Another node's game is looked up in the
+/// database once per lease of its owner: within it the address is remembered (a forward that
+/// finds the game gone forgets it, [`forget_owner`]).
 pub async fn owner(hub: &Hub, id: &str) -> Owner {
     if hub.loaded_handle(id).is_some_and(|h| h.owned()) {
         return Owner::Here;
     }
+    let now = now_ms();
+    let cached = hub
+        .cluster
+        .owners
+        .lock()
+        .expect("owners lock")
+        .get(id)
+        .filter(|(_, until)| *until > now)
+        .map(|(addr, _)| addr.clone());
+    if let Some(addr) = cached {
+        return Owner::There(addr);
+    }
     match hub.store.owner_of(id).await {
         Ok(None) => Owner::Here,
         Ok(Some((Some(o), _, _))) if o == hub.cluster.node => Owner::Here,
-        Ok(Some((Some(_), addr, until))) if until > now_ms() && !addr.is_empty() => {
+        Ok(Some((Some(_), addr, until))) if until > now && !addr.is_empty() => {
+            let mut owners = hub.cluster.owners.lock().expect("owners lock");
+            if owners.len() >= OWNER_CACHE {
+                owners.clear();
+            }
+            owners.insert(id.to_string(), (addr.clone(), until));
             Owner::There(addr)
         }
         Ok(Some(_)) => Owner::Moving,
         // The database cannot say: answer here (the commit's own check decides).
         Err(_) => Owner::Here,
     }
+}
+
+/// Forgets where game `id` was played (its owner could not be reached, or no longer had it).
+pub fn forget_owner(hub: &Hub, id: &str) {
+    hub.cluster.owners.lock().expect("owners lock").remove(id);
 }
 
 /// Joins the cluster: stores this node's lease, takes the games nobody plays, and starts the

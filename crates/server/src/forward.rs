@@ -174,9 +174,9 @@ async fn to_owner(
                 {
                     // The owner lost the game meanwhile (its commit was fenced, nothing was
                     // stored): ask the new owner.
-                    Sent::Answer(s, _, b) if moved(s, &b) => {}
+                    Sent::Answer(s, _, b) if moved(s, &b) => crate::cluster::forget_owner(&st.hub, id),
                     Sent::Answer(s, h, b) => return Some(Ok((s, h, b))),
-                    Sent::Unreachable => {}
+                    Sent::Unreachable => crate::cluster::forget_owner(&st.hub, id),
                     Sent::Lost => {
                         return Some(Err(ActError::unavailable(
                             "the server process playing this game stopped while answering; reload the game to see whether the action was stored",
