@@ -443,10 +443,12 @@ async fn the_engine_reviews_every_position_and_the_export_carries_it() {
 
 #[tokio::test]
 async fn reviews_share_a_one_thread_pool_round_robin() {
-    // One search thread and a tiny budget: three reviews of the same 36-position game started at
-    // once must advance together, one position each in turn, none waiting for another to finish.
+    // One search thread and a small budget: three reviews of the same 36-position game started
+    // at once must advance together, one position each in turn, none waiting for another to
+    // finish. (A position takes some milliseconds, longer than the three progress reads below
+    // take together; with 8 playouts a position several went by between two reads under load.)
     let s = Server::start_config("sqlite", |c| {
-        c.limits.review_playouts = 8;
+        c.limits.review_playouts = 400;
         c.limits.bots.threads = 1;
     })
     .await;
