@@ -269,7 +269,8 @@ pub struct BenchServeArgs {
     /// cluster: their addresses separated by commas.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// Concurrent games (9×9, chinese, no clock, two human seats; two sockets each).
+    /// Concurrent games (9×9, chinese, no clock, two human seats; two sockets each, or one
+    /// with `--one-socket`).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
     /// Moves played in each game.
@@ -289,6 +290,10 @@ pub struct BenchServeArgs {
     /// Games set up (created, sockets opened) at once.
     #[arg(long, default_value_t = 64)]
     pub parallel: usize,
+    /// One socket a game, sending both seats' actions with their tokens and getting the new
+    /// states (half the open files of two: 10,000 games within a limit of 20,000).
+    #[arg(long)]
+    pub one_socket: bool,
     /// The accounts mode: this many players sign up, press "play now" for a rated 9×9 game,
     /// are paired and play `--moves` moves before Black resigns (`--games` is then unused).
     #[arg(long)]
@@ -322,6 +327,7 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
         rate: a.rate,
         server_pids: a.server_pid,
         parallel: a.parallel,
+        one_socket: a.one_socket,
         ..Default::default()
     };
     let report = baduk_server::block_on(baduk_server::bench::run(&opts))

@@ -45,6 +45,10 @@ pub struct BenchOptions {
     pub parallel: usize,
     /// The longest wait for one answer before the game counts an error and stops.
     pub timeout: Duration,
+    /// One socket a game instead of two: Black's socket says hello and sends both seats'
+    /// actions, each with its seat's token, and the new state is awaited on it too. Half the
+    /// descriptors (10,000 games fit a limit of 20,000 open files on each side).
+    pub one_socket: bool,
 }
 
 impl Default for BenchOptions {
@@ -58,6 +62,7 @@ impl Default for BenchOptions {
             server_pids: Vec::new(),
             parallel: 64,
             timeout: Duration::from_secs(30),
+            one_socket: false,
         }
     }
 }
@@ -111,8 +116,10 @@ pub struct BenchReport {
     pub seed: u64,
     /// The offered rate (0: flat out).
     pub rate: f64,
-    /// Games set up (created, both sockets said hello).
+    /// Games set up (created, their sockets said hello).
     pub games_ready: usize,
+    /// Sockets a game: 2 (one a seat) or 1 (`one_socket`).
+    pub sockets_per_game: usize,
     /// Actions the server acknowledged (stored).
     pub actions: u64,
     /// A hash of every move played, game by game (the same on every run of the same seed).
@@ -123,8 +130,12 @@ pub struct BenchReport {
     pub setup_secs: f64,
     /// Request to `ack` on the mover's socket.
     pub ack: Latencies,
-    /// Request to the new `delta` (or `state`) on the other seat's socket.
+    /// Request to the new `delta` (or `state`) on the other seat's socket (the mover's own
+    /// with one socket a game).
     pub broadcast: Latencies,
+    /// Acks slower than 50 ms, by the second of play their move was sent in: (second, count),
+    /// the busiest seconds first (at most ten).
+    pub slow_seconds: Vec<(u64, u64)>,
     /// Failed requests, refused actions, closed sockets and timeouts.
     pub errors: u64,
     /// `429` answers (retried after a pause; not errors).
@@ -172,11 +183,23 @@ impl BenchReport {
                     ", flat out".to_string()
                 },
                 self.games_ready,
-                2 * self.games_ready,
+                self.sockets_per_game * self.games_ready,
                 self.setup_secs
             ),
             self.ack.line("ack"),
             self.broadcast.line("broadcast"),
+            format!(
+                "acks over 50 ms by second of play (second:count, busiest first): {}",
+                if self.slow_seconds.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.slow_seconds
+                        .iter()
+                        .map(|(s, n)| format!("{s}:{n}"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }
+            ),
             format!("errors: {} (throttled and retried: {})", self.errors, self.throttled),
         ];
         if let (Some(srv), Some(cli)) = (self.server_cpu_secs, self.client_cpu_secs) {
@@ -317,13 +340,17 @@ struct StateIn {
     legal: Vec<String>,
 }
 
-/// A game ready to play: its id, both seats' sockets and tokens, and the legal moves of Black.
+/// A game ready to play: its id, its sockets (Black's and White's, or one for both) and
+/// both seats' tokens, and the legal moves of Black.
 struct Ready {
     id: String,
-    ws: [Ws; 2],
+    ws: Vec<Ws>,
     tokens: [String; 2],
     legal: Vec<String>,
 }
+
+/// An ack slower than this is counted by the second of play its move was sent in.
+const SLOW_ACK: Duration = Duration::from_millis(50);
 
 /// What one game's play gave.
 #[derive(Default)]
@@ -336,6 +363,8 @@ struct Played {
     throttled: u64,
     error: Option<String>,
     first_send: Option<Instant>,
+    /// When each ack slower than [`SLOW_ACK`] was sent.
+    slow_sent: Vec<Instant>,
     last_answer: Option<Instant>,
     sockets: Vec<Ws>,
 }
@@ -447,18 +476,22 @@ async fn connect_seat(
 }
 
 /// Creates one game at `addrs[0]` and opens Black's socket at `addrs[1]`, White's at
-/// `addrs[2]` (one process: the same address thrice).
+/// `addrs[2]` (one process: the same address thrice); with `one_socket`, Black's alone.
 async fn set_up(
     client: reqwest::Client,
     addrs: [&str; 3],
     timeout: Duration,
+    one_socket: bool,
 ) -> Result<Ready, String> {
     let (id, tokens) = create_game(&client, addrs[0]).await?;
     let (b, legal) = connect_seat(addrs[1], &id, &tokens[0], timeout).await?;
-    let (w, _) = connect_seat(addrs[2], &id, &tokens[1], timeout).await?;
+    let mut ws = vec![b];
+    if !one_socket {
+        ws.push(connect_seat(addrs[2], &id, &tokens[1], timeout).await?.0);
+    }
     Ok(Ready {
         id,
-        ws: [b, w],
+        ws,
         tokens,
         legal,
     })
@@ -521,6 +554,108 @@ fn pick(legal: &[String], rng: &mut Rng) -> String {
     }
 }
 
+/// One socket for both seats: waits on it for the answer to action `id` and for the state of
+/// `version`, which may come in either order; returns when each came and the new legal moves.
+async fn wait_ack_and_state(
+    ws: &mut Ws,
+    id: u64,
+    version: i64,
+    timeout: Duration,
+) -> Result<(Instant, Instant, Vec<String>), (u16, String)> {
+    let mut acked = None;
+    let mut seen = None;
+    loop {
+        let m = next_message(ws, timeout).await.map_err(|e| (0, e))?;
+        let mine = m.id.as_ref().and_then(|v| v.as_u64()) == Some(id);
+        match m.kind.as_str() {
+            "ack" if mine => acked = Some(Instant::now()),
+            "error" if mine || matches!(m.id, None | Some(serde_json::Value::Null)) => {
+                return Err((
+                    m.status.unwrap_or(0),
+                    m.error.unwrap_or_else(|| "error".into()),
+                ))
+            }
+            "state" | "delta" => match m.seen() {
+                Some(s) if s.version > version => {
+                    return Err((
+                        0,
+                        format!("state {} came while {version} was awaited", s.version),
+                    ))
+                }
+                Some(s) if s.version == version => seen = Some((Instant::now(), s.legal)),
+                _ => {}
+            },
+            _ => {}
+        }
+        if let (Some(a), Some(_)) = (acked, seen.as_ref()) {
+            let (at, legal) = seen.take().expect("checked above");
+            return Ok((a, at, legal));
+        }
+    }
+}
+
+/// One move sent and answered: when it was (last) sent, acknowledged and seen by the other
+/// seat, the legal moves after it, and the 429s retried.
+type Exchange = (Instant, Instant, Instant, Vec<String>, u64);
+
+/// What the mover's socket is awaited for after a send (its ack, and with one socket a game
+/// the new state too).
+type Await<'a, T> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, (u16, String)>> + Send + 'a>>;
+
+/// Sends `text` on `ws` and awaits `answer` on it; a 429 is retried after a pause (the
+/// socket's own limit). Returns when it was last sent, the answer and the 429s retried.
+async fn send_retrying<T>(
+    ws: &mut Ws,
+    text: &str,
+    mut answer: impl for<'a> FnMut(&'a mut Ws) -> Await<'a, T>,
+) -> Result<(Instant, T, u64), (u16, String)> {
+    let mut throttled = 0u64;
+    loop {
+        let sent = Instant::now();
+        ws.send(Message::text(text.to_owned()))
+            .await
+            .map_err(|e| (0, format!("send: {e}")))?;
+        match answer(ws).await {
+            Ok(v) => return Ok((sent, v, throttled)),
+            Err((429, _)) => {
+                throttled += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Sends a move on the mover's socket and waits for its ack there and for the new state on
+/// `other` (the other seat's socket, or the mover's own when the game has one); the latency
+/// counts from the last send.
+async fn exchange(
+    mover: &mut Ws,
+    other: Option<&mut Ws>,
+    text: &str,
+    id: u64,
+    version: i64,
+    timeout: Duration,
+) -> Result<Exchange, (u16, String)> {
+    let Some(other) = other else {
+        let (sent, (acked, seen, legal), throttled) = send_retrying(mover, text, |ws| {
+            Box::pin(wait_ack_and_state(ws, id, version, timeout))
+        })
+        .await?;
+        return Ok((sent, acked, seen, legal, throttled));
+    };
+    // The mover's ack and the other seat's state are awaited together.
+    let acked = send_retrying(mover, text, |ws| Box::pin(wait_ack(ws, id, timeout)));
+    let seen = async {
+        wait_state(other, version, timeout)
+            .await
+            .map_err(|e| (0, format!("the other seat: {e}")))
+    };
+    let ((sent, acked_at, throttled), (seen_at, legal)) = tokio::try_join!(acked, seen)?;
+    Ok((sent, acked_at, seen_at, legal, throttled))
+}
+
 /// Plays one game's moves; the sockets come back open.
 async fn play(
     g: Ready,
@@ -535,20 +670,20 @@ async fn play(
     };
     let Ready {
         id: game_id,
-        ws,
+        mut ws,
         tokens,
         mut legal,
     } = g;
-    let [mut b, mut w] = ws;
     for k in 0..moves {
         if let Some((start, every)) = schedule {
             tokio::time::sleep_until((start + every * k as u32).into()).await;
         }
         let seat = k % 2;
-        let (mover, other) = if seat == 0 {
-            (&mut b, &mut w)
-        } else {
-            (&mut w, &mut b)
+        let (mover, other) = match ws.as_mut_slice() {
+            [b, w] if seat == 0 => (b, Some(w)),
+            [b, w] => (w, Some(b)),
+            [one] => (one, None),
+            _ => unreachable!("a game has one socket or two"),
         };
         let mv = pick(&legal, &mut rng);
         out.moves_hash = fnv(out.moves_hash, mv.as_bytes());
@@ -556,65 +691,28 @@ async fn play(
         let id = k as u64 + 1;
         let text = json!({"id": id, "token": tokens[seat], "action": mv}).to_string();
         let version = k as i64 + 1;
-        // The mover's ack and the other seat's state are awaited together; a 429 is retried
-        // after a pause (the socket's own limit), and the latency counts from the last send.
-        let acked = async {
-            let mut throttled = 0u64;
-            loop {
-                let sent = Instant::now();
-                if let Err(e) = mover.send(Message::text(text.clone())).await {
-                    return Err(format!("send: {e}"));
+        let (sent, acked_at, seen_at, next_legal, throttled) =
+            match exchange(mover, other, &text, id, version, timeout).await {
+                Ok(x) => x,
+                Err((status, e)) => {
+                    out.errors += 1;
+                    out.error = Some(format!("game {game_id} move {id} {mv}: {status} {e}"));
+                    break;
                 }
-                match wait_ack(mover, id, timeout).await {
-                    Ok(at) => return Ok((sent, at, throttled)),
-                    Err((429, _)) => {
-                        throttled += 1;
-                        tokio::time::sleep(Duration::from_millis(100)).await;
-                    }
-                    Err((status, e)) => {
-                        return Err(format!("game {game_id} move {id} {mv}: {status} {e}"))
-                    }
-                }
-            }
-        };
-        let seen = wait_state(other, version, timeout);
-        tokio::pin!(acked, seen);
-        let mut ack_r = None;
-        let mut seen_r = None;
-        while ack_r.is_none() || seen_r.is_none() {
-            tokio::select! {
-                r = &mut acked, if ack_r.is_none() => match r {
-                    Ok(v) => ack_r = Some(v),
-                    Err(e) => {
-                        out.errors += 1;
-                        out.error = Some(e);
-                        break;
-                    }
-                },
-                r = &mut seen, if seen_r.is_none() => match r {
-                    Ok(v) => seen_r = Some(v),
-                    Err(e) => {
-                        out.errors += 1;
-                        out.error = Some(format!("game {game_id} move {id}: the other seat: {e}"));
-                        break;
-                    }
-                },
-            }
-        }
-        let (Some((sent, acked_at, throttled)), Some((seen_at, next_legal))) = (ack_r, seen_r)
-        else {
-            break;
-        };
+            };
         out.throttled += throttled;
         out.actions += 1;
         out.first_send.get_or_insert(sent);
         let done = acked_at.max(seen_at);
         out.last_answer = Some(out.last_answer.map_or(done, |l| l.max(done)));
         out.ack.push(acked_at - sent);
+        if acked_at - sent > SLOW_ACK {
+            out.slow_sent.push(sent);
+        }
         out.broadcast.push(seen_at.saturating_duration_since(sent));
         legal = next_legal;
     }
-    out.sockets = vec![b, w];
+    out.sockets = ws;
     out
 }
 
@@ -658,6 +756,7 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
         rate: opts.rate,
         moves_hash: FNV_START,
         processes: addrs.len(),
+        sockets_per_game: if opts.one_socket { 1 } else { 2 },
         rss_start_kib: rss(),
         ..BenchReport::default()
     };
@@ -668,11 +767,11 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     let mut setups = Vec::with_capacity(opts.games);
     for i in 0..opts.games {
         let (client, addrs, gate) = (client.clone(), addrs.clone(), gate.clone());
-        let timeout = opts.timeout;
+        let (timeout, one_socket) = (opts.timeout, opts.one_socket);
         setups.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await.expect("the gate stays open");
             let at = |k: usize| addrs[(i + k) % addrs.len()].as_str();
-            set_up(client, [at(0), at(1), at(2)], timeout).await
+            set_up(client, [at(0), at(1), at(2)], timeout, one_socket).await
         }));
     }
     let mut ready = Vec::with_capacity(opts.games);
@@ -711,6 +810,7 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     let mut first: Option<Instant> = None;
     let mut last: Option<Instant> = None;
     let mut sockets = Vec::new();
+    let mut slow = Vec::new();
     for (i, g) in games.into_iter().enumerate() {
         let p = match g.await {
             Ok(p) => p,
@@ -737,6 +837,19 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
         };
         last = last.max(p.last_answer);
         sockets.extend(p.sockets);
+        slow.extend(p.slow_sent);
+    }
+    if let Some(first) = first {
+        let mut by_second = std::collections::BTreeMap::<u64, u64>::new();
+        for t in slow {
+            *by_second
+                .entry(t.saturating_duration_since(first).as_secs())
+                .or_default() += 1;
+        }
+        let mut busiest: Vec<(u64, u64)> = by_second.into_iter().collect();
+        busiest.sort_by_key(|&(s, n)| (std::cmp::Reverse(n), s));
+        busiest.truncate(10);
+        report.slow_seconds = busiest;
     }
     report.play_secs = match (first, last) {
         (Some(a), Some(b)) => (b - a).as_secs_f64(),

@@ -66,8 +66,30 @@ async fn three_games_of_six_moves_are_all_stored_and_broadcast() {
     // The same seed plays the same moves (a second run on fresh games).
     let again = run(&opts).await.expect("the bench runs again");
     assert_eq!(again.moves_hash, r.moves_hash);
-    let other = run(&BenchOptions { seed: 8, ..opts }).await.expect("runs");
+    let other = run(&BenchOptions {
+        seed: 8,
+        ..opts.clone()
+    })
+    .await
+    .expect("runs");
     assert_ne!(other.moves_hash, r.moves_hash);
+
+    // One socket a game (both seats' actions with their tokens): the same moves, each acked
+    // and its state seen on that socket.
+    let one = run(&BenchOptions {
+        one_socket: true,
+        ..opts
+    })
+    .await
+    .expect("the bench runs with one socket a game");
+    assert_eq!(one.errors, 0, "{:?}", one.error_samples);
+    assert_eq!((one.actions, one.broadcast.count()), (18, 18));
+    assert_eq!(one.moves_hash, r.moves_hash);
+    assert!(
+        one.lines()[1].contains("3 games and 3 sockets"),
+        "{}",
+        one.lines()[1]
+    );
 }
 
 /// The accounts mode with 20 players (the size at which it once stalled: a state the socket had
