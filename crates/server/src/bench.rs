@@ -448,6 +448,13 @@ async fn connect_seat(
     .await
     .map_err(|_| format!("WebSocket handshake for {id}: no answer within {timeout:?}"))?
     .map_err(|e| format!("WebSocket handshake for {id}: {e}"))?;
+    let legal = say_hello(&mut ws, token, timeout).await?;
+    Ok((ws, legal))
+}
+
+/// Says `hello` with a seat's token on an open socket (which joins the seat); returns the
+/// legal moves of the last state seen before the answer.
+async fn say_hello(ws: &mut Ws, token: &str, timeout: Duration) -> Result<Vec<String>, String> {
     ws.send(Message::text(
         json!({"type": "hello", "token": token}).to_string(),
     ))
@@ -455,14 +462,14 @@ async fn connect_seat(
     .map_err(|e| format!("hello: {e}"))?;
     let mut legal = Vec::new();
     loop {
-        let m = next_message(&mut ws, timeout).await?;
+        let m = next_message(ws, timeout).await?;
         match m.kind.as_str() {
             "state" | "delta" => {
                 if let Some(s) = m.seen() {
                     legal = s.legal;
                 }
             }
-            "hello" => return Ok((ws, legal)),
+            "hello" => return Ok(legal),
             "error" => {
                 return Err(format!(
                     "hello: {} {}",
@@ -484,7 +491,11 @@ async fn set_up(
     one_socket: bool,
 ) -> Result<Ready, String> {
     let (id, tokens) = create_game(&client, addrs[0]).await?;
-    let (b, legal) = connect_seat(addrs[1], &id, &tokens[0], timeout).await?;
+    let (mut b, legal) = connect_seat(addrs[1], &id, &tokens[0], timeout).await?;
+    if one_socket {
+        // White joins now, as its own socket's hello would, not at its first move.
+        say_hello(&mut b, &tokens[1], timeout).await?;
+    }
     let mut ws = vec![b];
     if !one_socket {
         ws.push(connect_seat(addrs[2], &id, &tokens[1], timeout).await?.0);
