@@ -40,8 +40,9 @@ impl Hub {
             if !h.owned() {
                 continue;
             }
-            let Ok(mut room) = h.room.try_lock() else {
-                continue; // busy: the next sweep looks again
+            // Not due yet and untouched since the last look, or busy: the next sweep looks.
+            let Some(mut room) = h.room.lock_if_due(now) else {
+                continue;
             };
             if let Some((seat, action)) = room.timeout_action(now) {
                 if let Err(e) = self
@@ -51,6 +52,7 @@ impl Hub {
                     tracing::debug!("game {}: timeout not stored here: {e}", room.id);
                 }
             }
+            h.room.set_due(&room);
         }
     }
 
@@ -61,7 +63,7 @@ impl Hub {
             if h.tx.receiver_count() == 0 {
                 continue;
             }
-            let Ok(room) = h.room.try_lock() else {
+            let Some(room) = h.room.try_read() else {
                 continue;
             };
             if room.deadline().is_none() {

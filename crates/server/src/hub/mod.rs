@@ -83,7 +83,7 @@ enum Origin {
 /// One loaded game: its room behind a lock and the channel its watchers listen on.
 pub struct Handle {
     /// The game.
-    pub room: tokio::sync::Mutex<Room>,
+    pub room: RoomCell,
     /// Committed events (JSON messages) for WebSocket watchers.
     pub tx: broadcast::Sender<Arc<str>>,
     /// The stop flag of the bot search running or queued for this game, if any.
@@ -97,6 +97,73 @@ pub struct Handle {
     /// This process owns the game (docs/scaling.md): it alone runs its clock and bots. A
     /// game that is not owned here is a read-only copy kept for watchers.
     owned: AtomicBool,
+}
+
+/// A game's room behind its lock, with the time the clock sweep must look at it next.
+pub struct RoomCell {
+    inner: tokio::sync::Mutex<Room>,
+    /// The earliest time (ms) the game's clock or the server's policy can end it, as the clock
+    /// sweep last computed it; `i64::MIN` once anybody else has held the lock since (the room
+    /// may have changed: the sweep looks again). Games nobody touched are not looked at.
+    due: std::sync::atomic::AtomicI64,
+}
+
+impl RoomCell {
+    /// A room not yet looked at by the clock sweep.
+    pub fn new(room: Room) -> RoomCell {
+        RoomCell {
+            inner: tokio::sync::Mutex::new(room),
+            due: std::sync::atomic::AtomicI64::new(i64::MIN),
+        }
+    }
+
+    /// Locks the room (the clock sweep looks at it again after).
+    pub async fn lock(&self) -> tokio::sync::MutexGuard<'_, Room> {
+        let guard = self.inner.lock().await;
+        self.due.store(i64::MIN, Ordering::Release);
+        guard
+    }
+
+    /// Locks the room if it is free now (the clock sweep looks at it again after).
+    pub fn try_lock(&self) -> Result<tokio::sync::MutexGuard<'_, Room>, tokio::sync::TryLockError> {
+        let guard = self.inner.try_lock()?;
+        self.due.store(i64::MIN, Ordering::Release);
+        Ok(guard)
+    }
+
+    /// The room to read, if it is free now: a read changes nothing the sweep computed.
+    pub fn try_read(&self) -> Option<RoomRead<'_>> {
+        self.inner.try_lock().ok().map(RoomRead)
+    }
+
+    /// The clock sweep's lock: the room if it may be due at `now` and is free, without
+    /// marking it changed.
+    fn lock_if_due(&self, now: i64) -> Option<tokio::sync::MutexGuard<'_, Room>> {
+        if self.due.load(Ordering::Acquire) > now {
+            return None;
+        }
+        self.inner.try_lock().ok()
+    }
+
+    /// Records, while the sweep holds `room`'s lock, when it must look at it next.
+    fn set_due(&self, room: &Room) {
+        let policy = room.policy_end().map(|(at, _, _)| at);
+        let due = match (policy, room.deadline()) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b).unwrap_or(i64::MAX),
+        };
+        self.due.store(due, Ordering::Release);
+    }
+}
+
+/// A room locked for reading only ([`RoomCell::try_read`]).
+pub struct RoomRead<'a>(tokio::sync::MutexGuard<'a, Room>);
+
+impl std::ops::Deref for RoomRead<'_> {
+    type Target = Room;
+    fn deref(&self) -> &Room {
+        &self.0
+    }
 }
 
 impl Handle {
@@ -456,7 +523,7 @@ impl Hub {
         let id = room.id.clone();
         let (tx, _) = broadcast::channel(WATCH_BACKLOG);
         let h = Arc::new(Handle {
-            room: tokio::sync::Mutex::new(room),
+            room: RoomCell::new(room),
             tx,
             bot_stop: Mutex::new(None),
             sockets: AtomicUsize::new(0),
