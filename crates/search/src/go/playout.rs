@@ -337,15 +337,15 @@ fn two_liberties(b: &FastBoard, s: Idx) -> Option<[Idx; 2]> {
     if b.pseudo_liberties(s) != 2 {
         return None;
     }
-    let mut libs = [PASS; 2];
-    let mut n = 0;
+    // The first empty neighbour met, then the first one that differs from it.
+    let mut first = PASS;
     for st in b.chain_stones(s) {
         for l in b.neighbours(st) {
-            if b.is_empty(l) && !libs[..n].contains(&l) {
-                libs[n] = l;
-                n += 1;
-                if n == 2 {
-                    return Some(libs);
+            if b.cell(l) == 0 {
+                if first == PASS {
+                    first = l;
+                } else if l != first {
+                    return Some([first, l]);
                 }
             }
         }
@@ -353,25 +353,88 @@ fn two_liberties(b: &FastBoard, s: Idx) -> Option<[Idx; 2]> {
     None
 }
 
+/// [`liberties_after_upto`] for the owner of the chain through `s` extending at `libs[j]`,
+/// when `libs` are exactly that chain's two liberties: the chain itself adds only its other
+/// liberty, so it is not walked (only the other chains the extension joins are).
+fn extension_liberties(b: &FastBoard, s: Idx, libs: [Idx; 2], j: usize, cap: usize) -> usize {
+    debug_assert!((2..=4).contains(&cap));
+    let i = libs[j];
+    let own = b.cell(s);
+    let mut set: [Idx; 4] = [libs[1 - j], PASS, PASS, PASS];
+    let mut n = 1usize;
+    let nbs = b.neighbours(i);
+    // Empty neighbours (distinct points; only the other liberty may be counted already), and
+    // an own chain that alone keeps `cap` liberties (not the chain itself: it has two).
+    for &nb in &nbs {
+        let v = b.cell(nb);
+        if v == 0 {
+            if nb != set[0] {
+                set[n] = nb;
+                n += 1;
+                if n >= cap {
+                    return cap;
+                }
+            }
+        } else if v == own && b.pseudo_liberties(nb) as usize > cap {
+            return cap;
+        }
+    }
+    let head = b.chain(s);
+    for &nb in &nbs {
+        let v = b.cell(nb);
+        let extra = if v == own && b.chain(nb) != head {
+            // The liberties of another own chain joined (capped: it has at most `cap`).
+            for st in b.chain_stones(nb) {
+                for l in b.neighbours(st) {
+                    if b.cell(l) == 0 && l != i && !set[..n].contains(&l) {
+                        set[n] = l;
+                        n += 1;
+                        if n >= cap {
+                            return cap;
+                        }
+                    }
+                }
+            }
+            continue;
+        } else if (v == 1 || v == 2) && v != own && b.in_atari(nb) {
+            // A capture frees at least this neighbour.
+            nb
+        } else {
+            continue;
+        };
+        if !set[..n].contains(&extra) {
+            set[n] = extra;
+            n += 1;
+            if n >= cap {
+                return cap;
+            }
+        }
+    }
+    n
+}
+
 /// The distinct chains with exactly two liberties through `around` and its neighbours: a
 /// stone of each, its colour and its two liberties (at most five).
 fn two_liberty_chains(b: &FastBoard, around: Idx) -> ([(Idx, Colour, [Idx; 2]); 5], usize) {
     let mut found = [(PASS, Colour::Black, [PASS; 2]); 5];
+    let mut heads = [PASS; 5];
     let mut n = 0;
     if around == PASS {
         return (found, 0);
     }
-    let mut pts = [around; 5];
-    pts[1..].copy_from_slice(&b.neighbours(around));
-    let mut seen = [PASS; 5];
-    for (k, &p) in pts.iter().enumerate() {
-        let Some(owner) = b.stone(p) else { continue };
+    let nbs = b.neighbours(around);
+    for p in [around, nbs[0], nbs[1], nbs[2], nbs[3]] {
+        // The liberty count first (exact, and 0 off stones): most chains are skipped at once.
+        let owner = match b.stone(p) {
+            Some(o) if b.pseudo_liberties(p) == 2 => o,
+            _ => continue,
+        };
         let head = b.chain(p);
-        if seen[..k].contains(&head) {
+        if heads[..n].contains(&head) {
             continue;
         }
-        seen[k] = head;
         if let Some(libs) = two_liberties(b, p) {
+            heads[n] = head;
             found[n] = (p, owner, libs);
             n += 1;
         }
@@ -598,8 +661,11 @@ pub fn two_lib_tactics(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<
         if owner == c {
             // An enemy stone on one liberty leaves the escape on the other (which counts the
             // first as a liberty now) two liberties or fewer.
-            let weak = (0..2).any(|j| liberties_after_upto(b, libs[1 - j], c, 4) <= 3);
-            if !weak {
+            let ext = [
+                extension_liberties(b, p, libs, 0, 4),
+                extension_liberties(b, p, libs, 1, 4),
+            ];
+            if ext[0] > 3 && ext[1] > 3 {
                 continue;
             }
             for st in b.chain_stones(p) {
@@ -612,19 +678,18 @@ pub fn two_lib_tactics(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<
                     }
                 }
             }
-            for &l in &libs {
-                if playable(b, l, c) && liberties_after_upto(b, l, c, 3) >= 3 && !out.contains(&l) {
+            for (k, &l) in libs.iter().enumerate() {
+                if playable(b, l, c) && ext[k] >= 3 && !out.contains(&l) {
                     out.push(l);
                 }
             }
         } else {
             for (j, &a) in libs.iter().enumerate() {
-                let other = libs[1 - j];
                 if !playable(b, a, c) || liberties_after_upto(b, a, c, 2) < 2 || out.contains(&a) {
                     continue;
                 }
                 // The escape's liberties once `a` is taken (the count includes `a`).
-                let escape = liberties_after_upto(b, other, owner, 4) - 1;
+                let escape = extension_liberties(b, p, libs, 1 - j, 4) - 1;
                 if escape <= 1
                     || (escape == 2
                         && read
@@ -885,6 +950,45 @@ mod tests {
             }
         }
         assert!(checked > 10_000);
+    }
+
+    /// Positions along random playouts with every tactic on (sizes 5 to 19), each handed to
+    /// `check` before the next move is played.
+    fn along_random_playouts(seed: u64, mut check: impl FnMut(&mut FastBoard)) {
+        let mut rng = Rng::new(seed);
+        let mut buf = Vec::new();
+        for size in [5, 9, 13, 19] {
+            let mut b = FastBoard::new(size, size);
+            for _ in 0..size * size * 2 {
+                check(&mut b);
+                let c = b.to_move();
+                let m = choose(&mut b, &mut rng, &mut buf, None, on());
+                if b.passes() >= 2 {
+                    break;
+                }
+                b.play(m, c);
+            }
+        }
+    }
+
+    #[test]
+    fn extension_liberties_match_the_general_count() {
+        let mut checked = 0;
+        along_random_playouts(12, |b| {
+            for p in b.points().collect::<Vec<_>>() {
+                let (Some(c), Some(libs)) = (b.stone(p), two_liberties(b, p)) else {
+                    continue;
+                };
+                for j in 0..2 {
+                    for cap in 2..=4 {
+                        let want = liberties_after_upto(b, libs[j], c, cap);
+                        assert_eq!(extension_liberties(b, p, libs, j, cap), want);
+                        checked += 1;
+                    }
+                }
+            }
+        });
+        assert!(checked > 5_000, "{checked}");
     }
 
     #[test]
