@@ -588,9 +588,50 @@ pub fn rejects_self_atari(b: &FastBoard, i: Idx, c: Colour, policy: Policy, rng:
     rng.below(16) != 0
 }
 
+/// Whether the empty point `i` can belong to a space of six cells or fewer that only `owner`
+/// (cell code 1 or 2) and the edge surround, judged from its 3×3 block alone: the empty cells
+/// joined to `i` inside the block (its empty neighbours, and the empty corners next to one of
+/// those) are part of the space, so there are six at most and none touches the other colour.
+/// Open space (seven empty cells or more in the block) fails after eight reads.
+fn may_be_small_eye_space(b: &FastBoard, i: Idx, owner: u8) -> bool {
+    let s = b.stride() as Idx;
+    let enemy = 3 - owner;
+    let (n, w, e, so) = (b.cell(i - s), b.cell(i - 1), b.cell(i + 1), b.cell(i + s));
+    if n == enemy || w == enemy || e == enemy || so == enemy {
+        return false;
+    }
+    let (n, w, e, so) = (n == 0, w == 0, e == 0, so == 0);
+    let mut cells = 1 + n as u32 + w as u32 + e as u32 + so as u32;
+    // A corner is joined when one of its two neighbours in the block is.
+    for (q, joined) in [
+        (i - s - 1, n || w),
+        (i - s + 1, n || e),
+        (i + s - 1, so || w),
+        (i + s + 1, so || e),
+    ] {
+        if joined {
+            match b.cell(q) {
+                0 => cells += 1,
+                v if v == enemy => return false,
+                _ => {}
+            }
+        }
+    }
+    cells <= 6
+}
+
 /// The killing (or saving) point of an empty eye space through `start` that only `owner`'s
-/// stones (and the edge) surround, if it is one of [`eye_shape`]'s killable shapes.
+/// stones (and the edge) surround, if it is one of [`eye_shape`]'s killable shapes. Most
+/// points are ruled out by their 3×3 neighbourhood alone ([`may_be_small_eye_space`]).
 pub fn nakade_point(b: &FastBoard, start: Idx, owner: Colour) -> Option<Idx> {
+    if !may_be_small_eye_space(b, start, owner as u8 + 1) {
+        return None;
+    }
+    eye_space_vital_point(b, start, owner)
+}
+
+/// [`nakade_point`] by walking the space (at most seven cells) without the 3×3 test.
+fn eye_space_vital_point(b: &FastBoard, start: Idx, owner: Colour) -> Option<Idx> {
     let mut cells: [Idx; 7] = [PASS; 7];
     cells[0] = start;
     let mut n = 1usize;
@@ -601,7 +642,8 @@ pub fn nakade_point(b: &FastBoard, start: Idx, owner: Colour) -> Option<Idx> {
         for nb in b.neighbours(p) {
             match b.cell(nb) {
                 0 => {
-                    if !cells[..n].contains(&nb) {
+                    // `nb` is a board point, never PASS: the unused cells cannot match it.
+                    if !cells.iter().any(|&q| q == nb) {
                         if n == 6 {
                             return None;
                         }
@@ -989,6 +1031,22 @@ mod tests {
             }
         });
         assert!(checked > 5_000, "{checked}");
+    }
+
+    #[test]
+    fn the_three_by_three_test_never_hides_a_vital_point() {
+        let (mut found, mut skipped) = (0, 0);
+        along_random_playouts(13, |b| {
+            for i in b.points().filter(|&i| b.is_empty(i)).collect::<Vec<_>>() {
+                for owner in [Colour::Black, Colour::White] {
+                    let full = eye_space_vital_point(b, i, owner);
+                    assert_eq!(nakade_point(b, i, owner), full);
+                    found += full.is_some() as u32;
+                    skipped += !may_be_small_eye_space(b, i, owner as u8 + 1) as u32;
+                }
+            }
+        });
+        assert!(found > 100 && skipped > 10_000, "{found} {skipped}");
     }
 
     #[test]
