@@ -447,15 +447,17 @@ fn two_liberty_chains(b: &FastBoard, around: Idx) -> ([(Idx, Colour, [Idx; 2]); 
 /// liberties.
 pub fn two_liberty_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<Idx>) {
     let (chains, n) = two_liberty_chains(b, around);
-    for &(_, owner, libs) in &chains[..n] {
+    for &(p, owner, libs) in &chains[..n] {
+        // The liberties the chain's escape at `libs[1 - j]` keeps once the other side has
+        // played `libs[j]` (the count before it includes `libs[j]`).
+        let escape = |b: &FastBoard, j: usize| extension_liberties(b, p, libs, 1 - j, 4) - 1;
         if owner != c {
             // Attack: an atari whose stone is not itself in atari, where the defender's
             // extension gets two liberties at most, read out as a ladder.
             for (j, &a) in libs.iter().enumerate() {
-                let other = libs[1 - j];
                 if !playable(b, a, c)
                     || liberties_after_upto(b, a, c, 2) < 2
-                    || liberties_after_upto(b, other, owner, 3) > 2
+                    || escape(b, j) > 2
                     || out.contains(&a)
                 {
                     continue;
@@ -468,15 +470,14 @@ pub fn two_liberty_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Ve
             // Defence: when the opponent has an atari that captures, take the liberty that
             // gives three.
             let threatened = libs.iter().enumerate().any(|(j, &a)| {
-                let other = libs[1 - j];
                 playable(b, a, owner.opp())
-                    && liberties_after_upto(b, other, owner, 3) <= 2
+                    && escape(b, j) <= 2
                     && is_working_ladder_atari(b, a, owner.opp(), PLAYOUT_LADDER_BUDGET)
             });
             if threatened {
-                for &l in &libs {
+                for (k, &l) in libs.iter().enumerate() {
                     if playable(b, l, c)
-                        && liberties_after_upto(b, l, c, 3) >= 3
+                        && extension_liberties(b, p, libs, k, 3) >= 3
                         && !out.contains(&l)
                     {
                         out.push(l);
@@ -1315,6 +1316,32 @@ mod tests {
         let atari = b.idx(3, 2);
         let worked = is_working_ladder_atari(&mut b, atari, Colour::Black, PLAYOUT_LADDER_BUDGET);
         assert_eq!(out.contains(&atari), worked);
+    }
+
+    #[test]
+    fn the_ladder_rule_reads_the_atari_whose_escape_gets_two_liberties() {
+        // The position of the test above: the atari at D5 leaves White's escape at E4 two
+        // liberties and the ladder works; at E4 the escape gets three. The liberty count of
+        // the escape once counted the atari point, and no such atari was ever read.
+        let mut b = board(&[
+            ".......", ".......", ".......", "..X....", "...XX..", ".......", ".......",
+        ]);
+        b.set_to_move(Colour::White);
+        b.play(b.idx(3, 3), Colour::White);
+        let mut out = Vec::new();
+        let last = b.last_move();
+        two_liberty_moves(&mut b, last, Colour::Black, &mut out);
+        assert_eq!(out, vec![b.idx(3, 2)]);
+        // White to defend (Black's last move elsewhere) takes a liberty that gives three
+        // (before the fix the threat was never seen and nothing came back).
+        b.play(b.idx(6, 6), Colour::Black);
+        let mut out = Vec::new();
+        let near = b.idx(3, 3);
+        two_liberty_moves(&mut b, near, Colour::White, &mut out);
+        assert!(out.contains(&b.idx(4, 3)), "{out:?}");
+        for &l in &out {
+            assert!(liberties_after_upto(&b, l, Colour::White, 3) >= 3);
+        }
     }
 
     #[test]
