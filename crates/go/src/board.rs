@@ -178,8 +178,6 @@ struct UndoRec {
     own_ids: [u16; 4],
     own_libs: [u16; 4],
     n_own: u8,
-    /// The chain the others were merged into (when `n_own > 0`).
-    head: u16,
 }
 
 /// A Go position of any size from 2×2 to 25×25.
@@ -857,7 +855,6 @@ impl Board {
                 own_ids: [NO_POINT; 4],
                 own_libs: [0; 4],
                 n_own: 0,
-                head: NO_POINT,
             });
         }
         self.cell[i] = own;
@@ -978,7 +975,6 @@ impl Board {
                 r.suicide = suicide > 0;
                 r.own_ids = own_ids;
                 r.n_own = n_own as u8;
-                r.head = id;
             }
         }
         PlayOutcome {
@@ -1012,7 +1008,8 @@ impl Board {
         }
         // Split the merged chain back into the chains it was made of, in reverse order:
         // a merge relabels a ring and swaps two links, and swapping them again splits it.
-        let a = r.head as usize;
+        // The played stone still carries the name of the chain it was merged into.
+        let a = self.chain[pi] as usize;
         if r.n_own > 0 {
             self.next.swap(a, pi);
             self.count[a] -= 1;
