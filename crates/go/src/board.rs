@@ -159,7 +159,8 @@ pub struct Probe {
     pub hash: u64,
 }
 
-/// Undo information for one recorded play.
+/// Undo information for one recorded play: enough to take it back exactly (chain names,
+/// rings and liberty counts as they were) without recomputing any chain.
 #[derive(Clone, Copy, Debug)]
 struct UndoRec {
     p: u16,
@@ -167,10 +168,16 @@ struct UndoRec {
     n_opp: u32,
     cap_start: u32,
     suicide: bool,
-    merged: bool,
     prev_ko: u16,
     prev_hash: u64,
     prev_caps: [u32; 2],
+    /// The played point's chain name, ring link, stone count and liberties before the play
+    /// (stale entries of an empty point that a captured chain taken back may still need).
+    prev_entry: [u16; 4],
+    /// The mover's distinct chains next to the point before the play and their liberties.
+    own_ids: [u16; 4],
+    own_libs: [u16; 4],
+    n_own: u8,
 }
 
 /// A Go position of any size from 2×2 to 25×25.
@@ -786,16 +793,22 @@ impl Board {
         }
     }
 
-    /// Relabels chain `b` as part of chain `a` and splices the rings.
-    fn merge(&mut self, a: u16, b: u16) {
-        let mut s = b;
+    /// Names every stone of the ring through `start` `id`.
+    #[inline]
+    fn relabel_ring(&mut self, start: u16, id: u16) {
+        let mut s = start;
         loop {
-            self.chain[s as usize] = a;
+            self.chain[s as usize] = id;
             s = self.next[s as usize];
-            if s == b {
+            if s == start {
                 break;
             }
         }
+    }
+
+    /// Relabels chain `b` as part of chain `a` and splices the rings.
+    fn merge(&mut self, a: u16, b: u16) {
+        self.relabel_ring(b, a);
         self.next.swap(a as usize, b as usize);
         self.count[a as usize] += self.count[b as usize];
     }
@@ -815,19 +828,7 @@ impl Board {
             if RECORD {
                 self.caps.push(Point(s));
             }
-            let mut seen = [NO_POINT; 4];
-            let mut n_seen = 0;
-            for d in DIRS {
-                let q = nb(si, d);
-                if self.cell[q] == opp {
-                    let cid = self.chain[q];
-                    if !seen[..n_seen].contains(&cid) {
-                        seen[n_seen] = cid;
-                        n_seen += 1;
-                        self.libs[cid as usize] += 1;
-                    }
-                }
-            }
+            self.adjust_neighbour_libs(si, opp, true);
             s = self.next[si];
             if s == id {
                 break;
@@ -847,10 +848,13 @@ impl Board {
                 n_opp: 0,
                 cap_start: self.caps.len() as u32,
                 suicide: false,
-                merged: false,
                 prev_ko: self.ko,
                 prev_hash: self.hash,
                 prev_caps: self.captures,
+                prev_entry: [self.chain[i], self.next[i], self.count[i], self.libs[i]],
+                own_ids: [NO_POINT; 4],
+                own_libs: [0; 4],
+                n_own: 0,
             });
         }
         self.cell[i] = own;
@@ -876,6 +880,11 @@ impl Board {
                 if !own_ids[..n_own].contains(&id) {
                     own_ids[n_own] = id;
                     n_own += 1;
+                    if RECORD {
+                        if let Some(r) = self.log.last_mut() {
+                            r.own_libs[n_own - 1] = self.libs[id as usize];
+                        }
+                    }
                     self.libs[id as usize] -= 1;
                 }
             } else if v == opp {
@@ -964,7 +973,8 @@ impl Board {
             if let Some(r) = self.log.last_mut() {
                 r.n_opp = captured;
                 r.suicide = suicide > 0;
-                r.merged = n_own > 0;
+                r.own_ids = own_ids;
+                r.n_own = n_own as u8;
             }
         }
         PlayOutcome {
@@ -974,74 +984,72 @@ impl Board {
         }
     }
 
-    /// Takes back the last recorded play, restoring stones, chains, liberties, hash, captures
-    /// and the ko point exactly. Returns the point and colour undone, or `None` if none.
+    /// Takes back the last recorded play, restoring stones, chains (their names and the order
+    /// of their stones too), liberties, hash, captures and the ko point exactly; only the order
+    /// of the empty-point list may differ. Each step of the play is reversed in turn, so no
+    /// chain is recomputed. Returns the point and colour undone, or `None` if none.
     pub fn undo(&mut self) -> Option<(Point, Color)> {
         let r = self.log.pop()?;
         let own = r.color;
         let opp = other(own);
+        let pi = r.p as usize;
         let start = r.cap_start as usize;
         let opp_end = start + r.n_opp as usize;
-        if !r.suicide && !r.merged && r.n_opp == 0 {
-            // A lone stone that captured nothing: lift it and hand its point back as a
-            // liberty to each neighbouring chain.
-            let pi = r.p as usize;
-            self.cell[pi] = EMPTY;
-            self.push_empty(pi);
-            self.stones[side(own)] -= 1;
-            let mut seen = [NO_POINT; 4];
-            let mut n_seen = 0;
-            for d in DIRS {
-                let q = nb(pi, d);
-                if is_stone(self.cell[q]) {
-                    let id = self.chain[q];
-                    if !seen[..n_seen].contains(&id) {
-                        seen[n_seen] = id;
-                        n_seen += 1;
-                        self.libs[id as usize] += 1;
-                    }
-                }
-            }
-            self.hash = r.prev_hash;
-            self.captures = r.prev_caps;
-            self.ko = r.prev_ko;
-            return Some((
-                Point(r.p),
-                if own == BLACK {
-                    Color::Black
-                } else {
-                    Color::White
-                },
-            ));
-        }
-        let mut touched: Vec<u16> = Vec::with_capacity(8);
-        // Own stones removed by suicide come back first (the played stone among them).
+        // The mover's chain removed by suicide comes back first (it went last), taking back
+        // the liberties its removal gave the opponent's chains around it.
         if r.suicide {
             for k in opp_end..self.caps.len() {
                 let s = self.caps[k].index();
                 self.remove_empty(s);
                 self.cell[s] = own;
                 self.stones[side(own)] += 1;
-                touched.extend(DIRS.iter().map(|&d| nb(s, d) as u16));
+                self.adjust_neighbour_libs(s, opp, false);
             }
         }
-        // Lift the played stone.
-        let pi = r.p as usize;
+        // Split the merged chain back into the chains it was made of, in reverse order:
+        // a merge relabels a ring and swaps two links, and swapping them again splits it.
+        // The played stone still carries the name of the chain it was merged into.
+        let a = self.chain[pi] as usize;
+        if r.n_own > 0 {
+            self.next.swap(a, pi);
+            self.count[a] -= 1;
+            for &b in r.own_ids[..r.n_own as usize].iter().rev() {
+                if b as usize == a {
+                    continue;
+                }
+                self.next.swap(a, b as usize);
+                self.relabel_ring(b, b);
+                self.count[a] -= self.count[b as usize];
+            }
+        }
+        // Lift the played stone and give its point its old entries back.
         self.cell[pi] = EMPTY;
         self.push_empty(pi);
         self.stones[side(own)] -= 1;
-        touched.extend(DIRS.iter().map(|&d| nb(pi, d) as u16));
-        // Put the captured opponent stones back.
+        let [c0, n0, k0, l0] = r.prev_entry;
+        self.chain[pi] = c0;
+        self.next[pi] = n0;
+        self.count[pi] = k0;
+        self.libs[pi] = l0;
+        // Put the captured stones back (their chains' names and rings were never touched);
+        // the mover's chains next to them lose the liberties the captures gave.
         for k in start..opp_end {
             let s = self.caps[k].index();
             self.remove_empty(s);
             self.cell[s] = opp;
             self.stones[side(opp)] += 1;
-            touched.push(s as u16);
-            touched.extend(DIRS.iter().map(|&d| nb(s, d) as u16));
+        }
+        for k in start..opp_end {
+            let s = self.caps[k].index();
+            self.adjust_neighbour_libs(s, own, false);
         }
         self.caps.truncate(start);
-        self.rebuild_chains(&touched);
+        // The mover's chains next to the point get their liberties back as they were, and the
+        // opponent's chains next to it (captured ones: from 0 to 1) the point.
+        for (k, &b) in r.own_ids[..r.n_own as usize].iter().enumerate() {
+            self.libs[b as usize] = r.own_libs[k];
+        }
+        self.adjust_neighbour_libs(pi, opp, true);
         self.hash = r.prev_hash;
         self.captures = r.prev_caps;
         self.ko = r.prev_ko;
@@ -1051,6 +1059,29 @@ impl Board {
             Color::White
         };
         Some((Point(r.p), color))
+    }
+
+    /// Adds one liberty to (or takes one from) each distinct chain of cell value `c` next to
+    /// `p`.
+    #[inline]
+    fn adjust_neighbour_libs(&mut self, p: usize, c: u8, add: bool) {
+        let mut seen = [NO_POINT; 4];
+        let mut n_seen = 0;
+        for d in DIRS {
+            let q = nb(p, d);
+            if self.cell[q] == c {
+                let id = self.chain[q];
+                if !seen[..n_seen].contains(&id) {
+                    seen[n_seen] = id;
+                    n_seen += 1;
+                    if add {
+                        self.libs[id as usize] += 1;
+                    } else {
+                        self.libs[id as usize] -= 1;
+                    }
+                }
+            }
+        }
     }
 
     /// Rebuilds (ids, rings, counts, exact liberties) every chain through the given cells.
@@ -1356,6 +1387,8 @@ mod tests {
 
     #[test]
     fn play_then_undo_restores_everything_in_random_games() {
+        // Plays that capture, single-stone and multi-stone suicides: each must come up.
+        let mut kinds = [0u32; 3];
         for (seed, n) in [(1u64, 9u32), (2, 5), (3, 13), (4, 19)] {
             let s = sz(n);
             let mut b = Board::new(s);
@@ -1383,7 +1416,10 @@ mod tests {
                     assert_eq!(b.playout_candidate(q, color), legal && !b.is_eye(q, color));
                 }
                 let pr = b.probe(p, color).unwrap();
-                b.play(p, color).unwrap();
+                let out = b.play(p, color).unwrap();
+                kinds[0] += (out.captured > 0) as u32;
+                kinds[1] += (out.suicide > 0) as u32;
+                kinds[2] += (out.suicide > 1) as u32;
                 assert_eq!(pr.hash, b.hash());
                 if snapshots.len() % 5 == 0 {
                     b.check_consistency().unwrap();
@@ -1393,6 +1429,12 @@ mod tests {
             while let Some((old, h, cb, cw)) = snapshots.pop() {
                 b.undo().unwrap();
                 assert_eq!(b, old);
+                // Chains come back exactly: names, the order of their stones, liberties.
+                for q in b.points() {
+                    assert_eq!(b.chain_id(q), old.chain_id(q));
+                    assert_eq!(b.liberty_count(q), old.liberty_count(q));
+                    assert!(b.chain_stones(q).eq(old.chain_stones(q)));
+                }
                 assert_eq!(
                     (b.hash(), b.captures(Color::Black), b.captures(Color::White)),
                     (h, cb, cw)
@@ -1404,6 +1446,7 @@ mod tests {
             }
             assert!(b.undo().is_none());
         }
+        assert!(kinds.iter().all(|&k| k > 0), "{kinds:?}");
     }
 
     #[test]

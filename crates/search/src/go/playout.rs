@@ -337,15 +337,15 @@ fn two_liberties(b: &FastBoard, s: Idx) -> Option<[Idx; 2]> {
     if b.pseudo_liberties(s) != 2 {
         return None;
     }
-    let mut libs = [PASS; 2];
-    let mut n = 0;
+    // The first empty neighbour met, then the first one that differs from it.
+    let mut first = PASS;
     for st in b.chain_stones(s) {
         for l in b.neighbours(st) {
-            if b.is_empty(l) && !libs[..n].contains(&l) {
-                libs[n] = l;
-                n += 1;
-                if n == 2 {
-                    return Some(libs);
+            if b.cell(l) == 0 {
+                if first == PASS {
+                    first = l;
+                } else if l != first {
+                    return Some([first, l]);
                 }
             }
         }
@@ -353,25 +353,88 @@ fn two_liberties(b: &FastBoard, s: Idx) -> Option<[Idx; 2]> {
     None
 }
 
+/// [`liberties_after_upto`] for the owner of the chain through `s` extending at `libs[j]`,
+/// when `libs` are exactly that chain's two liberties: the chain itself adds only its other
+/// liberty, so it is not walked (only the other chains the extension joins are).
+fn extension_liberties(b: &FastBoard, s: Idx, libs: [Idx; 2], j: usize, cap: usize) -> usize {
+    debug_assert!((2..=4).contains(&cap));
+    let i = libs[j];
+    let own = b.cell(s);
+    let mut set: [Idx; 4] = [libs[1 - j], PASS, PASS, PASS];
+    let mut n = 1usize;
+    let nbs = b.neighbours(i);
+    // Empty neighbours (distinct points; only the other liberty may be counted already), and
+    // an own chain that alone keeps `cap` liberties (not the chain itself: it has two).
+    for &nb in &nbs {
+        let v = b.cell(nb);
+        if v == 0 {
+            if nb != set[0] {
+                set[n] = nb;
+                n += 1;
+                if n >= cap {
+                    return cap;
+                }
+            }
+        } else if v == own && b.pseudo_liberties(nb) as usize > cap {
+            return cap;
+        }
+    }
+    let head = b.chain(s);
+    for &nb in &nbs {
+        let v = b.cell(nb);
+        let extra = if v == own && b.chain(nb) != head {
+            // The liberties of another own chain joined (capped: it has at most `cap`).
+            for st in b.chain_stones(nb) {
+                for l in b.neighbours(st) {
+                    if b.cell(l) == 0 && l != i && !set[..n].contains(&l) {
+                        set[n] = l;
+                        n += 1;
+                        if n >= cap {
+                            return cap;
+                        }
+                    }
+                }
+            }
+            continue;
+        } else if (v == 1 || v == 2) && v != own && b.in_atari(nb) {
+            // A capture frees at least this neighbour.
+            nb
+        } else {
+            continue;
+        };
+        if !set[..n].contains(&extra) {
+            set[n] = extra;
+            n += 1;
+            if n >= cap {
+                return cap;
+            }
+        }
+    }
+    n
+}
+
 /// The distinct chains with exactly two liberties through `around` and its neighbours: a
 /// stone of each, its colour and its two liberties (at most five).
 fn two_liberty_chains(b: &FastBoard, around: Idx) -> ([(Idx, Colour, [Idx; 2]); 5], usize) {
     let mut found = [(PASS, Colour::Black, [PASS; 2]); 5];
+    let mut heads = [PASS; 5];
     let mut n = 0;
     if around == PASS {
         return (found, 0);
     }
-    let mut pts = [around; 5];
-    pts[1..].copy_from_slice(&b.neighbours(around));
-    let mut seen = [PASS; 5];
-    for (k, &p) in pts.iter().enumerate() {
-        let Some(owner) = b.stone(p) else { continue };
+    let nbs = b.neighbours(around);
+    for p in [around, nbs[0], nbs[1], nbs[2], nbs[3]] {
+        // The liberty count first (exact, and 0 off stones): most chains are skipped at once.
+        let owner = match b.stone(p) {
+            Some(o) if b.pseudo_liberties(p) == 2 => o,
+            _ => continue,
+        };
         let head = b.chain(p);
-        if seen[..k].contains(&head) {
+        if heads[..n].contains(&head) {
             continue;
         }
-        seen[k] = head;
         if let Some(libs) = two_liberties(b, p) {
+            heads[n] = head;
             found[n] = (p, owner, libs);
             n += 1;
         }
@@ -384,15 +447,17 @@ fn two_liberty_chains(b: &FastBoard, around: Idx) -> ([(Idx, Colour, [Idx; 2]); 
 /// liberties.
 pub fn two_liberty_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<Idx>) {
     let (chains, n) = two_liberty_chains(b, around);
-    for &(_, owner, libs) in &chains[..n] {
+    for &(p, owner, libs) in &chains[..n] {
+        // The liberties the chain's escape at `libs[1 - j]` keeps once the other side has
+        // played `libs[j]` (the count before it includes `libs[j]`).
+        let escape = |b: &FastBoard, j: usize| extension_liberties(b, p, libs, 1 - j, 4) - 1;
         if owner != c {
             // Attack: an atari whose stone is not itself in atari, where the defender's
             // extension gets two liberties at most, read out as a ladder.
             for (j, &a) in libs.iter().enumerate() {
-                let other = libs[1 - j];
                 if !playable(b, a, c)
                     || liberties_after_upto(b, a, c, 2) < 2
-                    || liberties_after_upto(b, other, owner, 3) > 2
+                    || escape(b, j) > 2
                     || out.contains(&a)
                 {
                     continue;
@@ -405,15 +470,14 @@ pub fn two_liberty_moves(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Ve
             // Defence: when the opponent has an atari that captures, take the liberty that
             // gives three.
             let threatened = libs.iter().enumerate().any(|(j, &a)| {
-                let other = libs[1 - j];
                 playable(b, a, owner.opp())
-                    && liberties_after_upto(b, other, owner, 3) <= 2
+                    && escape(b, j) <= 2
                     && is_working_ladder_atari(b, a, owner.opp(), PLAYOUT_LADDER_BUDGET)
             });
             if threatened {
-                for &l in &libs {
+                for (k, &l) in libs.iter().enumerate() {
                     if playable(b, l, c)
-                        && liberties_after_upto(b, l, c, 3) >= 3
+                        && extension_liberties(b, p, libs, k, 3) >= 3
                         && !out.contains(&l)
                     {
                         out.push(l);
@@ -525,9 +589,53 @@ pub fn rejects_self_atari(b: &FastBoard, i: Idx, c: Colour, policy: Policy, rng:
     rng.below(16) != 0
 }
 
+/// Whether the empty point `i` can belong to a space of six cells or fewer that only `owner`
+/// (cell code 1 or 2) and the edge surround, judged from its 3×3 block alone: the empty cells
+/// joined to `i` inside the block (its empty neighbours, and the empty corners next to one of
+/// those) are part of the space, so there are six at most and none touches the other colour.
+/// Open space (seven empty cells or more in the block) fails after eight reads.
+fn may_be_small_eye_space(b: &FastBoard, i: Idx, owner: u8) -> bool {
+    let s = b.stride() as Idx;
+    let enemy = 3 - owner;
+    let (n, w, e, so) = (b.cell(i - s), b.cell(i - 1), b.cell(i + 1), b.cell(i + s));
+    if n == enemy || w == enemy || e == enemy || so == enemy {
+        return false;
+    }
+    let (n, w, e, so) = (n == 0, w == 0, e == 0, so == 0);
+    let mut cells = 1 + n as u32 + w as u32 + e as u32 + so as u32;
+    // A corner is joined when one of its two neighbours in the block is.
+    for (q, joined) in [
+        (i - s - 1, n || w),
+        (i - s + 1, n || e),
+        (i + s - 1, so || w),
+        (i + s + 1, so || e),
+    ] {
+        if joined {
+            match b.cell(q) {
+                0 => cells += 1,
+                v if v == enemy => return false,
+                _ => {}
+            }
+        }
+    }
+    cells <= 6
+}
+
 /// The killing (or saving) point of an empty eye space through `start` that only `owner`'s
-/// stones (and the edge) surround, if it is one of [`eye_shape`]'s killable shapes.
+/// stones (and the edge) surround, if it is one of [`eye_shape`]'s killable shapes. Most
+/// points are ruled out by their 3×3 neighbourhood alone ([`may_be_small_eye_space`]).
 pub fn nakade_point(b: &FastBoard, start: Idx, owner: Colour) -> Option<Idx> {
+    if !may_be_small_eye_space(b, start, owner as u8 + 1) {
+        return None;
+    }
+    eye_space_vital_point(b, start, owner)
+}
+
+/// [`nakade_point`] by walking the space (at most seven cells) without the 3×3 test.
+// The membership test over the fixed array stays an inlined loop: `contains` calls the
+// out-of-line slice search, which was a third of this walk's cost in callgrind.
+#[allow(clippy::manual_contains)]
+fn eye_space_vital_point(b: &FastBoard, start: Idx, owner: Colour) -> Option<Idx> {
     let mut cells: [Idx; 7] = [PASS; 7];
     cells[0] = start;
     let mut n = 1usize;
@@ -538,7 +646,8 @@ pub fn nakade_point(b: &FastBoard, start: Idx, owner: Colour) -> Option<Idx> {
         for nb in b.neighbours(p) {
             match b.cell(nb) {
                 0 => {
-                    if !cells[..n].contains(&nb) {
+                    // `nb` is a board point, never PASS: the unused cells cannot match it.
+                    if !cells.iter().any(|&q| q == nb) {
                         if n == 6 {
                             return None;
                         }
@@ -598,8 +707,11 @@ pub fn two_lib_tactics(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<
         if owner == c {
             // An enemy stone on one liberty leaves the escape on the other (which counts the
             // first as a liberty now) two liberties or fewer.
-            let weak = (0..2).any(|j| liberties_after_upto(b, libs[1 - j], c, 4) <= 3);
-            if !weak {
+            let ext = [
+                extension_liberties(b, p, libs, 0, 4),
+                extension_liberties(b, p, libs, 1, 4),
+            ];
+            if ext[0] > 3 && ext[1] > 3 {
                 continue;
             }
             for st in b.chain_stones(p) {
@@ -612,19 +724,18 @@ pub fn two_lib_tactics(b: &mut FastBoard, around: Idx, c: Colour, out: &mut Vec<
                     }
                 }
             }
-            for &l in &libs {
-                if playable(b, l, c) && liberties_after_upto(b, l, c, 3) >= 3 && !out.contains(&l) {
+            for (k, &l) in libs.iter().enumerate() {
+                if playable(b, l, c) && ext[k] >= 3 && !out.contains(&l) {
                     out.push(l);
                 }
             }
         } else {
             for (j, &a) in libs.iter().enumerate() {
-                let other = libs[1 - j];
                 if !playable(b, a, c) || liberties_after_upto(b, a, c, 2) < 2 || out.contains(&a) {
                     continue;
                 }
                 // The escape's liberties once `a` is taken (the count includes `a`).
-                let escape = liberties_after_upto(b, other, owner, 4) - 1;
+                let escape = extension_liberties(b, p, libs, 1 - j, 4) - 1;
                 if escape <= 1
                     || (escape == 2
                         && read
@@ -885,6 +996,61 @@ mod tests {
             }
         }
         assert!(checked > 10_000);
+    }
+
+    /// Positions along random playouts with every tactic on (sizes 5 to 19), each handed to
+    /// `check` before the next move is played.
+    fn along_random_playouts(seed: u64, mut check: impl FnMut(&mut FastBoard)) {
+        let mut rng = Rng::new(seed);
+        let mut buf = Vec::new();
+        for size in [5, 9, 13, 19] {
+            let mut b = FastBoard::new(size, size);
+            for _ in 0..size * size * 2 {
+                check(&mut b);
+                let c = b.to_move();
+                let m = choose(&mut b, &mut rng, &mut buf, None, on());
+                if b.passes() >= 2 {
+                    break;
+                }
+                b.play(m, c);
+            }
+        }
+    }
+
+    #[test]
+    fn extension_liberties_match_the_general_count() {
+        let mut checked = 0;
+        along_random_playouts(12, |b| {
+            for p in b.points().collect::<Vec<_>>() {
+                let (Some(c), Some(libs)) = (b.stone(p), two_liberties(b, p)) else {
+                    continue;
+                };
+                for j in 0..2 {
+                    for cap in 2..=4 {
+                        let want = liberties_after_upto(b, libs[j], c, cap);
+                        assert_eq!(extension_liberties(b, p, libs, j, cap), want);
+                        checked += 1;
+                    }
+                }
+            }
+        });
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    #[test]
+    fn the_three_by_three_test_never_hides_a_vital_point() {
+        let (mut found, mut skipped) = (0, 0);
+        along_random_playouts(13, |b| {
+            for i in b.points().filter(|&i| b.is_empty(i)).collect::<Vec<_>>() {
+                for owner in [Colour::Black, Colour::White] {
+                    let full = eye_space_vital_point(b, i, owner);
+                    assert_eq!(nakade_point(b, i, owner), full);
+                    found += full.is_some() as u32;
+                    skipped += !may_be_small_eye_space(b, i, owner as u8 + 1) as u32;
+                }
+            }
+        });
+        assert!(found > 100 && skipped > 10_000, "{found} {skipped}");
     }
 
     #[test]
@@ -1153,6 +1319,32 @@ mod tests {
         let atari = b.idx(3, 2);
         let worked = is_working_ladder_atari(&mut b, atari, Colour::Black, PLAYOUT_LADDER_BUDGET);
         assert_eq!(out.contains(&atari), worked);
+    }
+
+    #[test]
+    fn the_ladder_rule_reads_the_atari_whose_escape_gets_two_liberties() {
+        // The position of the test above: the atari at D5 leaves White's escape at E4 two
+        // liberties and the ladder works; at E4 the escape gets three. The liberty count of
+        // the escape once counted the atari point, and no such atari was ever read.
+        let mut b = board(&[
+            ".......", ".......", ".......", "..X....", "...XX..", ".......", ".......",
+        ]);
+        b.set_to_move(Colour::White);
+        b.play(b.idx(3, 3), Colour::White);
+        let mut out = Vec::new();
+        let last = b.last_move();
+        two_liberty_moves(&mut b, last, Colour::Black, &mut out);
+        assert_eq!(out, vec![b.idx(3, 2)]);
+        // White to defend (Black's last move elsewhere) takes a liberty that gives three
+        // (before the fix the threat was never seen and nothing came back).
+        b.play(b.idx(6, 6), Colour::Black);
+        let mut out = Vec::new();
+        let near = b.idx(3, 3);
+        two_liberty_moves(&mut b, near, Colour::White, &mut out);
+        assert!(out.contains(&b.idx(4, 3)), "{out:?}");
+        for &l in &out {
+            assert!(liberties_after_upto(&b, l, Colour::White, 3) >= 3);
+        }
     }
 
     #[test]
