@@ -494,6 +494,16 @@ impl Room {
         Some((last.saturating_add(self.ends.abandon_ms), side, "abandon"))
     }
 
+    /// The earliest time [`Room::timeout_action`] may have an action: the clock's deadline
+    /// or the server's policy end, whichever comes first; None when neither runs.
+    pub fn next_end(&self) -> Option<i64> {
+        let policy = self.policy_end().map(|(at, _, _)| at);
+        match (policy, self.deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// The action the server stores when the side to move has run out of time at `now`, or
     /// when the server's policy ends the game ([`Room::policy_end`]).
     pub fn timeout_action(&self, now: i64) -> Option<(usize, String)> {

@@ -124,14 +124,8 @@ impl RoomCell {
         guard
     }
 
-    /// Locks the room if it is free now (the clock sweep looks at it again after).
-    pub fn try_lock(&self) -> Result<tokio::sync::MutexGuard<'_, Room>, tokio::sync::TryLockError> {
-        let guard = self.inner.try_lock()?;
-        self.due.store(i64::MIN, Ordering::Release);
-        Ok(guard)
-    }
-
-    /// The room to read, if it is free now: a read changes nothing the sweep computed.
+    /// The room to read, if it is free now: a read changes nothing the sweep computed (every
+    /// lock that may change the room is [`RoomCell::lock`]).
     pub fn try_read(&self) -> Option<RoomRead<'_>> {
         self.inner.try_lock().ok().map(RoomRead)
     }
@@ -147,12 +141,8 @@ impl RoomCell {
 
     /// Records, while the sweep holds `room`'s lock, when it must look at it next.
     fn set_due(&self, room: &Room) {
-        let policy = room.policy_end().map(|(at, _, _)| at);
-        let due = match (policy, room.deadline()) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b).unwrap_or(i64::MAX),
-        };
-        self.due.store(due, Ordering::Release);
+        self.due
+            .store(room.next_end().unwrap_or(i64::MAX), Ordering::Release);
     }
 }
 
@@ -390,7 +380,7 @@ impl Hub {
         mine.retain(|id| {
             rooms
                 .get(id)
-                .is_some_and(|h| h.room.try_lock().map_or(true, |r| r.status() == "open"))
+                .is_some_and(|h| h.room.try_read().is_none_or(|r| r.status() == "open"))
         });
         if mine.len() >= cap {
             return Err(ActError::too_many(format!(
@@ -636,7 +626,7 @@ impl Hub {
     pub fn owned_live(&self) -> usize {
         self.handles()
             .iter()
-            .filter(|h| h.owned() && h.room.try_lock().map_or(true, |r| !r.is_over()))
+            .filter(|h| h.owned() && h.room.try_read().is_none_or(|r| !r.is_over()))
             .count()
     }
 
@@ -776,7 +766,7 @@ impl Hub {
             .iter()
             .filter(|(_, h)| !h.owned())
         {
-            if let Ok(room) = h.room.try_lock() {
+            if let Some(room) = h.room.try_read() {
                 if !room.is_over() {
                     known.insert(id.clone(), room.version());
                 }
@@ -817,7 +807,7 @@ impl Hub {
             .collect();
         let mut gone = Vec::new();
         for (id, h) in handles {
-            if let Ok(room) = h.room.try_lock() {
+            if let Some(room) = h.room.try_read() {
                 if room.is_over() && now - room.turn_start >= grace {
                     gone.push((id, h.clone()));
                 }
