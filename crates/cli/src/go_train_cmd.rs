@@ -29,6 +29,14 @@ pub struct TrainArgs {
     /// A 3×3 shape gets its own gamma when played at least this often.
     #[arg(long, default_value_t = 3)]
     pub min_shape_wins: u32,
+    /// A spatial pattern (gridcular distance 4 to 10) is listed when played at least this
+    /// often; 0 lists none.
+    #[arg(long, default_value_t = 5)]
+    pub min_spatial_wins: u32,
+    /// Another model file to measure on the same held-out games, for comparison (its
+    /// accuracy goes into the header).
+    #[arg(long)]
+    pub baseline: Option<PathBuf>,
     /// A line for the model's header (how the records were made), written first.
     #[arg(long)]
     pub note: Vec<String>,
@@ -94,13 +102,20 @@ pub fn train(a: TrainArgs) -> Result<(), CliError> {
     let opts = TrainOptions {
         iterations: a.iterations,
         min_shape_wins: a.min_shape_wins,
+        min_spatial_wins: a.min_spatial_wins,
     };
     let mut last = String::new();
-    let gammas = fit(&fitted, &opts, |line| {
+    let mut patterns = String::new();
+    let model = fit(&fitted, &opts, |line| {
         eprintln!("{line}");
+        if line.contains("spatial patterns") {
+            patterns = line.to_string();
+        }
         last = line.to_string();
     });
-    let model = Model::new(gammas.clone(), vec![]);
+    let text = Model::to_text(&model.gammas, &model.spatial, &[]);
+    let model = Model::parse(&text, &a.out.display().to_string())
+        .map_err(|e| CliError::input(format!("the fitted model does not read back: {e}")))?;
     let [m, u, h] = evaluate(&model, &held);
     let acc = |name: &str, x: &baduk_search::go::train::Accuracy| {
         format!(
@@ -112,13 +127,18 @@ pub fn train(a: TrainArgs) -> Result<(), CliError> {
     let mut comments = vec![
         "The Go bot's learned move priors (generalized Bradley-Terry gammas, fitted by MM).".to_string(),
         format!(
-            "made by: baduk go train --games {} --out {} --seed {} --held-out {} --iterations {} --min-shape-wins {}{}",
+            "made by: baduk go train --games {} --out {} --seed {} --held-out {} --iterations {} --min-shape-wins {} --min-spatial-wins {}{}{}",
             a.games.display(),
             a.out.display(),
             a.seed,
             a.held_out,
             a.iterations,
             a.min_shape_wins,
+            a.min_spatial_wins,
+            a.baseline
+                .as_ref()
+                .map(|p| format!(" --baseline {}", p.display()))
+                .unwrap_or_default(),
             a.note
                 .iter()
                 .map(|n| format!(" --note '{n}'"))
@@ -131,13 +151,23 @@ pub fn train(a: TrainArgs) -> Result<(), CliError> {
             held.len(),
             a.seed
         ),
+        patterns,
         format!("held-out positions: {}", m.positions),
         acc("held-out accuracy, this model", &m),
         acc("held-out accuracy, uniform choice", &u),
         acc("held-out accuracy, hand-written priors (priors=none)", &h),
     ];
+    if let Some(p) = &a.baseline {
+        let base =
+            Model::load(&p.display().to_string()).map_err(|e| CliError::input(e.to_string()))?;
+        let [b, _, _] = evaluate(&base, &held);
+        comments.push(acc(
+            &format!("held-out accuracy, baseline {}", p.display()),
+            &b,
+        ));
+    }
     comments.splice(1..1, a.note.iter().cloned());
-    let text = Model::to_text(&gammas, &comments);
+    let text = Model::to_text(model.gammas(), model.spatial(), &comments);
     std::fs::write(&a.out, text)
         .map_err(|e| CliError::input(format!("{}: {e}", a.out.display())))?;
     for c in &comments[2 + a.note.len()..] {

@@ -475,13 +475,23 @@ fn a_bad_model_file_is_refused_naming_the_file_and_priors_none_falls_back() {
     let dir = std::env::temp_dir().join(format!("baduk-model-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let truncated = dir.join("truncated.txt");
-    std::fs::write(&truncated, "baduk go-patterns 1\ncapture 1 4.0\n").unwrap();
-    let other = dir.join("v2.txt");
-    std::fs::write(&other, "# a later format\nbaduk go-patterns 2\nend 0\n").unwrap();
+    std::fs::write(&truncated, "baduk go-patterns 2\ncapture 1 4.0\n").unwrap();
+    let other = dir.join("v1.txt");
+    std::fs::write(&other, "# an earlier format\nbaduk go-patterns 1\nend 0\n").unwrap();
+    let bad_spatial = dir.join("spatial.txt");
+    std::fs::write(
+        &bad_spatial,
+        "baduk go-patterns 2\ncapture 1 4.0\nspatial 4:..X 2.0\nend 2\n",
+    )
+    .unwrap();
     let cases = [
         (dir.join("missing.txt"), "cannot read the model file"),
         (truncated, "truncated"),
         (other, ":2: not a model this build reads"),
+        (
+            bad_spatial,
+            ":3: bad spatial pattern `4:..X`: level 4 has 12 cells, not 3",
+        ),
     ];
     for (path, want) in cases {
         let e = BotConfig::default()

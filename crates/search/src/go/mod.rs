@@ -15,6 +15,7 @@ pub mod mcts;
 pub mod patterns;
 pub mod playout;
 pub mod rules;
+pub mod spatial;
 pub mod state;
 pub mod time;
 pub mod train;

@@ -1,19 +1,22 @@
 //! Learned move priors: the features of a candidate move (its 3×3 shape with the ataris of the
-//! neighbouring chains, distances to the last two moves, line, corner and emptiness, captures, ataris,
-//! escapes, self-ataris, passing) and a generalized Bradley-Terry model of their strengths
-//! (Coulom's "gammas", 2007), read from a model file that `baduk go train` writes.
+//! neighbouring chains, its largest known spatial pattern, distances to the last two moves, line,
+//! corner and emptiness, captures, ataris, escapes, self-ataris, the ladder reader's verdict,
+//! passing) and a generalized Bradley-Terry model of their strengths (Coulom's "gammas", 2007),
+//! read from a model file that `baduk go train` writes.
 //!
 //! A move's strength is the product of the gammas of its features; the probability that it is
 //! the move played is its strength over the sum of the strengths of every candidate.
 
 use super::board::{Colour, FastBoard, Idx, PASS};
+use super::ladder::{judge_move, LadderVerdict, LADDER_BUDGET};
 use super::playout::liberties_after;
+use super::spatial::SpatialDict;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 /// The feature groups; a candidate has at most one feature (a value ≥ 1) in each.
-pub const GROUP_NAMES: [&str; 9] = [
+pub const GROUP_NAMES: [&str; 11] = [
     "pass",
     "capture",
     "escape",
@@ -23,6 +26,8 @@ pub const GROUP_NAMES: [&str; 9] = [
     "dist-last2",
     "line",
     "shape",
+    "ladder",
+    "spatial",
 ];
 /// Number of feature groups.
 pub const GROUPS: usize = GROUP_NAMES.len();
@@ -36,6 +41,11 @@ const DIST_LAST2: usize = 6;
 const LINE: usize = 7;
 /// The group of the 3×3 shape (its value is the canonical shape code + 1).
 pub const SHAPE: usize = 8;
+/// The group of the ladder reader's verdict on an atari or an escape: 1 an escape into a
+/// working ladder, 2 an atari that captures in a ladder, 3 one that fails.
+pub const LADDER: usize = 9;
+/// The group of the largest spatial pattern the model lists (its value is the pattern's id).
+pub const SPATIAL: usize = 10;
 /// Shape value of a shape the model does not list.
 pub const RARE_SHAPE: u32 = 1 << 21;
 
@@ -79,7 +89,9 @@ pub fn raw_shape(b: &FastBoard, i: Idx, c: Colour) -> u32 {
     code
 }
 
-fn transform(sym: usize, (dx, dy): (i32, i32)) -> (i32, i32) {
+/// Offset (dx, dy) under symmetry `sym` (0..8) of the square: bit 0 mirrors x, bit 1 mirrors
+/// y, bit 2 swaps them.
+pub(crate) fn transform(sym: usize, (dx, dy): (i32, i32)) -> (i32, i32) {
     let (mut x, mut y) = (dx, dy);
     if sym & 1 != 0 {
         x = -x;
@@ -246,6 +258,26 @@ pub fn features(b: &FastBoard, i: Idx, c: Colour) -> Features {
     f
 }
 
+/// [`features`] and the two that need more than a look: the ladder reader's verdict on an
+/// atari or escape (a read plays and takes back on `b`, leaving it exactly as it was) and the
+/// largest pattern of `dict` around the move.
+pub fn full_features(b: &mut FastBoard, i: Idx, c: Colour, dict: &SpatialDict) -> Features {
+    let mut f = features(b, i, c);
+    if i == PASS {
+        return f;
+    }
+    if f[ESCAPE] > 0 || f[ATARI] > 0 {
+        f[LADDER] = match judge_move(b, i, c, LADDER_BUDGET) {
+            LadderVerdict::None => 0,
+            LadderVerdict::FutileEscape => 1,
+            LadderVerdict::WorkingAtari => 2,
+            LadderVerdict::FailingAtari => 3,
+        };
+    }
+    f[SPATIAL] = dict.lookup(b, i, c);
+    f
+}
+
 /// Why a model file could not be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelError {
@@ -273,7 +305,7 @@ impl std::error::Error for ModelError {}
 const DENSE_VALUES: usize = 64;
 
 /// The first line of a model file of the version this build reads.
-pub const MODEL_HEADER: &str = "baduk go-patterns 1";
+pub const MODEL_HEADER: &str = "baduk go-patterns 2";
 
 /// Fitted gammas: per group, the strength of each feature value.
 #[derive(Clone, Debug)]
@@ -282,16 +314,25 @@ pub struct Model {
     gammas: Vec<HashMap<u32, f32>>,
     /// Gamma of every raw shape code (2^20 entries), filled from the canonical shapes.
     shape_table: Vec<f32>,
-    /// `dense[g][v]`: the gamma of small value `v` of a group other than shapes (1 if unlisted).
+    /// `dense[g][v]`: the gamma of value `v` of a group other than shapes (1 if unlisted):
+    /// values below 64, and every spatial pattern id.
     dense: Vec<Vec<f32>>,
+    /// The spatial patterns the model lists.
+    spatial: SpatialDict,
+    /// Whether any ladder verdict has a gamma (else the reader is not asked).
+    reads_ladders: bool,
     /// The comment lines at the top of the file (the invocation that made it).
     pub comments: Vec<String>,
 }
 
 impl Model {
     /// A model from gammas per group (the shape group keyed by canonical code + 1, with
-    /// `RARE_SHAPE` for shapes not listed).
-    pub fn new(gammas: Vec<HashMap<u32, f32>>, comments: Vec<String>) -> Model {
+    /// `RARE_SHAPE` for shapes not listed; the spatial group by the ids of `spatial`).
+    pub fn new(
+        gammas: Vec<HashMap<u32, f32>>,
+        spatial: SpatialDict,
+        comments: Vec<String>,
+    ) -> Model {
         let shapes = &gammas[SHAPE];
         let rare = shapes.get(&RARE_SHAPE).copied().unwrap_or(1.0);
         let mut shape_table = vec![rare; 1 << 20];
@@ -312,7 +353,12 @@ impl Model {
             .iter()
             .enumerate()
             .map(|(g, map)| {
-                let mut row = vec![1.0f32; DENSE_VALUES];
+                let len = if g == SPATIAL {
+                    spatial.len() + 1
+                } else {
+                    DENSE_VALUES
+                };
+                let mut row = vec![1.0f32; len];
                 if g != SHAPE {
                     for (&v, &gamma) in map {
                         if let Some(slot) = row.get_mut(v as usize) {
@@ -323,12 +369,25 @@ impl Model {
                 row
             })
             .collect();
+        let reads_ladders = !gammas[LADDER].is_empty();
         Model {
             gammas,
             shape_table,
             dense,
+            spatial,
+            reads_ladders,
             comments,
         }
+    }
+
+    /// The gammas per group (shapes by canonical code + 1, spatial patterns by id).
+    pub fn gammas(&self) -> &[HashMap<u32, f32>] {
+        &self.gammas
+    }
+
+    /// The spatial patterns the model lists.
+    pub fn spatial(&self) -> &SpatialDict {
+        &self.spatial
     }
 
     /// The gamma of value `v` of group `g` (1 when the model does not list it).
@@ -371,9 +430,23 @@ impl Model {
         s
     }
 
-    /// The strength of `c` playing at `i` (PASS: passing).
-    pub fn move_strength(&self, b: &FastBoard, i: Idx, c: Colour) -> f32 {
-        self.strength(&features(b, i, c))
+    /// The features of `c` playing at `i` that this model uses (ladders read only when it
+    /// has gammas for them).
+    pub fn features(&self, b: &mut FastBoard, i: Idx, c: Colour) -> Features {
+        if self.reads_ladders {
+            full_features(b, i, c, &self.spatial)
+        } else {
+            let mut f = features(b, i, c);
+            if i != PASS {
+                f[SPATIAL] = self.spatial.lookup(b, i, c);
+            }
+            f
+        }
+    }
+
+    /// The strength of `c` playing at `i` (PASS: passing); `b` is left as it was.
+    pub fn move_strength(&self, b: &mut FastBoard, i: Idx, c: Colour) -> f32 {
+        self.strength(&self.features(b, i, c))
     }
 
     /// Reads a model file's text; `file` names it in errors.
@@ -384,6 +457,7 @@ impl Model {
             message,
         };
         let mut gammas: Vec<HashMap<u32, f32>> = vec![HashMap::new(); GROUPS];
+        let mut spatial = SpatialDict::new();
         let mut comments = Vec::new();
         let mut header = false;
         let mut count = 0usize;
@@ -440,6 +514,8 @@ impl Model {
                 .ok_or_else(|| err(n, format!("unknown feature group `{}`", parts[0])))?;
             let v = if g == SHAPE && parts[1] == "rare" {
                 RARE_SHAPE
+            } else if g == SPATIAL {
+                spatial.add(parts[1]).map_err(|m| err(n, m))?
             } else if g == SHAPE {
                 u32::from_str_radix(parts[1], 16)
                     .ok()
@@ -475,7 +551,7 @@ impl Model {
                 "the file ends without its `end` line (truncated)".into(),
             ));
         }
-        Ok(Model::new(gammas, comments))
+        Ok(Model::new(gammas, spatial, comments))
     }
 
     /// Reads a model file.
@@ -488,8 +564,13 @@ impl Model {
         Model::parse(&text, path)
     }
 
-    /// The model as file text: `comments` first, then every gamma.
-    pub fn to_text(gammas: &[HashMap<u32, f32>], comments: &[String]) -> String {
+    /// The model as file text: `comments` first, then every gamma (spatial patterns by the
+    /// texts of `spatial`).
+    pub fn to_text(
+        gammas: &[HashMap<u32, f32>],
+        spatial: &SpatialDict,
+        comments: &[String],
+    ) -> String {
         let mut out = String::new();
         for c in comments {
             out.push_str(&format!("# {c}\n"));
@@ -498,17 +579,27 @@ impl Model {
         out.push('\n');
         let mut count = 0;
         for (g, map) in gammas.iter().enumerate() {
-            let mut vals: Vec<(&u32, &f32)> = map.iter().collect();
-            vals.sort_by_key(|(v, _)| **v);
-            for (&v, &gamma) in vals {
+            let mut vals: Vec<(u32, f32)> = if g == SPATIAL {
+                // Every pattern, in id order (ids are line order): one no candidate had as its
+                // largest still leads to larger ones.
+                (1..=spatial.len() as u32)
+                    .map(|id| (id, map.get(&id).copied().unwrap_or(1.0)))
+                    .collect()
+            } else {
+                map.iter().map(|(&v, &g)| (v, g)).collect()
+            };
+            vals.sort_by_key(|(v, _)| *v);
+            for (v, gamma) in vals {
                 let key = if g == SHAPE && v == RARE_SHAPE {
                     "rare".to_string()
+                } else if g == SPATIAL {
+                    spatial.text(v).unwrap_or("?").to_string()
                 } else if g == SHAPE {
                     format!("{:05x}", v - 1)
                 } else {
                     v.to_string()
                 };
-                out.push_str(&format!("{} {} {:.5}\n", GROUP_NAMES[g], key, gamma));
+                out.push_str(&format!("{} {} {}\n", GROUP_NAMES[g], key, gamma));
                 count += 1;
             }
         }
@@ -610,10 +701,8 @@ mod tests {
 
     #[test]
     fn the_model_parser_never_panics_on_cut_or_mangled_files() {
-        let good = Model::to_text(
-            &Model::parse(BUILTIN, "builtin").unwrap().gammas,
-            &["a comment".to_string()],
-        );
+        let m = Model::parse(BUILTIN, "builtin").unwrap();
+        let good = Model::to_text(&m.gammas, &m.spatial, &["a comment".to_string()]);
         assert!(Model::parse(&good, "m").is_ok());
         let mut rng = baduk_rng::Rng::new(11);
         let bytes = good.as_bytes();
@@ -636,16 +725,16 @@ mod tests {
     fn the_builtin_model_parses_and_bad_files_name_the_line() {
         let m = Model::builtin();
         assert!(!m.comments.is_empty(), "the invocation sits at the top");
-        let e = Model::parse("baduk go-patterns 2\nend 0\n", "m.txt").unwrap_err();
+        let e = Model::parse("baduk go-patterns 1\nend 0\n", "m.txt").unwrap_err();
         assert_eq!(e.line, 1);
         assert!(e
             .to_string()
             .starts_with("m.txt:1: not a model this build reads"));
-        let e = Model::parse("baduk go-patterns 1\ncapture 1 3.5\n", "m.txt").unwrap_err();
+        let e = Model::parse("baduk go-patterns 2\ncapture 1 3.5\n", "m.txt").unwrap_err();
         assert!(e.message.contains("truncated"), "{e}");
-        let e = Model::parse("baduk go-patterns 1\ncapture 1 3.5\nend 2\n", "m.txt").unwrap_err();
+        let e = Model::parse("baduk go-patterns 2\ncapture 1 3.5\nend 2\n", "m.txt").unwrap_err();
         assert_eq!(e.line, 3);
-        let e = Model::parse("baduk go-patterns 1\ncapture x 3.5\nend 1\n", "m.txt").unwrap_err();
+        let e = Model::parse("baduk go-patterns 2\ncapture x 3.5\nend 1\n", "m.txt").unwrap_err();
         assert_eq!((e.line, e.message.as_str()), (2, "bad feature value `x`"));
         let e = Model::load("/nonexistent/model.txt").unwrap_err();
         assert!(e.to_string().contains("/nonexistent/model.txt"));

@@ -1,13 +1,16 @@
 //! Fitting the move-prior model: every position of a set of game records becomes a
 //! competition between its candidate moves, won by the move played, and the gammas of the
 //! features are fitted by minorization-maximization (Coulom 2007), with one virtual win and one
-//! virtual loss against a gamma of 1 for each feature as the prior. Also: the model's
-//! move-prediction accuracy on held-out games against a uniform choice and the hand-written
-//! priors.
+//! virtual loss against a gamma of 1 for each feature as the prior. The spatial patterns are
+//! those played often enough in the records, at every size. Also: the model's move-prediction
+//! accuracy on held-out games against a uniform choice and the hand-written priors.
 
 use super::board::{Colour, FastBoard, Idx, SuicidePolicy, PASS};
 use super::mcts::heuristic_prior;
-use super::patterns::{canonical_shape, features, Features, Model, GROUPS, RARE_SHAPE, SHAPE};
+#[cfg(test)]
+use super::patterns::SPATIAL;
+use super::patterns::{canonical_shape, full_features, Features, Model, GROUPS, RARE_SHAPE, SHAPE};
+use super::spatial::{canonical_patterns, SpatialDict, LEVELS};
 use std::collections::HashMap;
 
 /// One game record as the trainer reads it.
@@ -24,8 +27,12 @@ pub struct TrainGame {
 }
 
 /// The candidates of every position of `game` and the index of the move played, fed to `f`
-/// (positions whose move is no candidate, such as filling an own eye, are skipped).
-pub fn for_each_position(game: &TrainGame, mut f: impl FnMut(&FastBoard, Colour, &[Idx], usize)) {
+/// (positions whose move is no candidate, such as filling an own eye, are skipped); `f` must
+/// leave the board as it found it.
+pub fn for_each_position(
+    game: &TrainGame,
+    mut f: impl FnMut(&mut FastBoard, Colour, &[Idx], usize),
+) {
     let mut b = FastBoard::new(game.width, game.height);
     for &(c, i) in &game.setup {
         b.setup(i, c);
@@ -41,7 +48,7 @@ pub fn for_each_position(game: &TrainGame, mut f: impl FnMut(&FastBoard, Colour,
         }
         cands.push(PASS);
         if let Some(w) = cands.iter().position(|&x| x == mv) {
-            f(&b, c, &cands, w);
+            f(&mut b, c, &cands, w);
         }
         if mv == PASS {
             b.pass();
@@ -59,6 +66,9 @@ pub struct TrainOptions {
     /// A shape is fitted on its own when played at least this often; rarer shapes share one
     /// gamma.
     pub min_shape_wins: u32,
+    /// A spatial pattern (of any size) is listed when played at least this often; 0: no
+    /// spatial patterns.
+    pub min_spatial_wins: u32,
 }
 
 impl Default for TrainOptions {
@@ -66,25 +76,74 @@ impl Default for TrainOptions {
         TrainOptions {
             iterations: 20,
             min_shape_wins: 3,
+            min_spatial_wins: 5,
         }
     }
 }
 
 /// The features of a candidate with the shape made canonical.
-fn canonical_features(b: &FastBoard, i: Idx, c: Colour) -> Features {
-    let mut f = features(b, i, c);
+fn canonical_features(b: &mut FastBoard, i: Idx, c: Colour, dict: &SpatialDict) -> Features {
+    let mut f = full_features(b, i, c, dict);
     if f[SHAPE] != 0 {
         f[SHAPE] = canonical_shape(f[SHAPE] - 1) + 1;
     }
     f
 }
 
+/// The spatial patterns played at least `min` times in `games`, smaller ones first.
+pub fn spatial_dictionary(games: &[TrainGame], min: u32) -> SpatialDict {
+    let mut dict = SpatialDict::new();
+    if min == 0 {
+        return dict;
+    }
+    let mut counts: HashMap<u64, (u32, usize, String)> = HashMap::new();
+    let mut order = 0usize;
+    for g in games {
+        for_each_position(g, |b, c, cands, w| {
+            let i = cands[w];
+            if i == PASS {
+                return;
+            }
+            for (l, (h, text)) in canonical_patterns(b, i, c).into_iter().enumerate() {
+                let e = counts.entry(h).or_insert_with(|| {
+                    order += 1;
+                    (0, l * (1 << 40) + order, text)
+                });
+                e.0 += 1;
+            }
+        });
+    }
+    // Smaller patterns first, each size in the order first seen, so the ids are reproducible.
+    let mut kept: Vec<(usize, String)> = counts
+        .into_values()
+        .filter(|(n, _, _)| *n >= min)
+        .map(|(_, key, text)| (key, text))
+        .collect();
+    kept.sort();
+    for (_, text) in kept {
+        dict.add(&text)
+            .expect("a canonical pattern is well formed and listed once");
+    }
+    dict
+}
+
+/// A fitted model's parts: gammas per group and the spatial patterns they name.
+pub struct Fitted {
+    /// Gammas per group, as [`Model::new`] takes them.
+    pub gammas: Vec<HashMap<u32, f32>>,
+    /// The spatial patterns.
+    pub spatial: SpatialDict,
+}
+
 /// Fits the gammas on `games`; `log` hears one line per iteration.
-pub fn fit(
-    games: &[TrainGame],
-    opts: &TrainOptions,
-    mut log: impl FnMut(&str),
-) -> Vec<HashMap<u32, f32>> {
+pub fn fit(games: &[TrainGame], opts: &TrainOptions, mut log: impl FnMut(&str)) -> Fitted {
+    let dict = spatial_dictionary(games, opts.min_spatial_wins);
+    log(&format!(
+        "{} spatial patterns played at least {} times (sizes {:?})",
+        dict.len(),
+        opts.min_spatial_wins,
+        LEVELS
+    ));
     // Extract every competition.
     let mut feats: Vec<Features> = Vec::new();
     let mut starts: Vec<u32> = Vec::new();
@@ -94,7 +153,7 @@ pub fn fit(
             starts.push(feats.len() as u32);
             winners.push((feats.len() + w) as u32);
             for &i in cands {
-                feats.push(canonical_features(b, i, c));
+                feats.push(canonical_features(b, i, c, &dict));
             }
         });
     }
@@ -196,7 +255,10 @@ pub fn fit(
     for (id, &(g, v)) in keys.iter().enumerate() {
         out[g].insert(v, (gamma[id] as f32).clamp(1e-5, 1e5));
     }
-    out
+    Fitted {
+        gammas: out,
+        spatial: dict,
+    }
 }
 
 /// Move-prediction accuracy of one predictor.
@@ -284,12 +346,91 @@ mod tests {
                 moves: vec![(Colour::Black, b.idx(x, 5))],
             });
         }
-        let gammas = fit(&games, &TrainOptions::default(), |_| {});
-        assert!(gammas[1][&1] > 3.0, "{:?}", gammas[1]);
-        let model = Model::new(gammas, vec![]);
+        let fitted = fit(&games, &TrainOptions::default(), |_| {});
+        assert!(fitted.gammas[1][&1] > 3.0, "{:?}", fitted.gammas[1]);
+        let model = Model::new(fitted.gammas, fitted.spatial, vec![]);
         let [m, u, _] = evaluate(&model, &games);
         assert_eq!(m.positions, 6);
         assert!(m.top1 > 0.99 && u.top1 < 0.05, "{m:?} {u:?}");
+    }
+
+    /// A random game of `moves` legal moves on a `size` board, seeded.
+    fn random_game(size: usize, moves: usize, seed: u64) -> TrainGame {
+        let mut rng = baduk_rng::Rng::new(seed);
+        let mut b = FastBoard::new(size, size);
+        let mut out = Vec::new();
+        for _ in 0..moves {
+            let c = b.to_move();
+            let legal: Vec<Idx> = b
+                .points()
+                .filter(|&i| b.is_empty(i) && !b.is_eye(i, c))
+                .filter(|&i| b.is_legal(i, c, SuicidePolicy::Forbidden))
+                .collect();
+            let mv = if legal.is_empty() {
+                PASS
+            } else {
+                legal[rng.below(legal.len())]
+            };
+            out.push((c, mv));
+            if mv == PASS {
+                b.pass();
+            } else {
+                b.play(mv, c);
+            }
+        }
+        TrainGame {
+            width: size,
+            height: size,
+            setup: vec![],
+            moves: out,
+        }
+    }
+
+    #[test]
+    fn a_pattern_played_twice_is_found_at_its_largest_size() {
+        // The same game twice: every move's patterns are played twice, so with a floor of two
+        // every move finds its pattern of gridcular distance 10, whatever its orientation.
+        let g = random_game(13, 60, 3);
+        let dict = spatial_dictionary(&[g.clone(), g.clone()], 2);
+        assert!(!dict.is_empty());
+        let mut seen = 0;
+        for_each_position(&g, |b, c, cands, w| {
+            let i = cands[w];
+            if i != PASS {
+                let id = dict.lookup(b, i, c);
+                assert!(dict.text(id).unwrap().starts_with("10:"), "{id}");
+                seen += 1;
+            }
+        });
+        assert!(seen > 50);
+        // With a floor of three only patterns that the game itself repeats are listed.
+        assert!(spatial_dictionary(&[g.clone(), g], 3).len() < dict.len());
+    }
+
+    #[test]
+    fn a_fitted_model_reads_back_with_the_same_strengths() {
+        let games: Vec<TrainGame> = (0..4).map(|k| random_game(9, 50, 10 + k)).collect();
+        let opts = TrainOptions {
+            iterations: 3,
+            min_shape_wins: 1,
+            min_spatial_wins: 1,
+        };
+        let fitted = fit(&games, &opts, |_| {});
+        assert!(!fitted.spatial.is_empty() && !fitted.gammas[SPATIAL].is_empty());
+        let text = Model::to_text(&fitted.gammas, &fitted.spatial, &["test".to_string()]);
+        let read = Model::parse(&text, "fitted.txt").unwrap();
+        let model = Model::new(fitted.gammas, fitted.spatial, vec![]);
+        let mut compared = 0;
+        for_each_position(&games[0], |b, c, cands, _| {
+            for &i in cands {
+                let before = b.hash();
+                let (x, y) = (model.move_strength(b, i, c), read.move_strength(b, i, c));
+                assert_eq!(x, y);
+                assert_eq!(b.hash(), before, "ladder reads leave the board as it was");
+                compared += 1;
+            }
+        });
+        assert!(compared > 1000);
     }
 
     #[test]
