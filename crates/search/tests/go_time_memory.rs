@@ -268,13 +268,14 @@ fn a_hopeless_position_resigns_with_the_server_defaults_only() {
 #[test]
 fn bench_signatures_are_mains() {
     // `baduk bench go --size N --playouts 10000 --search` (seed 1, default options): the
-    // time and memory rules change nothing in a search fixed by playouts.
+    // time and memory rules change nothing in a search fixed by playouts. The numbers are
+    // those of the built-in model fitted on Pachi self-play (a new model changes them).
     assert_eq!(
         bench_search(9, 10_000, 1, "").unwrap().signature,
-        7026846382206473868
+        15935195018298581845
     );
     assert_eq!(
         bench_search(19, 10_000, 1, "").unwrap().signature,
-        18172568616758401717
+        7707526980106828961
     );
 }
