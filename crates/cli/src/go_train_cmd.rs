@@ -105,17 +105,17 @@ pub fn train(a: TrainArgs) -> Result<(), CliError> {
         min_spatial_wins: a.min_spatial_wins,
     };
     let mut last = String::new();
-    let mut patterns = String::new();
-    let model = fit(&fitted, &opts, |line| {
+    let fitted_model = fit(&fitted, &opts, |line| {
         eprintln!("{line}");
-        if line.contains("spatial patterns") {
-            patterns = line.to_string();
-        }
         last = line.to_string();
     });
-    let text = Model::to_text(&model.gammas, &model.spatial, &[]);
-    let model = Model::parse(&text, &a.out.display().to_string())
-        .map_err(|e| CliError::input(format!("the fitted model does not read back: {e}")))?;
+    let patterns = format!(
+        "{} spatial patterns played at least {} times (sizes {:?})",
+        fitted_model.spatial.len(),
+        a.min_spatial_wins,
+        baduk_search::go::spatial::LEVELS
+    );
+    let model = Model::new(fitted_model.gammas, fitted_model.spatial, vec![]);
     let [m, u, h] = evaluate(&model, &held);
     let acc = |name: &str, x: &baduk_search::go::train::Accuracy| {
         format!(

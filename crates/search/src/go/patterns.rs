@@ -258,15 +258,21 @@ pub fn features(b: &FastBoard, i: Idx, c: Colour) -> Features {
     f
 }
 
-/// [`features`] and the two that need more than a look: the ladder reader's verdict on an
-/// atari or escape (a read plays and takes back on `b`, leaving it exactly as it was) and the
-/// largest pattern of `dict` around the move.
-pub fn full_features(b: &mut FastBoard, i: Idx, c: Colour, dict: &SpatialDict) -> Features {
+/// [`features`] and the two that need more than a look: the largest pattern of `dict` around
+/// the move and, when `ladders`, the ladder reader's verdict on an atari or escape (a read
+/// plays and takes back on `b`, leaving it exactly as it was).
+pub fn full_features(
+    b: &mut FastBoard,
+    i: Idx,
+    c: Colour,
+    dict: &SpatialDict,
+    ladders: bool,
+) -> Features {
     let mut f = features(b, i, c);
     if i == PASS {
         return f;
     }
-    if f[ESCAPE] > 0 || f[ATARI] > 0 {
+    if ladders && (f[ESCAPE] > 0 || f[ATARI] > 0) {
         f[LADDER] = match judge_move(b, i, c, LADDER_BUDGET) {
             LadderVerdict::None => 0,
             LadderVerdict::FutileEscape => 1,
@@ -433,15 +439,7 @@ impl Model {
     /// The features of `c` playing at `i` that this model uses (ladders read only when it
     /// has gammas for them).
     pub fn features(&self, b: &mut FastBoard, i: Idx, c: Colour) -> Features {
-        if self.reads_ladders {
-            full_features(b, i, c, &self.spatial)
-        } else {
-            let mut f = features(b, i, c);
-            if i != PASS {
-                f[SPATIAL] = self.spatial.lookup(b, i, c);
-            }
-            f
-        }
+        full_features(b, i, c, &self.spatial, self.reads_ladders)
     }
 
     /// The strength of `c` playing at `i` (PASS: passing); `b` is left as it was.

@@ -110,15 +110,6 @@ fn cell_state(b: &FastBoard, x: i32, y: i32, c: Colour) -> usize {
     }
 }
 
-/// The state of every cell around `i` for `c`, nearest first.
-fn read_cells(b: &FastBoard, i: Idx, c: Colour, upto: usize, out: &mut Vec<u8>) {
-    let (x, y) = b.xy(i);
-    out.clear();
-    for &(dx, dy) in &geometry().offsets[..upto] {
-        out.push(cell_state(b, x as i32 + dx, y as i32 + dy, c) as u8);
-    }
-}
-
 /// The hash of the cells `cells` (of level `l`) seen through symmetry `sym`.
 fn hash_sym(cells: &[u8], l: usize, sym: usize) -> u64 {
     let g = geometry();
@@ -154,8 +145,12 @@ fn canonical(cells: &[u8], l: usize) -> (u64, String) {
 
 /// The canonical hash and text of the pattern of every level around `c` playing at `i`.
 pub fn canonical_patterns(b: &FastBoard, i: Idx, c: Colour) -> Vec<(u64, String)> {
-    let mut cells = Vec::new();
-    read_cells(b, i, c, geometry().offsets.len(), &mut cells);
+    let (x, y) = (b.xy(i).0 as i32, b.xy(i).1 as i32);
+    let cells: Vec<u8> = geometry()
+        .offsets
+        .iter()
+        .map(|&(dx, dy)| cell_state(b, x + dx, y + dy, c) as u8)
+        .collect();
     (0..LEVELS.len())
         .map(|l| canonical(&cells[..cells_of_level(l)], l))
         .collect()

@@ -83,7 +83,7 @@ impl Default for TrainOptions {
 
 /// The features of a candidate with the shape made canonical.
 fn canonical_features(b: &mut FastBoard, i: Idx, c: Colour, dict: &SpatialDict) -> Features {
-    let mut f = full_features(b, i, c, dict);
+    let mut f = full_features(b, i, c, dict, true);
     if f[SHAPE] != 0 {
         f[SHAPE] = canonical_shape(f[SHAPE] - 1) + 1;
     }
@@ -96,7 +96,8 @@ pub fn spatial_dictionary(games: &[TrainGame], min: u32) -> SpatialDict {
     if min == 0 {
         return dict;
     }
-    let mut counts: HashMap<u64, (u32, usize, String)> = HashMap::new();
+    // Hash → (times played, (size, order first seen), text).
+    let mut counts: HashMap<u64, (u32, (usize, usize), String)> = HashMap::new();
     let mut order = 0usize;
     for g in games {
         for_each_position(g, |b, c, cands, w| {
@@ -107,14 +108,14 @@ pub fn spatial_dictionary(games: &[TrainGame], min: u32) -> SpatialDict {
             for (l, (h, text)) in canonical_patterns(b, i, c).into_iter().enumerate() {
                 let e = counts.entry(h).or_insert_with(|| {
                     order += 1;
-                    (0, l * (1 << 40) + order, text)
+                    (0, (l, order), text)
                 });
                 e.0 += 1;
             }
         });
     }
     // Smaller patterns first, each size in the order first seen, so the ids are reproducible.
-    let mut kept: Vec<(usize, String)> = counts
+    let mut kept: Vec<((usize, usize), String)> = counts
         .into_values()
         .filter(|(n, _, _)| *n >= min)
         .map(|(_, key, text)| (key, text))
