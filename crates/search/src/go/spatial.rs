@@ -228,6 +228,19 @@ impl SpatialDict {
                 cells.len()
             ));
         }
+        // The lookup grows a pattern from the smallest size and stops at the first one missing,
+        // so a pattern whose next smaller one is not listed before it could never be found.
+        if l > 0 {
+            let inner = &cells[..cells_of_level(l - 1)];
+            if !self.ids.contains_key(&hash_sym(inner, l - 1, 0)) {
+                return Err(format!(
+                    "spatial pattern `{text}` could never be found: the pattern of level {} \
+                     inside it (`{}`) is not listed before it",
+                    LEVELS[l - 1],
+                    canonical(inner, l - 1).1
+                ));
+            }
+        }
         let id = self.texts.len() as u32 + 1;
         for sym in 0..8 {
             if let Some(&old) = self.ids.get(&hash_sym(&cells, l, sym)) {
@@ -313,5 +326,15 @@ mod tests {
         assert!(again.add("4:...").unwrap_err().contains("12 cells"));
         assert!(again.add("3:............").is_err());
         assert!(again.add("4:..........Z.").is_err());
+        // A pattern whose smaller one is missing could never be looked up: refused, naming it.
+        let mut gap = SpatialDict::new();
+        gap.add(&pats[0].1).unwrap();
+        let e = gap.add(&pats[2].1).unwrap_err();
+        assert!(
+            e.contains("could never be found") && e.contains(&pats[1].1),
+            "{e}"
+        );
+        gap.add(&pats[1].1).unwrap();
+        gap.add(&pats[2].1).unwrap();
     }
 }
