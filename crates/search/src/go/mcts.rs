@@ -41,6 +41,9 @@ pub struct TreeParams {
     /// The score term is used only while the last search's win rate was below this or above
     /// one minus this, when the win rate alone no longer tells moves apart (0.5: always).
     pub score_band: f32,
+    /// The score term is centred on the margin the last search expected (KataGo's score
+    /// utility) rather than on zero, so that it still tells moves apart far ahead or behind.
+    pub score_centre: bool,
     /// Virtual losses given at expansion to an escape into a working ladder (a failing ladder
     /// atari gets half as many, a working one as many virtual wins); 0 turns ladder reading
     /// in the tree off.
@@ -83,6 +86,7 @@ impl Default for TreeParams {
             playout_shapes: false,
             score_weight: 0.1,
             score_band: 0.2,
+            score_centre: false,
             ladder_prior: 0.0,
             playout_ladders: false,
             playout_self_atari: false,
@@ -408,6 +412,8 @@ struct Core {
     /// Most nodes the tree may hold: once full, leaves are no longer expanded and the search
     /// goes on in the tree it has. The root is always expanded.
     max_nodes: usize,
+    /// Black's margin the score term is centred on (with `params.score_centre`).
+    score_centre: f32,
 }
 
 /// One thread's own state: its random stream and scratch space.
@@ -486,6 +492,7 @@ impl Tree {
                 restrictions: Vec::new(),
                 model: None,
                 max_nodes: usize::MAX,
+                score_centre: 0.0,
             },
             workers: vec![Worker::new(seed)],
             playouts: 0,
@@ -655,6 +662,11 @@ impl Tree {
     /// Sets the weight of the score in the value of the playouts to come.
     pub fn set_score_weight(&mut self, w: f32) {
         self.core.params.score_weight = w;
+    }
+
+    /// Sets Black's margin the score term is centred on (used with `score_centre`).
+    pub fn set_score_centre(&mut self, black_margin: f32) {
+        self.core.score_centre = black_margin;
     }
 
     /// Runs `n` playouts on this thread (the first worker's random stream).
@@ -1092,7 +1104,12 @@ impl Core {
             return black;
         }
         let scale = 0.5 * ((b.width() * b.height()) as f32).sqrt();
-        (1.0 - w) * black + w * (0.5 + 0.5 * (margin / scale).tanh())
+        let centre = if self.params.score_centre {
+            self.score_centre
+        } else {
+            0.0
+        };
+        (1.0 - w) * black + w * (0.5 + 0.5 * ((margin - centre) / scale).tanh())
     }
 
     /// Black's result (1 win, 0 loss, ½ draw) and Black's margin after komi.

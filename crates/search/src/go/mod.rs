@@ -206,6 +206,9 @@ impl BotConfig {
                     self.params.score_weight =
                         number(v, 0.0, 1.0, "the score weight is between 0 and 1")? as f32
                 }
+                "score-centre" => {
+                    self.params.score_centre = v.parse().map_err(|e| bad(&e))?
+                }
                 "score-band" => {
                     self.params.score_band =
                         number(v, 0.0, 0.5, "the score band is between 0 and 0.5")? as f32
@@ -236,7 +239,7 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-shapes, score, score-band, level, max-nodes, extend, extend-margin, early-stop)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-shapes, score, score-band, score-centre, level, max-nodes, extend, extend-margin, early-stop)"
                     ))
                 }
             }
@@ -321,6 +324,8 @@ pub struct Bot {
     tree_restrictions: Vec<MoveRestriction>,
     low_streak: u32,
     last_winrate: f32,
+    /// Black's margin the last search expected (its best move's mean score).
+    last_margin: f32,
     last_stop: StopReason,
 }
 
@@ -337,6 +342,7 @@ impl Bot {
             tree_restrictions: Vec::new(),
             low_streak: 0,
             last_winrate: 0.5,
+            last_margin: 0.0,
             last_stop: StopReason::Budget,
         }
     }
@@ -348,6 +354,7 @@ impl Bot {
         self.tree_setup.clear();
         self.low_streak = 0;
         self.last_winrate = 0.5;
+        self.last_margin = 0.0;
     }
 
     /// Makes the tree's root the position of `game` with its side to move, keeping what was
@@ -453,6 +460,7 @@ impl Bot {
         let w = if lopsided { p.score_weight } else { 0.0 };
         let tree = self.tree.as_mut().expect("prepare makes a tree");
         tree.set_score_weight(w);
+        tree.set_score_centre(self.last_margin);
         tree.set_max_nodes(self.config.max_nodes);
         let mut playouts = req.playouts.or(self.config.playouts);
         if let Some(&cap) = LEVEL_PLAYOUTS.get(self.config.level.wrapping_sub(1) as usize) {
@@ -554,6 +562,10 @@ impl Bot {
         let stats = self.merged_stats();
         if let Some(s) = stats.first() {
             self.last_winrate = s.winrate;
+            self.last_margin = match game.to_move() {
+                Colour::Black => s.score_mean,
+                Colour::White => -s.score_mean,
+            };
         }
         stats
     }
