@@ -17,7 +17,9 @@ pub struct GtpArgs {
     /// playout-ko=true|false (playout tactics, docs/bot.md; default false), max-nodes=N (tree-node cap; default 1 GiB of nodes),
     /// extend=F (under a GTP clock, close calls think up to (1+F) times the budget; default 1),
     /// extend-margin=M, early-stop=true|false (stop a timed search when the best move cannot
-    /// be caught; default true). Example: threads=2,playouts=5000,resign=0.1
+    /// be caught; default true), level=1..10, priors=builtin|none|FILE, prior-weight=W,
+    /// widen=F, playout-shapes=true|false, score=W, score-band=B, score-centre=true|false
+    /// (docs/bot.md lists them all). Example: threads=2,playouts=5000,resign=0.1
     #[arg(long, default_value = "", value_name = "OPTIONS")]
     pub bot: String,
     /// Rules to start with: a preset (korean japanese chinese aga ing nz tromp-taylor jk kang),
