@@ -412,7 +412,7 @@ struct Core {
     /// Most nodes the tree may hold: once full, leaves are no longer expanded and the search
     /// goes on in the tree it has. The root is always expanded.
     max_nodes: usize,
-    /// Black's margin the score term is centred on (with `params.score_centre`).
+    /// Black's margin the score term is centred on (0 unless `params.score_centre`).
     score_centre: f32,
 }
 
@@ -664,7 +664,7 @@ impl Tree {
         self.core.params.score_weight = w;
     }
 
-    /// Sets Black's margin the score term is centred on (used with `score_centre`).
+    /// Sets Black's margin the score term is centred on (0: the plain term).
     pub fn set_score_centre(&mut self, black_margin: f32) {
         self.core.score_centre = black_margin;
     }
@@ -1104,12 +1104,7 @@ impl Core {
             return black;
         }
         let scale = 0.5 * ((b.width() * b.height()) as f32).sqrt();
-        let centre = if self.params.score_centre {
-            self.score_centre
-        } else {
-            0.0
-        };
-        (1.0 - w) * black + w * (0.5 + 0.5 * ((margin - centre) / scale).tanh())
+        (1.0 - w) * black + w * (0.5 + 0.5 * ((margin - self.score_centre) / scale).tanh())
     }
 
     /// Black's result (1 win, 0 loss, ½ draw) and Black's margin after komi.

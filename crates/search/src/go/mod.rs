@@ -460,7 +460,11 @@ impl Bot {
         let w = if lopsided { p.score_weight } else { 0.0 };
         let tree = self.tree.as_mut().expect("prepare makes a tree");
         tree.set_score_weight(w);
-        tree.set_score_centre(self.last_margin);
+        tree.set_score_centre(if p.score_centre {
+            self.last_margin
+        } else {
+            0.0
+        });
         tree.set_max_nodes(self.config.max_nodes);
         let mut playouts = req.playouts.or(self.config.playouts);
         if let Some(&cap) = LEVEL_PLAYOUTS.get(self.config.level.wrapping_sub(1) as usize) {
