@@ -14,7 +14,8 @@ pub struct GtpArgs {
     /// explore=C, expand=N, ladder-prior=W (virtual losses at expansion for escapes into working
     /// ladders; 0 = off, the default), playout-ladders=true|false (ladder reading in the
     /// playouts; default false), playout-selfatari, playout-2lib, playout-nakade,
-    /// playout-ko=true|false (playout tactics, docs/bot.md; default false), max-nodes=N (tree-node cap; default 1 GiB of nodes),
+    /// playout-ko, playout-replies=true|false (playout tactics, docs/bot.md; default false),
+    /// max-nodes=N (tree-node cap; default 1 GiB of nodes),
     /// extend=F (under a GTP clock, close calls think up to (1+F) times the budget; default 1),
     /// extend-margin=M, early-stop=true|false (stop a timed search when the best move cannot
     /// be caught; default true), level=1..10, priors=builtin|none|FILE, prior-weight=W,

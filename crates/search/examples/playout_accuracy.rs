@@ -5,14 +5,14 @@
 //!     cargo run --release -p baduk-search --example playout_accuracy -- DIR N [OPTS...]
 //!
 //! DIR holds SGF records (read recursively; plain `;B[pd]` moves, 19×19 or any square size,
-//! komi 7.5 assumed); each OPTS is a comma list of `selfatari,2lib,nakade,ko,ladders,shapes`
+//! komi 7.5 assumed); each OPTS is a comma list of `selfatari,2lib,nakade,ko,ladders,shapes,replies`
 //! (`none` for the defaults). Prints, per policy, the ownership's mean squared error, the
 //! winner's Brier score and the playouts a second.
 
 use baduk_rng::Rng;
 use baduk_search::go::board::{Colour, FastBoard, Idx};
 use baduk_search::go::patterns::Model;
-use baduk_search::go::playout::{playout, Policy};
+use baduk_search::go::playout::{playout, Policy, Replies};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -90,6 +90,7 @@ fn judge(
     rng: &mut Rng,
     shapes: Option<&Model>,
     policy: Policy,
+    mut replies: Option<&mut Replies>,
 ) -> (Vec<f32>, f32) {
     let mut own = vec![0.0f32; b.points().map(|i| i as usize + 1).max().unwrap_or(0)];
     let mut amaf = vec![0u8; 1024];
@@ -98,7 +99,21 @@ fn judge(
     for _ in 0..n {
         let mut p = b.clone();
         p.reset_passes();
-        playout(&mut p, rng, &mut amaf, &mut buf, shapes, policy);
+        if let Some(r) = replies.as_deref_mut() {
+            r.begin(b.to_move().opp(), b.last_move2(), b.last_move());
+        }
+        playout(
+            &mut p,
+            rng,
+            &mut amaf,
+            &mut buf,
+            shapes,
+            policy,
+            replies.as_deref_mut(),
+        );
+        if let Some(r) = replies.as_deref_mut() {
+            r.learn(p.playout_area_score() as f32 - 7.5 > 0.0);
+        }
         for i in p.points() {
             own[i as usize] += p.owner_at(i) / n as f32;
         }
@@ -127,7 +142,7 @@ fn main() {
             continue;
         }
         let end = replay(size, &moves, moves.len());
-        let (own, _) = judge(&end, 64, &mut rng, None, Policy::default());
+        let (own, _) = judge(&end, 64, &mut rng, None, Policy::default(), None);
         let truth: Vec<f32> = own.iter().map(|&o| o.signum()).collect();
         let score: f32 = end.points().map(|i| truth[i as usize]).sum::<f32>() - 7.5;
         for at in [50usize, 100, 150] {
@@ -142,6 +157,7 @@ fn main() {
     for opts in &args[3..] {
         let mut policy = Policy::default();
         let mut shapes = None;
+        let mut lgr = false;
         for o in opts.split(',') {
             match o {
                 "selfatari" => policy.self_atari = true,
@@ -150,6 +166,7 @@ fn main() {
                 "ko" => policy.ko = true,
                 "ladders" => policy.ladders = true,
                 "shapes" => shapes = Some(&*model),
+                "replies" => lgr = true,
                 "none" => {}
                 _ => panic!("unknown option {o}"),
             }
@@ -160,7 +177,8 @@ fn main() {
         let mut count = [0usize; 3];
         let t = Instant::now();
         for (b, truth, black_won, at) in &cases {
-            let (own, w) = judge(b, n, &mut rng, shapes, policy);
+            let mut replies = lgr.then(Replies::new);
+            let (own, w) = judge(b, n, &mut rng, shapes, policy, replies.as_mut());
             let k = at / 50 - 1;
             let pts: Vec<Idx> = b.points().collect();
             let e: f64 = pts

@@ -465,6 +465,7 @@ fn levels_cap_the_playouts_and_out_of_range_levels_are_refused() {
         "ladder-prior=nan",
         "playout-ladders=yes",
         "score-centre=yes",
+        "playout-replies=1",
     ] {
         let e = BotConfig::default().apply_options(bad).unwrap_err();
         assert!(e.contains(bad), "{bad}: {e}");

@@ -12,7 +12,7 @@
 use super::board::{Colour, FastBoard, Idx, MAX_CELLS, PASS};
 use super::ladder::{judge_move, LadderVerdict, LADDER_BUDGET};
 use super::patterns::Model;
-use super::playout::{bad_self_atari, matches_shape, playout, Policy};
+use super::playout::{bad_self_atari, matches_shape, playout, Policy, Replies};
 use super::rules::{BotRules, KoRule, ScoringKind};
 use super::state::sit;
 use baduk_rng::Rng;
@@ -60,6 +60,9 @@ pub struct TreeParams {
     pub playout_nakade: bool,
     /// Playouts connect a ko they hold after the opponent played elsewhere.
     pub playout_ko: bool,
+    /// Playouts first try the last good reply to the last move (replies kept by the
+    /// simulations their colour won, forgotten by those it lost).
+    pub playout_replies: bool,
 }
 
 impl TreeParams {
@@ -81,7 +84,7 @@ impl Default for TreeParams {
             expand_at: 2.0,
             rave_equiv: 3000.0,
             explore: 0.05,
-            prior_weight: 40.0,
+            prior_weight: 120.0,
             widen: 1.3,
             playout_shapes: false,
             score_weight: 0.1,
@@ -93,6 +96,7 @@ impl Default for TreeParams {
             playout_two_lib: false,
             playout_nakade: false,
             playout_ko: false,
+            playout_replies: false,
         }
     }
 }
@@ -426,6 +430,8 @@ struct Worker {
     path_hashes: Vec<u64>,
     /// Sum over this worker's playouts of Black's ownership of each point (+1 Black, −1 White).
     ownership: Vec<f32>,
+    /// This worker's last good replies (used with `playout_replies`).
+    replies: Replies,
 }
 
 impl Worker {
@@ -438,6 +444,7 @@ impl Worker {
             buf: Vec::with_capacity(64),
             path_hashes: Vec::with_capacity(64),
             ownership: vec![0.0; MAX_CELLS],
+            replies: Replies::new(),
         }
     }
 }
@@ -993,6 +1000,12 @@ impl Core {
         let mut node: &Node = &self.root;
         path.push(node);
         let mut terminal = false;
+        let learn = self.params.playout_replies;
+        if learn {
+            let rb = &self.root_board;
+            w.replies
+                .begin(self.root_to_move.opp(), rb.last_move2(), rb.last_move());
+        }
         loop {
             if !node.expanded() {
                 // Expand a leaf visited often enough, unless the cap is reached or another
@@ -1011,6 +1024,9 @@ impl Core {
             }
             let mv = child.mv();
             let c = b.to_move();
+            if learn {
+                w.replies.record(c, mv);
+            }
             if mv == PASS {
                 b.pass();
             } else {
@@ -1049,10 +1065,14 @@ impl Core {
                 &mut w.buf,
                 shapes,
                 self.params.playout_policy(),
+                learn.then_some(&mut w.replies),
             );
             let s = b.playout_area_score();
             self.score_result(&b, s as f32)
         };
+        if learn {
+            w.replies.learn(black > 0.5);
+        }
         let black = self.value(&b, black, margin);
         // Ownership of the root's final positions.
         for i in b.points() {

@@ -199,6 +199,9 @@ impl BotConfig {
                 "playout-2lib" => self.params.playout_two_lib = v.parse().map_err(|e| bad(&e))?,
                 "playout-nakade" => self.params.playout_nakade = v.parse().map_err(|e| bad(&e))?,
                 "playout-ko" => self.params.playout_ko = v.parse().map_err(|e| bad(&e))?,
+                "playout-replies" => {
+                    self.params.playout_replies = v.parse().map_err(|e| bad(&e))?
+                }
                 "playout-shapes" => {
                     self.params.playout_shapes = v.parse().map_err(|e| bad(&e))?
                 }
@@ -239,7 +242,7 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-shapes, score, score-band, score-centre, level, max-nodes, extend, extend-margin, early-stop)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-replies, playout-shapes, score, score-band, score-centre, level, max-nodes, extend, extend-margin, early-stop)"
                     ))
                 }
             }
@@ -801,6 +804,7 @@ pub fn estimate_ownership(board: &board::FastBoard, n: u32, seed: u64) -> Vec<f3
             &mut buf,
             None,
             playout::Policy::default(),
+            None,
         );
         for i in b.points() {
             let o = b.owner_at(i);

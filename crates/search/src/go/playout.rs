@@ -3,7 +3,7 @@
 //! shapes near the last move, else a random move that neither fills an own eye nor throws a
 //! group into atari.
 
-use super::board::{Colour, FastBoard, Idx, PASS};
+use super::board::{Colour, FastBoard, Idx, MAX_CELLS, PASS};
 use super::ladder::{is_futile_escape, is_working_ladder_atari};
 use super::patterns::{raw_shape, Model};
 use baduk_rng::Rng;
@@ -757,23 +757,134 @@ fn pick(b: &FastBoard, buf: &[Idx], c: Colour, policy: Policy, rng: &mut Rng) ->
     (!rejects_self_atari(b, m, c, policy, rng)).then_some(m)
 }
 
+/// Last good replies with forgetting (Baier and Drake, "The Power of Forgetting", 2010; the
+/// idea, not any program's code): for each colour, the reply that colour last played to a
+/// move, and to a pair of moves, in a simulation it won; a loss forgets the replies it played.
+#[derive(Clone, Debug)]
+pub struct Replies {
+    /// The reply of each colour to each point (`PASS`: none), indexed `colour * MAX_CELLS + point`.
+    best: Vec<Idx>,
+    /// The reply of each colour to each pair of moves, indexed
+    /// `(colour * MAX_CELLS + before) * MAX_CELLS + last`.
+    best2: Vec<Idx>,
+    /// The moves of the simulation under way, the move before it first.
+    seq: Vec<(Colour, Idx)>,
+}
+
+impl Default for Replies {
+    fn default() -> Self {
+        Replies::new()
+    }
+}
+
+impl Replies {
+    /// No replies known (the tables, about 2 MB, are allocated by the first [`Replies::begin`]).
+    pub fn new() -> Replies {
+        Replies {
+            best: Vec::new(),
+            best2: Vec::new(),
+            seq: Vec::new(),
+        }
+    }
+
+    /// The reply `c` last won with after `prev` (`PASS`: none).
+    #[inline]
+    pub fn reply(&self, c: Colour, prev: Idx) -> Idx {
+        self.best[c as usize * MAX_CELLS + prev as usize]
+    }
+
+    /// The reply `c` last won with after `before` then `prev` (`PASS`: none).
+    #[inline]
+    pub fn reply2(&self, c: Colour, before: Idx, prev: Idx) -> Idx {
+        self.best2[(c as usize * MAX_CELLS + before as usize) * MAX_CELLS + prev as usize]
+    }
+
+    /// Starts a simulation after `before` then `last` (`PASS` where there was none), `last`
+    /// played by `by`.
+    pub fn begin(&mut self, by: Colour, before: Idx, last: Idx) {
+        if self.best.is_empty() {
+            self.best = vec![PASS; 2 * MAX_CELLS];
+            self.best2 = vec![PASS; 2 * MAX_CELLS * MAX_CELLS];
+        }
+        self.seq.clear();
+        self.seq.push((by.opp(), before));
+        self.seq.push((by, last));
+    }
+
+    /// Notes a move of the simulation.
+    #[inline]
+    pub fn record(&mut self, c: Colour, m: Idx) {
+        self.seq.push((c, m));
+    }
+
+    /// Learns from the simulation's result: the winner's replies are kept, the loser's
+    /// forgotten.
+    pub fn learn(&mut self, black_won: bool) {
+        let winner = if black_won {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        for w in self.seq.windows(3) {
+            let ((_, before), (_, prev), (c, m)) = (w[0], w[1], w[2]);
+            if prev == PASS || m == PASS {
+                continue;
+            }
+            let k = c as usize * MAX_CELLS + prev as usize;
+            let k2 = (c as usize * MAX_CELLS + before as usize) * MAX_CELLS + prev as usize;
+            if c == winner {
+                self.best[k] = m;
+                if before != PASS {
+                    self.best2[k2] = m;
+                }
+            } else {
+                if self.best[k] == m {
+                    self.best[k] = PASS;
+                }
+                if self.best2[k2] == m {
+                    self.best2[k2] = PASS;
+                }
+            }
+        }
+    }
+}
+
 /// Chooses the playout move for the side to move (PASS when nothing sensible is left). With
 /// `shapes`, the replies near the last move are the 3×3 shapes the model rates well above an
 /// empty neighbourhood, drawn in proportion to their gammas; without, the fixed shape list.
 /// `policy` switches the tactics on; with all of them off, the policy (and its use of `rng`)
 /// is the plain one. In order: answers to ataris near the last move, the ko connection,
 /// two-liberty tactics, ladder ataris (one move in eight), nakade, shapes, a random move.
+/// With `replies`, the last good reply to the last two moves, then to the last move, comes first.
 pub fn choose(
     b: &mut FastBoard,
     rng: &mut Rng,
     buf: &mut Vec<Idx>,
     shapes: Option<&Model>,
     policy: Policy,
+    replies: Option<&Replies>,
 ) -> Idx {
     let c = b.to_move();
     let last = b.last_move();
     let ladders = policy.ladders;
     if last != PASS {
+        if let Some(r) = replies {
+            let before = b.last_move2();
+            let two = if before != PASS {
+                r.reply2(c, before, last)
+            } else {
+                PASS
+            };
+            for m in [two, r.reply(c, last)] {
+                if m != PASS
+                    && playable(b, m, c)
+                    && !b.is_eye(m, c)
+                    && !rejects_self_atari(b, m, c, policy, rng)
+                {
+                    return m;
+                }
+            }
+        }
         buf.clear();
         tactical_moves(b, last, c, buf, ladders);
         if !buf.is_empty() && rng.below(16) != 0 {
@@ -902,6 +1013,7 @@ pub fn random_move(b: &FastBoard, c: Colour, rng: &mut Rng, policy: Policy) -> I
 /// Plays the position out to the end (two passes or a move cap) and returns the board.
 /// `amaf` records, for each point, the colour that played there first (1 black, 2 white);
 /// `shapes` and `policy` as for [`choose`].
+/// With `replies`, their moves are tried first and every move is recorded in them.
 pub fn playout(
     b: &mut FastBoard,
     rng: &mut Rng,
@@ -909,11 +1021,15 @@ pub fn playout(
     buf: &mut Vec<Idx>,
     shapes: Option<&Model>,
     policy: Policy,
+    mut replies: Option<&mut Replies>,
 ) {
     let cap = b.move_count() as usize + 3 * b.width() * b.height();
     while b.passes() < 2 && (b.move_count() as usize) < cap {
         let c = b.to_move();
-        let m = choose(b, rng, buf, shapes, policy);
+        let m = choose(b, rng, buf, shapes, policy, replies.as_deref());
+        if let Some(r) = replies.as_deref_mut() {
+            r.record(c, m);
+        }
         if m == PASS {
             b.pass();
         } else {
@@ -988,7 +1104,14 @@ mod tests {
                         checked += 1;
                     }
                 }
-                let m = choose(&mut b, &mut rng, &mut buf, None, Policy::ladders(true));
+                let m = choose(
+                    &mut b,
+                    &mut rng,
+                    &mut buf,
+                    None,
+                    Policy::ladders(true),
+                    None,
+                );
                 if b.passes() >= 2 {
                     break;
                 }
@@ -1008,7 +1131,7 @@ mod tests {
             for _ in 0..size * size * 2 {
                 check(&mut b);
                 let c = b.to_move();
-                let m = choose(&mut b, &mut rng, &mut buf, None, on());
+                let m = choose(&mut b, &mut rng, &mut buf, None, on(), None);
                 if b.passes() >= 2 {
                     break;
                 }
@@ -1094,6 +1217,7 @@ mod tests {
                 &mut buf,
                 None,
                 Policy::ladders(true),
+                None,
             );
             for p in b.points() {
                 if b.stone(p).is_some() {
@@ -1369,7 +1493,7 @@ mod tests {
         let mut rng = Rng::new(4);
         let mut buf = Vec::new();
         let connects = (0..40)
-            .filter(|_| choose(&mut b, &mut rng, &mut buf, None, on()) == b.idx(1, 1))
+            .filter(|_| choose(&mut b, &mut rng, &mut buf, None, on(), None) == b.idx(1, 1))
             .count();
         assert!(connects >= 20, "{connects}/40");
         // White, to move right after the capture, cannot retake (simple ko).
@@ -1382,7 +1506,10 @@ mod tests {
         ]);
         w.play(w.idx(2, 1), Colour::Black);
         for _ in 0..40 {
-            assert_ne!(choose(&mut w, &mut rng, &mut buf, None, on()), w.idx(1, 1));
+            assert_ne!(
+                choose(&mut w, &mut rng, &mut buf, None, on(), None),
+                w.idx(1, 1)
+            );
         }
     }
 
@@ -1394,7 +1521,7 @@ mod tests {
         for size in [9, 13, 19] {
             for _ in 0..5 {
                 let mut b = FastBoard::new(size, size);
-                playout(&mut b, &mut rng, &mut amaf, &mut buf, None, on());
+                playout(&mut b, &mut rng, &mut amaf, &mut buf, None, on(), None);
                 for p in b.points() {
                     if b.stone(p).is_some() {
                         assert!(b.pseudo_liberties(p) > 0);
@@ -1403,5 +1530,71 @@ mod tests {
                 assert!(b.empty_count() < size * size / 2);
             }
         }
+    }
+
+    #[test]
+    fn last_good_replies_keep_the_winners_and_forget_the_losers() {
+        let b = FastBoard::new(9, 9);
+        let (p, q, r, t) = (b.idx(2, 2), b.idx(6, 6), b.idx(2, 6), b.idx(6, 2));
+        let mut lg = Replies::new();
+        // White played p, then Black q, White r, Black t.
+        let simulate = |lg: &mut Replies, black_won: bool| {
+            lg.begin(Colour::White, PASS, p);
+            for (c, m) in [(Colour::Black, q), (Colour::White, r), (Colour::Black, t)] {
+                lg.record(c, m);
+            }
+            lg.learn(black_won);
+        };
+        simulate(&mut lg, true);
+        assert_eq!(lg.reply(Colour::Black, p), q);
+        assert_eq!(lg.reply(Colour::Black, r), t);
+        assert_eq!(lg.reply2(Colour::Black, q, r), t);
+        assert_eq!(
+            lg.reply(Colour::White, q),
+            PASS,
+            "the loser's replies are not kept"
+        );
+        // The same moves lost by Black: its replies are forgotten.
+        simulate(&mut lg, false);
+        assert_eq!(lg.reply(Colour::Black, p), PASS);
+        assert_eq!(lg.reply2(Colour::Black, q, r), PASS);
+        assert_eq!(lg.reply(Colour::White, q), r);
+    }
+
+    #[test]
+    fn a_playout_plays_a_stored_reply_only_where_it_is_legal() {
+        let mut b = FastBoard::new(9, 9);
+        let (p, q) = (b.idx(4, 4), b.idx(2, 6));
+        let mut lg = Replies::new();
+        lg.begin(Colour::White, PASS, PASS);
+        lg.record(Colour::Black, p);
+        lg.record(Colour::White, q);
+        lg.learn(false);
+        b.play(p, Colour::Black);
+        let pick = |b: &FastBoard, seed: u64, replies: Option<&Replies>| {
+            let mut buf = Vec::new();
+            let mut rng = Rng::new(seed);
+            choose(
+                &mut b.clone(),
+                &mut rng,
+                &mut buf,
+                None,
+                Policy::default(),
+                replies,
+            )
+        };
+        assert_eq!(
+            pick(&b, 3, Some(&lg)),
+            q,
+            "White's reply to the centre is played"
+        );
+        // With the reply point taken, the policy chooses as without replies.
+        let mut c = FastBoard::new(9, 9);
+        c.play(q, Colour::Black);
+        c.play(b.idx(0, 0), Colour::White);
+        c.play(p, Colour::Black);
+        let (with, without) = (pick(&c, 5, Some(&lg)), pick(&c, 5, None));
+        assert_eq!(with, without);
+        assert_ne!(with, q);
     }
 }
