@@ -4,23 +4,34 @@
 //!
 //!     cargo run --release -p baduk-search --example playout_accuracy -- DIR N [OPTS...]
 //!
-//! DIR holds SGF records (read recursively; plain `;B[pd]` moves, 19×19 or any square size,
-//! komi 7.5 assumed); each OPTS is a comma list of `selfatari,2lib,nakade,ko,ladders,shapes,replies`
+//! DIR holds SGF records (read recursively by the project's SGF reader, each with its own
+//! size, setup and komi; games under 160 moves are skipped); each OPTS is a comma list of `selfatari,2lib,nakade,ko,ladders,shapes,replies`
 //! (`none` for the defaults). Prints, per policy, the ownership's mean squared error, the
 //! winner's Brier score and the playouts a second.
 
+use baduk_go::sgf::SgfGame;
 use baduk_rng::Rng;
-use baduk_search::go::board::{Colour, FastBoard, Idx};
+use baduk_search::go::board::{Colour, FastBoard, Idx, MAX_CELLS, PASS};
+use baduk_search::go::lib_game::mirror;
 use baduk_search::go::patterns::Model;
 use baduk_search::go::playout::{playout, Policy, Replies};
+use baduk_search::go::rules::BotRules;
 use std::path::{Path, PathBuf};
+use std::process::exit;
 use std::time::Instant;
 
-/// A record's moves: the mover and the point (`None`: a pass).
-type Moves = Vec<(Colour, Option<(usize, usize)>)>;
+const USAGE: &str = "usage: playout_accuracy DIR N [OPTS...]  (OPTS: comma lists of \
+selfatari,2lib,nakade,ko,ladders,shapes,replies or none)";
+
+/// Prints `msg` and stops with exit status 2.
+fn fail(msg: &str) -> ! {
+    eprintln!("playout_accuracy: {msg}");
+    exit(2)
+}
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut es: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+    let rd = std::fs::read_dir(dir).unwrap_or_else(|e| fail(&format!("{}: {e}", dir.display())));
+    let mut es: Vec<_> = rd.flatten().collect();
     es.sort_by_key(|e| e.path());
     for e in es {
         let p = e.path();
@@ -32,68 +43,60 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Board size and moves of a simple record.
-fn parse(text: &str) -> (usize, Moves) {
-    let size = text
-        .find("SZ[")
-        .and_then(|k| text[k + 3..].split(']').next()?.parse().ok())
-        .unwrap_or(19);
-    let mut moves = Vec::new();
-    let bytes = text.as_bytes();
-    for k in 0..bytes.len().saturating_sub(2) {
-        if bytes[k] == b';'
-            && (bytes[k + 1] == b'B' || bytes[k + 1] == b'W')
-            && bytes[k + 2] == b'['
-        {
-            let c = if bytes[k + 1] == b'B' {
-                Colour::Black
-            } else {
-                Colour::White
-            };
-            let rest = &text[k + 3..];
-            let v = rest.split(']').next().unwrap_or("");
-            let m = if v.len() == 2 {
-                let x = (v.as_bytes()[0] - b'a') as usize;
-                let y = (v.as_bytes()[1] - b'a') as usize;
-                (x < size && y < size).then_some((x, y))
-            } else {
-                None
-            };
-            moves.push((c, m));
-        }
-    }
-    (size, moves)
+/// A record read by the project's SGF reader: its start position, moves and komi.
+struct Record {
+    start: FastBoard,
+    moves: Vec<(Colour, Idx)>,
+    komi: f32,
 }
 
-fn replay(size: usize, moves: &[(Colour, Option<(usize, usize)>)], n: usize) -> FastBoard {
-    let mut b = FastBoard::new(size, size);
-    for &(c, m) in &moves[..n] {
+fn read(p: &Path) -> Result<Record, String> {
+    let bytes = std::fs::read(p).map_err(|e| e.to_string())?;
+    let text = baduk_go::sgf::decode(&bytes).map_err(|e| e.to_string())?;
+    let sgf = SgfGame::parse(&text).map_err(|e| e.to_string())?;
+    let rules = sgf.rules(None).map_err(|e| e.to_string())?;
+    let game = sgf.replay(rules, None).map_err(|e| e.to_string())?;
+    let m = mirror(&game);
+    let mut start = FastBoard::new(m.board().width(), m.board().height());
+    for &(c, i) in m.setup_stones() {
+        start.setup(i, c);
+    }
+    Ok(Record {
+        start,
+        moves: m.moves().to_vec(),
+        komi: BotRules::from(game.rules()).komi,
+    })
+}
+
+/// The position of `r` after its first `n` moves, with the next mover to move.
+fn replay(r: &Record, n: usize) -> FastBoard {
+    let mut b = r.start.clone();
+    for &(c, i) in &r.moves[..n] {
         b.set_to_move(c);
-        match m {
-            Some((x, y)) => {
-                let i = b.idx(x, y);
-                b.play(i, c);
-            }
-            None => b.pass(),
+        if i == PASS {
+            b.pass();
+        } else {
+            b.play(i, c);
         }
     }
-    if let Some(&(c, _)) = moves.get(n) {
+    if let Some(&(c, _)) = r.moves.get(n) {
         b.set_to_move(c);
     }
     b
 }
 
-/// Mean ownership of `n` playouts from `b`, and the share of them Black won at komi 7.5.
+/// Mean ownership of `n` playouts from `b`, and the share of them Black won at `komi`.
 fn judge(
     b: &FastBoard,
+    komi: f32,
     n: usize,
     rng: &mut Rng,
     shapes: Option<&Model>,
     policy: Policy,
     mut replies: Option<&mut Replies>,
 ) -> (Vec<f32>, f32) {
-    let mut own = vec![0.0f32; b.points().map(|i| i as usize + 1).max().unwrap_or(0)];
-    let mut amaf = vec![0u8; 1024];
+    let mut own = vec![0.0f32; MAX_CELLS];
+    let mut amaf = vec![0u8; MAX_CELLS];
     let mut buf: Vec<Idx> = Vec::new();
     let mut wins = 0.0;
     for _ in 0..n {
@@ -111,13 +114,14 @@ fn judge(
             policy,
             replies.as_deref_mut(),
         );
+        let black_won = p.playout_area_score() as f32 - komi > 0.0;
         if let Some(r) = replies.as_deref_mut() {
-            r.learn(p.playout_area_score() as f32 - 7.5 > 0.0);
+            r.learn(black_won);
         }
         for i in p.points() {
             own[i as usize] += p.owner_at(i) / n as f32;
         }
-        if p.playout_area_score() as f32 - 7.5 > 0.0 {
+        if black_won {
             wins += 1.0 / n as f32;
         }
     }
@@ -126,8 +130,17 @@ fn judge(
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.len() < 3 {
+        fail(USAGE);
+    }
     let dir = PathBuf::from(&args[1]);
-    let n: usize = args[2].parse().unwrap();
+    let n: usize = match args[2].parse() {
+        Ok(n) if n > 0 => n,
+        _ => fail(&format!(
+            "N must be a positive count, not `{}`\n{USAGE}",
+            args[2]
+        )),
+    };
     let mut paths = Vec::new();
     files(&dir, &mut paths);
     let model = Model::builtin();
@@ -136,17 +149,16 @@ fn main() {
     let mut cases = Vec::new();
     let mut rng = Rng::new(1);
     for p in &paths {
-        let text = std::fs::read_to_string(p).unwrap();
-        let (size, moves) = parse(&text);
-        if moves.len() < 160 {
+        let r = read(p).unwrap_or_else(|e| fail(&format!("{}: {e}", p.display())));
+        if r.moves.len() < 160 {
             continue;
         }
-        let end = replay(size, &moves, moves.len());
-        let (own, _) = judge(&end, 64, &mut rng, None, Policy::default(), None);
+        let end = replay(&r, r.moves.len());
+        let (own, _) = judge(&end, r.komi, 64, &mut rng, None, Policy::default(), None);
         let truth: Vec<f32> = own.iter().map(|&o| o.signum()).collect();
-        let score: f32 = end.points().map(|i| truth[i as usize]).sum::<f32>() - 7.5;
+        let score: f32 = end.points().map(|i| truth[i as usize]).sum::<f32>() - r.komi;
         for at in [50usize, 100, 150] {
-            cases.push((replay(size, &moves, at), truth.clone(), score > 0.0, at));
+            cases.push((replay(&r, at), r.komi, truth.clone(), score > 0.0, at));
         }
     }
     println!(
@@ -168,7 +180,7 @@ fn main() {
                 "shapes" => shapes = Some(&*model),
                 "replies" => lgr = true,
                 "none" => {}
-                _ => panic!("unknown option {o}"),
+                _ => fail(&format!("unknown option `{o}`\n{USAGE}")),
             }
         }
         let mut rng = Rng::new(2);
@@ -176,9 +188,9 @@ fn main() {
         let mut brier = [0.0f64; 3];
         let mut count = [0usize; 3];
         let t = Instant::now();
-        for (b, truth, black_won, at) in &cases {
+        for (b, komi, truth, black_won, at) in &cases {
             let mut replies = lgr.then(Replies::new);
-            let (own, w) = judge(b, n, &mut rng, shapes, policy, replies.as_mut());
+            let (own, w) = judge(b, *komi, n, &mut rng, shapes, policy, replies.as_mut());
             let k = at / 50 - 1;
             let pts: Vec<Idx> = b.points().collect();
             let e: f64 = pts

@@ -760,7 +760,7 @@ fn pick(b: &FastBoard, buf: &[Idx], c: Colour, policy: Policy, rng: &mut Rng) ->
 /// Last good replies with forgetting (Baier and Drake, "The Power of Forgetting", 2010; the
 /// idea, not any program's code): for each colour, the reply that colour last played to a
 /// move, and to a pair of moves, in a simulation it won; a loss forgets the replies it played.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Replies {
     /// The reply of each colour to each point (`PASS`: none), indexed `colour * MAX_CELLS + point`.
     best: Vec<Idx>,
@@ -771,20 +771,10 @@ pub struct Replies {
     seq: Vec<(Colour, Idx)>,
 }
 
-impl Default for Replies {
-    fn default() -> Self {
-        Replies::new()
-    }
-}
-
 impl Replies {
     /// No replies known (the tables, about 2 MB, are allocated by the first [`Replies::begin`]).
     pub fn new() -> Replies {
-        Replies {
-            best: Vec::new(),
-            best2: Vec::new(),
-            seq: Vec::new(),
-        }
+        Replies::default()
     }
 
     /// The reply `c` last won with after `prev` (`PASS`: none).
@@ -831,19 +821,21 @@ impl Replies {
                 continue;
             }
             let k = c as usize * MAX_CELLS + prev as usize;
-            let k2 = (c as usize * MAX_CELLS + before as usize) * MAX_CELLS + prev as usize;
-            if c == winner {
-                self.best[k] = m;
-                if before != PASS {
-                    self.best2[k2] = m;
+            // A pair with a pass in it has no two-move reply.
+            let k2 = (before != PASS)
+                .then(|| (c as usize * MAX_CELLS + before as usize) * MAX_CELLS + prev as usize);
+            // The winner keeps its reply; the loser forgets it if it was the stored one.
+            let won = c == winner;
+            let update = |slot: &mut Idx| {
+                if won {
+                    *slot = m;
+                } else if *slot == m {
+                    *slot = PASS;
                 }
-            } else {
-                if self.best[k] == m {
-                    self.best[k] = PASS;
-                }
-                if self.best2[k2] == m {
-                    self.best2[k2] = PASS;
-                }
+            };
+            update(&mut self.best[k]);
+            if let Some(k2) = k2 {
+                update(&mut self.best2[k2]);
             }
         }
     }
