@@ -165,8 +165,9 @@ fn stone_within(b: &FastBoard, i: Idx, d: usize) -> bool {
     let (x, y) = b.xy(i);
     for yy in y.saturating_sub(d)..=(y + d).min(b.height() - 1) {
         let r = d - y.abs_diff(yy);
+        let row = b.idx(0, yy);
         for xx in x.saturating_sub(r)..=(x + r).min(b.width() - 1) {
-            if b.stone(b.idx(xx, yy)).is_some() {
+            if b.stone(row + xx as Idx).is_some() {
                 return true;
             }
         }

@@ -5,6 +5,7 @@
 
 use super::board::{Colour, FastBoard, Idx};
 use super::patterns::transform;
+use baduk_go::point::STRIDE;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
@@ -21,6 +22,10 @@ struct Geometry {
     offsets: Vec<(i32, i32)>,
     /// `ends[l]`: the number of cells of level `l`.
     ends: [usize; LEVELS.len()],
+    /// `reach[l]`: how far (in rows or columns) the cells of level `l` reach.
+    reach: [usize; LEVELS.len()],
+    /// The index step of every cell (`dx − dy·STRIDE`: rows count from the top).
+    steps: Vec<isize>,
     /// `perm[sym][k]`: where cell `k` lands under symmetry `sym`.
     perm: [Vec<usize>; 8],
     /// Random keys per cell and cell state.
@@ -64,6 +69,17 @@ fn geometry() -> &'static Geometry {
                 .filter(|&&(dx, dy)| gridcular(dx, dy) <= d)
                 .count();
         }
+        let reach = std::array::from_fn(|l| {
+            offsets[..ends[l]]
+                .iter()
+                .map(|&(dx, dy)| dx.unsigned_abs().max(dy.unsigned_abs()) as usize)
+                .max()
+                .unwrap_or(0)
+        });
+        let steps = offsets
+            .iter()
+            .map(|&(dx, dy)| dx as isize - dy as isize * STRIDE as isize)
+            .collect();
         let perm = std::array::from_fn(|sym| {
             offsets
                 .iter()
@@ -85,6 +101,8 @@ fn geometry() -> &'static Geometry {
         Geometry {
             offsets,
             ends,
+            reach,
+            steps,
             perm,
             keys,
             salts,
@@ -265,16 +283,31 @@ impl SpatialDict {
             return 0;
         }
         let g = geometry();
-        let (x, y) = (b.xy(i).0 as i32, b.xy(i).1 as i32);
+        let (x, y) = b.xy(i);
+        // How far the board reaches on every side: levels within it need no edge tests.
+        let margin = x.min(y).min(b.width() - 1 - x).min(b.height() - 1 - y);
+        // Board cell code (0 empty, 1 black, 2 white) → state for `c` (0 empty, 1 own, 2 enemy).
+        let state: [usize; 4] = match c {
+            Colour::Black => [0, 1, 2, 3],
+            Colour::White => [0, 2, 1, 3],
+        };
+        let (xi, yi) = (x as i32, y as i32);
         let mut hash = 0u64;
         let mut k = 0usize;
         let mut found = 0u32;
         for (l, &end) in g.ends.iter().enumerate() {
-            while k < end {
-                let (dx, dy) = g.offsets[k];
-                hash ^= g.keys[k][cell_state(b, x + dx, y + dy, c)];
-                k += 1;
+            let keys = &g.keys[k..end];
+            if g.reach[l] <= margin {
+                for (key, &step) in keys.iter().zip(&g.steps[k..end]) {
+                    let p = (i as isize + step) as Idx;
+                    hash ^= key[state[b.cell(p) as usize & 3]];
+                }
+            } else {
+                for (key, &(dx, dy)) in keys.iter().zip(&g.offsets[k..end]) {
+                    hash ^= key[cell_state(b, xi + dx, yi + dy, c)];
+                }
             }
+            k = end;
             match self.ids.get(&(hash ^ g.salts[l])) {
                 Some(&id) => found = id,
                 None => break,
@@ -336,5 +369,46 @@ mod tests {
         );
         gap.add(&pats[1].1).unwrap();
         gap.add(&pats[2].1).unwrap();
+    }
+
+    #[test]
+    fn lookup_finds_the_largest_listed_pattern_at_every_point_edges_included() {
+        // Every level of the patterns around each point of random positions (sizes 7 to 19,
+        // the interior read without edge tests and the rim with them) is listed once; a
+        // lookup must then name each point's largest pattern.
+        let mut rng = baduk_rng::Rng::new(5);
+        for size in [7usize, 13, 19] {
+            let mut b = FastBoard::new(size, size);
+            for _ in 0..size * size / 3 {
+                let p = b.idx(rng.below(size), rng.below(size));
+                if b.is_empty(p) {
+                    let c = if rng.below(2) == 0 {
+                        Colour::Black
+                    } else {
+                        Colour::White
+                    };
+                    b.setup(p, c);
+                }
+            }
+            let mut d = SpatialDict::new();
+            let mut ids: HashMap<String, u32> = HashMap::new();
+            let points: Vec<Idx> = b.points().filter(|&i| b.is_empty(i)).collect();
+            for &i in &points {
+                for c in [Colour::Black, Colour::White] {
+                    for (_, t) in canonical_patterns(&b, i, c) {
+                        if !ids.contains_key(&t) {
+                            let id = d.add(&t).unwrap();
+                            ids.insert(t, id);
+                        }
+                    }
+                }
+            }
+            for &i in &points {
+                for c in [Colour::Black, Colour::White] {
+                    let largest = &canonical_patterns(&b, i, c)[LEVELS.len() - 1].1;
+                    assert_eq!(d.lookup(&b, i, c), ids[largest], "{size}x{size} {i} {c:?}");
+                }
+            }
+        }
     }
 }
