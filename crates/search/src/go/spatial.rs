@@ -396,9 +396,9 @@ mod tests {
             for &i in &points {
                 for c in [Colour::Black, Colour::White] {
                     for (_, t) in canonical_patterns(&b, i, c) {
-                        if !ids.contains_key(&t) {
-                            let id = d.add(&t).unwrap();
-                            ids.insert(t, id);
+                        if let std::collections::hash_map::Entry::Vacant(e) = ids.entry(t) {
+                            let id = d.add(e.key()).unwrap();
+                            e.insert(id);
                         }
                     }
                 }
