@@ -56,7 +56,7 @@ pub struct TreeParams {
     pub playout_self_atari: bool,
     /// Playouts defend own chains left with two liberties and ladder-attack enemy ones.
     pub playout_two_lib: bool,
-    /// Playouts play the vital point of killable eye spaces (attack and defence).
+    /// Playouts play the vital point of killable eye spaces the last move left.
     pub playout_nakade: bool,
     /// Playouts connect a ko they hold after the opponent played elsewhere.
     pub playout_ko: bool,
