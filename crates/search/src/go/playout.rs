@@ -892,10 +892,10 @@ pub fn choose(
                 }
             }
         }
-        // Half the moves (drawn first: the reads are the cost; seven in eight cost a fifth of
-        // the 19×19 rate for the same tactical-suite score), reading ladders in a quarter of
-        // those.
-        if policy.two_lib && rng.below(2) == 0 {
+        // A quarter of the moves (drawn first: the reads are the cost; seven in eight, until
+        // 2026-12-03, cost about a quarter of the 19×19 rate for the same tactical-suite
+        // score), reading ladders in a quarter of those.
+        if policy.two_lib && rng.below(4) == 0 {
             let read = rng.below(4) == 0;
             two_lib_tactics(b, last, c, buf, read);
             if let Some(m) = pick(b, buf, c, policy, rng) {
