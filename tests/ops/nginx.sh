@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The shipped nginx config (deploy/nginx/baduk.conf) in front of a real `baduk serve`, checked
 # end to end: TLS, HTTP redirected to HTTPS, the session cookie Secure behind the trusted proxy,
-# a game's WebSocket through the proxy, /internal/ and /metrics kept inside, and a client's own
+# a game's WebSocket through the proxy, /internal/ and /metrics kept inside, the security headers
+# once each, and a client's own
 # X-Forwarded-For never reaching the server (the login limit counts the real address however many
 # addresses a client claims).
 # Installs nginx (Debian's nginx-light) if missing. BADUK_BIN: the binary (default
@@ -97,7 +98,25 @@ for path in /internal/forward/api/games/$game/actions /metrics; do
   code=$("${C[@]}" -o /dev/null -w '%{http_code}' "$BASE$path")
   [ "$code" = 404 ] || fail "$path through the proxy: $code"
 done
+# The server answers /metrics on its own address to a loopback client that came direct (no
+# proxy's X-Forwarded-For): Prometheus beside it.
 curl -fsS "http://127.0.0.1:$APP/metrics" | grep -q '^baduk_games_owned ' || fail "/metrics on the server's own address"
+
+echo "== security headers, once each, on pages, the API and nginx's own answers"
+# The policy nginx sends is the server's own (one list, two copies).
+app_csp=$(curl -sS -D - -o /dev/null "http://127.0.0.1:$APP/" | tr -d '\r' | sed -n 's/^content-security-policy: //Ip')
+[ -n "$app_csp" ] || fail "the server sends no Content-Security-Policy"
+for path in / /api/games /g/$game /metrics /internal/forward/x /nothing-here; do
+  hdr=$("${C[@]}" -D - -o /dev/null "$BASE$path" | tr -d '\r')
+  for want in "content-security-policy: $app_csp" "x-frame-options: DENY" \
+      "x-content-type-options: nosniff" "referrer-policy: same-origin"; do
+    n=$(echo "$hdr" | grep -ci "^${want%%:*}:" || true)
+    [ "$n" = 1 ] || fail "$path: ${want%%:*} sent $n times"
+    echo "$hdr" | grep -qiF "$want" || fail "$path: no '$want' in: $hdr"
+  done
+done
+echo "$app_csp" | grep -q "script-src 'self'" || fail "CSP without script-src 'self': $app_csp"
+echo "$app_csp" | grep -q "frame-ancestors 'none'" || fail "CSP without frame-ancestors 'none': $app_csp"
 
 echo "== a client's own X-Forwarded-For does not reach baduk"
 # Ten sign-in attempts a minute from one address: the eleventh is refused however many

@@ -9,7 +9,11 @@ const N = 7;
 
 function el(name, attrs = {}, parent) {
   const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  // A style goes through the CSSOM: the Content-Security-Policy refuses style attributes.
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'style') e.style.cssText = v;
+    else e.setAttribute(k, v);
+  }
   if (parent) parent.appendChild(e);
   return e;
 }

@@ -223,6 +223,7 @@ pub fn router(state: AppState) -> Router {
                     .into_response()
             },
         ))
+        .layer(axum::middleware::map_response(crate::web::security_headers))
         .with_state(state)
 }
 
