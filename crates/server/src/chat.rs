@@ -22,7 +22,8 @@ use std::sync::Arc;
 
 /// The longest message, in characters.
 pub const MAX_CHARS: usize = 500;
-/// The most messages one game's chat keeps.
+/// The most messages one channel of a game's chat keeps (each channel its own: the
+/// spectators cannot fill the players' channel).
 pub const MAX_MESSAGES: i64 = 2_000;
 /// The channels.
 pub const CHANNELS: &[&str] = &["players", "spectators"];
@@ -34,12 +35,27 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games/{id}/chat/{seq}/report", post(report))
 }
 
-/// The text of a message as stored: trimmed, control characters removed; 400 when empty or
-/// too long.
+/// Whether `c` is an invisible format character a message loses: the bidirectional controls
+/// (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C, which can turn text around) and the other
+/// format characters of category Cf that show nothing (zero-width spaces, word joiners,
+/// invisible operators, the byte-order mark, tags, interlinear annotations…). The zero-width
+/// joiner and non-joiner stay: emoji sequences and Persian need them, and they move nothing.
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{0600}'..='\u{0605}' | '\u{061C}' | '\u{06DD}' | '\u{070F}'
+        | '\u{0890}'..='\u{0891}' | '\u{08E2}' | '\u{180E}' | '\u{200B}' | '\u{200E}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}'
+        | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}' | '\u{110BD}' | '\u{110CD}'
+        | '\u{13430}'..='\u{1343F}' | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}'
+        | '\u{E0001}' | '\u{E0020}'..='\u{E007F}')
+}
+
+/// The text of a message as stored: trimmed, control characters and invisible format
+/// characters (bidirectional overrides among them) removed; 400 when empty or too long.
 pub fn clean(text: &str) -> Result<String, ActError> {
     let t: String = text
         .chars()
-        .filter(|c| !c.is_control() || *c == '\n')
+        .filter(|c| (!c.is_control() || *c == '\n') && !is_invisible_format(*c))
         .collect::<String>()
         .trim()
         .to_string();
@@ -122,10 +138,23 @@ pub async fn post_message(
             .map_err(db)?
             .try_get(0)
             .map_err(db)?;
-        if n >= MAX_MESSAGES {
+        let in_channel: i64 =
+            sqlx::query("SELECT COUNT(*) FROM chat WHERE game_id = $1 AND channel = $2")
+                .bind(&id)
+                .bind(channel)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db)?
+                .try_get(0)
+                .map_err(db)?;
+        if in_channel >= MAX_MESSAGES {
             return Err(ActError::too_many(format!(
-                "chat: this game's chat is full ({MAX_MESSAGES} messages)"
-            )));
+                "chat: this game's {channel} channel is full ({MAX_MESSAGES} messages a channel)"
+            ))
+            .with_code(
+                "chat.full",
+                json!({"channel": channel, "max": MAX_MESSAGES}),
+            ));
         }
         let done = sqlx::query(
             "INSERT INTO chat (game_id, seq, channel, account_id, name, text, at) \
@@ -279,5 +308,29 @@ mod tests {
         assert_eq!(clean(" \u{0} ").unwrap_err().code, "chat.empty");
         assert_eq!(clean(&"가".repeat(501)).unwrap_err().code, "chat.long");
         assert!(clean(&"가".repeat(500)).is_ok());
+    }
+
+    #[test]
+    fn bidi_controls_and_invisible_format_characters_are_removed() {
+        assert_eq!(clean("a\u{202E}cba\u{202C}!").unwrap(), "acba!");
+        for c in [
+            '\u{202A}',
+            '\u{2066}',
+            '\u{2069}',
+            '\u{200B}',
+            '\u{FEFF}',
+            '\u{2060}',
+            '\u{E0041}',
+        ] {
+            assert_eq!(
+                clean(&format!("x{c}y")).unwrap(),
+                "xy",
+                "U+{:04X}",
+                c as u32
+            );
+        }
+        assert_eq!(clean("\u{202E}\u{200B}").unwrap_err().code, "chat.empty");
+        // Emoji sequences keep their joiner.
+        assert_eq!(clean("👩\u{200D}💻").unwrap(), "👩\u{200D}💻");
     }
 }
