@@ -104,6 +104,15 @@ pub struct ServeArgs {
     /// address it listens on).
     #[arg(long)]
     pub advertise: Option<String>,
+    /// Serve /metrics apart on this address (e.g. 127.0.0.1:9100 or a private one) for
+    /// Prometheus. Default: none, and the main address answers /metrics only to a loopback
+    /// client that came direct (not through a proxy), or with --metrics-token.
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_addr: Option<String>,
+    /// A bearer token that reads /metrics on the main address from anywhere (default: none).
+    /// Also read from BADUK_METRICS_TOKEN, which keeps it out of the process list.
+    #[arg(long, value_name = "TOKEN")]
+    pub metrics_token: Option<String>,
 }
 
 /// A positive, finite number of seconds from the flag `name`.
@@ -192,6 +201,12 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         logins_per_minute: a.logins_per_minute,
         seek_bot_after: seconds("--seek-bot-seconds", a.seek_bot_seconds, 1.0, 3600.0)?,
         secure_cookies: a.secure_cookies,
+        metrics_addr: a.metrics_addr.clone(),
+        metrics_token: a
+            .metrics_token
+            .clone()
+            .or_else(|| std::env::var("BADUK_METRICS_TOKEN").ok())
+            .filter(|s| !s.is_empty()),
         ..Default::default()
     };
     let limits = if a.no_limits {
@@ -203,6 +218,8 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             seek_bot_after: limits.seek_bot_after,
             secure_cookies: limits.secure_cookies,
             review_playouts: limits.review_playouts,
+            metrics_addr: limits.metrics_addr.clone(),
+            metrics_token: limits.metrics_token.clone(),
             ..baduk_server::Limits::unlimited()
         }
     } else {

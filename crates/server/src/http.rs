@@ -196,15 +196,7 @@ pub fn router(state: AppState) -> Router {
     let api_service: Router = api.clone().with_state(state.clone());
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
-        .route(
-            "/metrics",
-            get(|State(st): State<AppState>| async move {
-                (
-                    [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-                    crate::metrics::render(&st.hub),
-                )
-            }),
-        )
+        .route("/metrics", get(crate::metrics::endpoint))
         .route(
             "/internal/forward/{*rest}",
             axum::routing::any(move |State(st): State<AppState>, req: Request| {

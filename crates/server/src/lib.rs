@@ -122,6 +122,11 @@ pub struct Limits {
     pub secure_cookies: bool,
     /// Playouts the engine's review gives each Go position (capped by the bots' time too).
     pub review_playouts: u64,
+    /// Serve `/metrics` apart on this address (`--metrics-addr`); then the main address
+    /// answers them only with the token. None: the main address answers loopback clients.
+    pub metrics_addr: Option<String>,
+    /// A bearer token that reads `/metrics` on the main address from anywhere.
+    pub metrics_token: Option<String>,
 }
 
 impl Default for Limits {
@@ -145,6 +150,8 @@ impl Default for Limits {
             seek_bot_after: Duration::from_secs(20),
             secure_cookies: false,
             review_playouts: review::engine::DEFAULT_PLAYOUTS,
+            metrics_addr: None,
+            metrics_token: None,
         }
     }
 }
@@ -189,6 +196,8 @@ pub struct Running {
     pub addr: SocketAddr,
     /// The hub (live games).
     pub hub: Arc<Hub>,
+    /// Where `/metrics` is served apart (`--metrics-addr`), if anywhere.
+    pub metrics_addr: Option<SocketAddr>,
     /// Resolves when the server stops.
     pub task: tokio::task::JoinHandle<()>,
 }
@@ -243,6 +252,10 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
     cluster::join(&hub).await.map_err(db_err)?;
     spawn_background(&hub, &cfg, listener_pg);
     cluster::spawn(&hub);
+    let metrics_addr = match &cfg.limits.metrics_addr {
+        Some(a) => Some(metrics::listen(a, hub.clone()).await.map_err(StartError)?),
+        None => None,
+    };
     let state = http::AppState::new(hub.clone(), &cfg);
     // The rate budgets remember every client they saw: forget the idle ones now and then, so
     // a stream of new addresses cannot grow them without bound.
@@ -274,7 +287,12 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         // Stopped: the others take this process's games at once instead of after its lease.
         cluster::leave(&leaving).await;
     });
-    Ok(Running { addr, hub, task })
+    Ok(Running {
+        addr,
+        hub,
+        metrics_addr,
+        task,
+    })
 }
 
 async fn shutdown_signal() {
@@ -375,6 +393,9 @@ pub async fn serve(cfg: Config) -> Result<(), StartError> {
         "baduk serve: open http://{}/ (database {db}; Ctrl-C stops)",
         running.addr
     );
+    if let Some(m) = running.metrics_addr {
+        println!("baduk serve: metrics on http://{m}/metrics");
+    }
     running
         .task
         .await

@@ -2,8 +2,14 @@
 //! docs/api.md "Metrics"; docs/scaling.md says what the cluster's counters mean).
 
 use crate::hub::Hub;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
 use std::fmt::Write;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Who stored an action.
 #[derive(Clone, Copy, Debug)]
@@ -161,4 +167,81 @@ pub fn render(hub: &Hub) -> String {
         "Time from an action's arrival at this process (HTTP or WebSocket, forwarded on or played here) to its acknowledgement.",
     );
     out
+}
+
+/// The metrics as Prometheus reads them.
+fn text(hub: &Hub) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        render(hub),
+    )
+        .into_response()
+}
+
+/// Whether a request on the server's own address may read `/metrics`: with the
+/// `--metrics-token` as its bearer; else, when no `--metrics-addr` serves them apart, a client
+/// on a loopback address that came direct (no proxy's forwarding header: Prometheus beside the
+/// server, not a stranger through nginx).
+pub fn may_read(limits: &crate::Limits, peer: SocketAddr, headers: &HeaderMap) -> bool {
+    use subtle::ConstantTimeEq;
+    if let Some(want) = &limits.metrics_token {
+        let given = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("")
+            .trim();
+        if bool::from(given.as_bytes().ct_eq(want.as_bytes())) {
+            return true;
+        }
+    }
+    let proxied = ["x-forwarded-for", "forwarded", "x-real-ip"]
+        .iter()
+        .any(|h| headers.contains_key(*h));
+    limits.metrics_addr.is_none() && peer.ip().is_loopback() && !proxied
+}
+
+/// `GET /metrics` on the server's own address: the counters to whom [`may_read`] allows,
+/// else 403 `metrics.private` naming the rule.
+pub async fn endpoint(
+    State(st): State<crate::http::AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    if may_read(&st.limits, peer, &headers) {
+        return text(&st.hub);
+    }
+    (
+        StatusCode::FORBIDDEN,
+        Json(serde_json::json!({
+            "error": "metrics: not on this address to this client; they are on --metrics-addr, \
+                      or here to a loopback client that came direct, or with the --metrics-token as bearer",
+            "code": "metrics.private", "args": null})),
+    )
+        .into_response()
+}
+
+/// Serves `/metrics` (and `/healthz`) alone on `addr` (`--metrics-addr`), for a Prometheus on
+/// a private address; returns the address it listens on.
+pub async fn listen(addr: &str, hub: Arc<Hub>) -> Result<SocketAddr, String> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on --metrics-addr {addr}: {e}"))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on --metrics-addr {addr}: {e}"))?;
+    let app = axum::Router::new()
+        .route(
+            "/metrics",
+            axum::routing::get(|State(h): State<Arc<Hub>>| async move { text(&h) }),
+        )
+        .route("/healthz", axum::routing::get(|| async { "ok" }))
+        .layer(axum::middleware::map_response(crate::web::security_headers))
+        .with_state(hub);
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!("the metrics listener stopped: {e}");
+        }
+    });
+    Ok(bound)
 }
