@@ -435,8 +435,8 @@ const STRINGS = {
     'me.token.revoke': 'Revoke',
     'me.sessions': 'Sessions',
     'me.logout_all': 'Sign out everywhere',
-    'me.logout_all.confirm': 'Sign out on every device?',
-    'me.logout_all.hint': 'Ends every session of this account, on every device and browser, this one included.',
+    'me.logout_all.confirm': 'Sign out on every device and revoke every API token?',
+    'me.logout_all.hint': 'Ends every session of this account, on every device and browser, this one included, and revokes its API tokens.',
   },
   ko: {
     'app.title': '바둑',
@@ -870,8 +870,8 @@ const STRINGS = {
     'me.token.revoke': '폐기',
     'me.sessions': '세션',
     'me.logout_all': '모든 기기에서 로그아웃',
-    'me.logout_all.confirm': '모든 기기에서 로그아웃할까요?',
-    'me.logout_all.hint': '이 계정의 모든 세션을 끝냅니다. 이 브라우저도 포함됩니다.',
+    'me.logout_all.confirm': '모든 기기에서 로그아웃하고 API 토큰을 모두 폐기할까요?',
+    'me.logout_all.hint': '이 계정의 모든 세션을 끝내고(이 브라우저도 포함) API 토큰을 모두 폐기합니다.',
   },
 };
 

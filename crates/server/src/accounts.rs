@@ -452,12 +452,18 @@ impl Store {
         Ok(())
     }
 
-    /// Ends every session of an account.
+    /// Ends every session of an account and revokes its API tokens ("sign out everywhere").
     pub async fn end_sessions(&self, account_id: &str) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin().await?;
         sqlx::query("UPDATE sessions SET ended = 1 WHERE account_id = $1")
             .bind(account_id)
-            .execute(&self.writer)
+            .execute(&mut *tx)
             .await?;
+        sqlx::query("UPDATE api_tokens SET revoked = 1 WHERE account_id = $1")
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
         Ok(())
     }
 

@@ -549,6 +549,13 @@ async fn create_token(
                 .with_code("auth.guest", Value::Null),
         );
     }
+    // A stolen API token must not breed more: only a signed-in browser session mints them.
+    if matches!(who.via, Via::ApiToken) {
+        return Err(ActError::forbidden(
+            "API tokens are made from a signed-in session (the cookie), not with an API token",
+        )
+        .with_code("auth.session_only", Value::Null));
+    }
     let req: TokenReq = if body.is_empty() {
         TokenReq { label: None }
     } else {
