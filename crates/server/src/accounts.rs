@@ -121,6 +121,21 @@ pub fn normalise_name(raw: &str) -> Result<(String, String), ActError> {
     Ok((name, key))
 }
 
+/// The confusable skeleton of a username (UTS #39), case folded: `aIice`, `a1ice` and `ALICE`
+/// all have `alice`'s. Two names with one skeleton look alike.
+pub fn skeleton(name: &str) -> String {
+    let once: String = unicode_security::confusable_detection::skeleton(name).collect();
+    unicode_security::confusable_detection::skeleton(&once.to_lowercase()).collect()
+}
+
+/// 409 `auth.lookalike`: the name looks like `existing`'s (UTS #39 skeletons are equal).
+pub fn look_alike(existing: &str) -> ActError {
+    ActError::conflict(format!(
+        "username: looks like the existing account `{existing}` (confusable letters, Unicode TS #39); choose another"
+    ))
+    .with_code("auth.lookalike", json!({"name": existing}))
+}
+
 /// Whether `password` is one of the 1,000 most common passwords (zxcvbn's ranked list of
 /// leaked passwords: the whole password is one entry of rank ≤ 1000, in any letter case).
 pub fn is_common_password(password: &str) -> bool {
@@ -334,8 +349,8 @@ impl Store {
         let id = new_token()[..24].to_string();
         let now = now_ms();
         sqlx::query(
-            "INSERT INTO accounts (id, name, name_key, password_hash, guest, created_at, seen_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO accounts (id, name, name_key, password_hash, guest, created_at, seen_at, skeleton) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&id)
         .bind(name)
@@ -344,6 +359,7 @@ impl Store {
         .bind(guest as i64)
         .bind(now)
         .bind(now)
+        .bind(skeleton(name))
         .execute(&self.writer)
         .await
         .map_err(unique)?;
@@ -381,17 +397,52 @@ impl Store {
         password_hash: &str,
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "UPDATE accounts SET name = $1, name_key = $2, password_hash = $3, guest = 0 \
-             WHERE id = $4 AND guest = 1",
+            "UPDATE accounts SET name = $1, name_key = $2, password_hash = $3, guest = 0, \
+             skeleton = $4 WHERE id = $5 AND guest = 1",
         )
         .bind(name)
         .bind(key)
         .bind(password_hash)
+        .bind(skeleton(name))
         .bind(id)
         .execute(&self.writer)
         .await
         .map_err(unique)?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// The name of another account that looks like `name` (the same [`skeleton`], another
+    /// key); None when there is none. The same key is left to the insert (`auth.taken`).
+    pub async fn look_alike_of(&self, name: &str, key: &str) -> Result<Option<String>, StoreError> {
+        let row =
+            sqlx::query("SELECT name FROM accounts WHERE skeleton = $1 AND name_key <> $2 LIMIT 1")
+                .bind(skeleton(name))
+                .bind(key)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
+    /// Notes the skeleton of every account that has none yet (those made before skeletons
+    /// were kept); run at start, a no-op after the first time.
+    pub async fn fill_skeletons(&self) -> Result<(), StoreError> {
+        loop {
+            let rows =
+                sqlx::query("SELECT id, name FROM accounts WHERE skeleton IS NULL LIMIT 1000")
+                    .fetch_all(&self.pool)
+                    .await?;
+            if rows.is_empty() {
+                return Ok(());
+            }
+            for r in rows {
+                let (id, name): (String, String) = (r.try_get(0)?, r.try_get(1)?);
+                sqlx::query("UPDATE accounts SET skeleton = $1 WHERE id = $2")
+                    .bind(skeleton(&name))
+                    .bind(&id)
+                    .execute(&self.writer)
+                    .await?;
+            }
+        }
     }
 
     /// Starts a session; returns the cookie's token and the CSRF token.

@@ -356,6 +356,16 @@ async fn signup(
     if let Err(r) = st.budgets.creates.check(&client) {
         return Ok(too_many(r));
     }
+    // A name that looks like another account's (`aIice` beside `alice`) is refused.
+    if let Some(other) = st
+        .hub
+        .store
+        .look_alike_of(&name, &key)
+        .await
+        .map_err(accounts::storage)?
+    {
+        return Err(accounts::look_alike(&other));
+    }
     let password = req.password.clone();
     let hash = blocking(move || accounts::hash_password(&password)).await?;
     let taken =

@@ -35,6 +35,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (5, "reviews", include_str!("../migrations/0005_reviews.sql")),
     (6, "cluster", include_str!("../migrations/0006_cluster.sql")),
+    (
+        7,
+        "invites and name skeletons",
+        include_str!("../migrations/0007_invites_skeletons.sql"),
+    ),
 ];
 
 /// The database behind the server.
@@ -308,6 +313,10 @@ impl Store {
             queries: Default::default(),
             batcher: None,
         };
+        store
+            .fill_skeletons()
+            .await
+            .map_err(|e| format!("database {url}: cannot note the names' skeletons: {e}"))?;
         if !postgres {
             let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
             tokio::spawn(group_commits(store.clone(), rx));
