@@ -107,7 +107,7 @@ const enc = encodeURIComponent;
 
 export const api = {
   create: (spec) => call('POST', '/api/games', spec),
-  join: (id, seat) => call('POST', `/api/games/${enc(id)}/join`, { seat }),
+  join: (id, seat, invite) => call('POST', `/api/games/${enc(id)}/join`, invite ? { seat, invite } : { seat }),
   // Without a seat token the cookie's account acts (its own seat; "Seats of accounts").
   act: (id, token, action) => call('POST', `/api/games/${enc(id)}/actions`, { action }, token),
   // With a seat's token the server also says which seat it is (`you`) and marks the seat joined.
@@ -195,6 +195,15 @@ export function forgetSeat(id, seat) {
   const held = heldSeats(id);
   delete held[seat];
   localStorage.setItem(seatKey(id), JSON.stringify(held));
+}
+
+/** The invite secret of an unlisted game this browser was sent (`#invite=…`), if any. */
+export function inviteSecret(id) {
+  return localStorage.getItem(`baduk.invite.${id}`);
+}
+
+export function keepInviteSecret(id, secret) {
+  localStorage.setItem(`baduk.invite.${id}`, secret);
 }
 
 /** Seat links this browser created for friends: shown again on the game page. */

@@ -2,7 +2,7 @@
 // game logic: it draws the server's state, sends the player's clicks as actions, and shows the
 // server's answer (a new state, or a 4xx message in place).
 
-import { api, connect, mergeChange, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account } from './api.js';
+import { api, connect, mergeChange, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account, inviteSecret, keepInviteSecret } from './api.js';
 import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName, userName } from './account.js';
 import { Chat } from './chat.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
@@ -19,6 +19,13 @@ const $ = (sel) => document.querySelector(sel);
 // the spectator URL (/g/ID) at once, so the token is never left there to be copied or shared.
 function takeToken() {
   const frag = new URLSearchParams(location.hash.slice(1));
+  // An invite-only game's link carries its invite secret: kept for "Join as yourself", and
+  // taken out of the address bar like a seat token.
+  const invite = frag.get('invite');
+  if (invite) {
+    keepInviteSecret(id, invite);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
   const token = frag.get('token');
   if (!token) return false;
   history.replaceState(null, '', location.pathname + location.search);
@@ -866,12 +873,12 @@ function setupReplay() {
 
 async function sit(seat) {
   try {
-    const r = await api.join(id, seat);
+    const r = await api.join(id, seat, inviteSecret(id));
     holdSeat(id, r.seat || seat, r.token);
     showMessage(null);
     apply(await api.state(id));
   } catch (e) {
-    showMessage(e.message);
+    showMessage(e.code ? say(e.code, e.args, e.message) : e.message);
   }
 }
 

@@ -200,9 +200,10 @@ async function create(e) {
         mine = mine || seatLink(info.url, seat);
       }
     }
-    // A friend's seat, or an open seat of an invite-only game: its link is the game's own
-    // address, where the friend joins as themselves ("Join as yourself", signed in or a guest).
-    const plain = `${location.origin}/g/${encodeURIComponent(r.id)}`;
+    // A friend's seat, or an open seat of an invite-only game: its link is the game's address
+    // with the invite secret in the fragment (`#invite=…`, which the server alone cannot
+    // guess from the id), where the friend joins as themselves ("Join as yourself").
+    const plain = r.invite ? `${location.origin}${r.invite}` : `${location.origin}/g/${encodeURIComponent(r.id)}`;
     const shared = SEATS[game].filter((seat) => kinds[seat] === 'friend' || (kinds[seat] === 'open' && s.listed === false));
     for (const seat of shared) saveInvite(r.id, seat, plain);
     if (mine) {

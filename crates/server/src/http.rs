@@ -497,6 +497,7 @@ async fn create_game(
             players[i] = Some(crate::players::player_of(&st.hub.store, &who.account, kind).await?);
         }
     }
+    let listed = req.listed.unwrap_or(true);
     let (id, tokens) = st
         .hub
         .create_game(crate::hub::NewGame {
@@ -506,7 +507,7 @@ async fn create_game(
             players,
             flags: crate::store::GameFlags {
                 rated: req.rated.unwrap_or(false),
-                listed: req.listed.unwrap_or(true),
+                listed,
             },
             id: None,
         })
@@ -518,11 +519,58 @@ async fn create_game(
             json!({"token": t, "url": format!("/g/{id}#token={t}")}),
         );
     }
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({"id": id, "url": format!("/g/{id}"), "seats": out})),
+    let mut body = json!({"id": id, "url": format!("/g/{id}"), "seats": out});
+    // An unlisted game's open seats are claimed with this secret, never with the id alone.
+    // Until it is stored the game's open seats refuse everybody.
+    if !listed {
+        let secret = crate::hub::new_token();
+        st.hub
+            .store
+            .set_invite(&id, &crate::accounts::secret_hash(&secret))
+            .await
+            .map_err(crate::accounts::storage)?;
+        body["invite"] = json!(format!("/g/{id}#invite={secret}"));
+        body["invite_secret"] = json!(secret);
+    }
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// 403 `join.invite`: an unlisted game's open seat needs its invite secret.
+fn invite_refused() -> ActError {
+    ActError::forbidden(
+        "join: this game is unlisted; its open seats are taken only with the invite link's secret (`invite`)",
     )
-        .into_response())
+    .with_code("join.invite", Value::Null)
+}
+
+/// Whether `invite` opens the seats of game `id`: always for a listed game; for an unlisted
+/// one only the secret whose hash it keeps (compared in constant time).
+async fn check_invite(st: &AppState, id: &str, invite: Option<&str>) -> Result<(), ActError> {
+    use subtle::ConstantTimeEq;
+    let found = st
+        .hub
+        .store
+        .invite_of(id)
+        .await
+        .map_err(crate::accounts::storage)?;
+    let Some((listed, kept)) = found else {
+        // No such game: the join itself answers 404.
+        return Ok(());
+    };
+    if listed {
+        return Ok(());
+    }
+    match (kept, invite) {
+        (Some(kept), Some(given)) if given.len() <= 200 => {
+            let given = crate::accounts::secret_hash(given);
+            if bool::from(given.as_bytes().ct_eq(kept.as_bytes())) {
+                Ok(())
+            } else {
+                Err(invite_refused())
+            }
+        }
+        _ => Err(invite_refused()),
+    }
 }
 
 #[derive(Deserialize)]
@@ -711,6 +759,9 @@ async fn post_rotate(
 #[serde(deny_unknown_fields)]
 struct JoinReq {
     seat: String,
+    /// The invite secret of an unlisted game (from its link's `#invite=`).
+    #[serde(default)]
+    invite: Option<String>,
 }
 
 async fn post_join(
@@ -720,6 +771,7 @@ async fn post_join(
     body: Bytes,
 ) -> Result<Json<Value>, ActError> {
     let req: JoinReq = parse_json(&body)?;
+    check_invite(&st, &id, req.invite.as_deref()).await?;
     let player = match &auth.who {
         Some(who) => {
             let kind = {

@@ -670,16 +670,29 @@ async fn named(st: &AppState, name: &str) -> Result<Account, ActError> {
     }
 }
 
+/// The SQL condition on `g` (games) of what a profile shows: every game to the account itself,
+/// only the listed ones to anybody else (an unlisted game appears nowhere but to its players).
+fn shown_to(viewer: &Auth, account: &Account) -> &'static str {
+    if viewer.account_id() == Some(account.id.as_str()) {
+        "1 = 1"
+    } else {
+        "g.listed = 1"
+    }
+}
+
 async fn profile(
     State(st): State<AppState>,
     Path(name): Path<String>,
+    Extension(viewer): Extension<Auth>,
 ) -> Result<Json<Value>, ActError> {
     let a = named(&st, &name).await?;
     let store = &st.hub.store;
     let e = |e: sqlx::Error| accounts::storage(e.into());
+    let own = viewer.account_id() == Some(a.id.as_str());
     let hist = sqlx::query(
-        "SELECT kind, at, rating, deviation, game_id FROM rating_history WHERE account_id = $1 \
-         ORDER BY at LIMIT 2000",
+        "SELECT h.kind, h.at, h.rating, h.deviation, h.game_id, COALESCE(g.listed, 1) \
+         FROM rating_history h LEFT JOIN games g ON g.id = h.game_id WHERE h.account_id = $1 \
+         ORDER BY h.at LIMIT 2000",
     )
     .bind(&a.id)
     .fetch_all(&store.pool)
@@ -688,17 +701,22 @@ async fn profile(
     let mut history: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for r in hist {
         let kind: String = r.try_get(0).map_err(e)?;
+        // The rating change shows; an unlisted game's id does not (but to the player).
+        let listed = r.try_get::<i64, _>(5).map_err(e)? != 0;
+        let game = r.try_get::<String, _>(4).map_err(e)?;
         history.entry(kind).or_default().push(json!({
             "at": r.try_get::<i64, _>(1).map_err(e)?,
             "rating": r.try_get::<f64, _>(2).map_err(e)?.round(),
             "deviation": r.try_get::<f64, _>(3).map_err(e)?.round(),
-            "game": r.try_get::<String, _>(4).map_err(e)?,
+            "game": (listed || own).then_some(game),
         }));
     }
-    let rows = sqlx::query(
+    let rows = sqlx::query(&format!(
         "SELECT g.summary, s.seat, g.status FROM games g JOIN seats s ON s.game_id = g.id \
-         WHERE s.account_id = $1 AND g.status <> 'cancelled' ORDER BY g.updated_at DESC LIMIT 500",
-    )
+         WHERE s.account_id = $1 AND g.status <> 'cancelled' AND {} \
+         ORDER BY g.updated_at DESC LIMIT 500",
+        shown_to(&viewer, &a)
+    ))
     .bind(&a.id)
     .fetch_all(&store.pool)
     .await
@@ -758,14 +776,16 @@ pub const SGF_COLLECTION_MAX: i64 = 100;
 async fn games_sgf(
     State(st): State<AppState>,
     Path(name): Path<String>,
+    Extension(viewer): Extension<Auth>,
 ) -> Result<Response, ActError> {
     let a = named(&st, &name).await?;
     let store = &st.hub.store;
     let e = |e: sqlx::Error| accounts::storage(e.into());
-    let ids = sqlx::query(
+    let ids = sqlx::query(&format!(
         "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.account_id = $1 \
-         AND g.status = 'finished' AND g.game = 'go' ORDER BY g.updated_at DESC LIMIT $2",
-    )
+         AND g.status = 'finished' AND g.game = 'go' AND {} ORDER BY g.updated_at DESC LIMIT $2",
+        shown_to(&viewer, &a)
+    ))
     .bind(&a.id)
     .bind(SGF_COLLECTION_MAX)
     .fetch_all(&store.pool)

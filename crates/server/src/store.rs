@@ -882,6 +882,28 @@ impl Store {
             .collect()
     }
 
+    /// Keeps the hash (hex SHA-256) of an unlisted game's invite secret.
+    pub async fn set_invite(&self, id: &str, invite_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET invite_hash = $1 WHERE id = $2")
+            .bind(invite_hash)
+            .bind(id)
+            .execute(self.write())
+            .await?;
+        Ok(())
+    }
+
+    /// Whether a game is listed, and its invite hash (hex) if it keeps one; None: no such game.
+    pub async fn invite_of(&self, id: &str) -> Result<Option<(bool, Option<String>)>, StoreError> {
+        let row = sqlx::query("SELECT listed, invite_hash FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(self.read())
+            .await?;
+        match row {
+            None => Ok(None),
+            Some(r) => Ok(Some((r.try_get::<i64, _>(0)? != 0, r.try_get(1)?))),
+        }
+    }
+
     /// Ids of every game not yet finished (loaded at start so clocks and bots run on).
     pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
         let rows =

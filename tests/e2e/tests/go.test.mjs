@@ -42,10 +42,10 @@ describe('Go 9×9 through the UI', () => {
       id = new URL(p.url()).pathname.split('/')[2];
       await p.waitForSelector('svg.goban');
       await p.waitForSelector('body[data-role=player]');
-      // The invitation is the game's own address (no seat token in it): the friend opens it and
-      // takes the seat as themselves (a guest made on this first visit).
+      // The invitation is the game's own address with its invite secret (no seat token in it):
+      // the friend opens it and takes the seat as themselves (a guest made on this first visit).
       const link = await p.inputValue('input[data-invite=white]');
-      assert.equal(link, `${BASE}/g/${id}`);
+      assert.match(link, new RegExp(`^${BASE}/g/${id}#invite=[0-9a-f]{64}$`));
       await W.page.goto(link);
       await W.page.waitForSelector('body[data-role=spectator]');
       await W.page.waitForSelector('[data-sit=white] >> text=Join as yourself');

@@ -255,7 +255,7 @@ describe('issue 21: players who come back', () => {
     });
   });
 
-  test('a game made in the lobby while signed in is the creator’s; invite only: the plain link, "join as yourself", not listed', async (t) =>
+  test('a game made in the lobby while signed in is the creator’s; invite only: the link with its invite secret, "join as yourself", not listed', async (t) =>
     shots(t, pages(), async () => {
       const p = A.page;
       await p.goto(`${BASE}/`);
@@ -284,7 +284,7 @@ describe('issue 21: players who come back', () => {
       const id = new URL(p.url()).pathname.split('/')[2];
       await p.waitForSelector(`.player.seat-black [data-player="${nameA}"]`);
       const link = await p.inputValue('input[data-invite=white]');
-      assert.equal(link, `${BASE}/g/${id}`, 'the invitation is the game’s own address');
+      assert.match(link, new RegExp(`^${BASE}/g/${id}#invite=[0-9a-f]{64}$`), 'the invitation is the game’s own address and its invite secret');
       await B.page.goto(link);
       await B.page.waitForSelector('body[data-role=spectator]');
       assert.equal(await B.page.textContent('[data-sit=white]'), 'Join as yourself');
