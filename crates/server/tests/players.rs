@@ -899,14 +899,14 @@ async fn an_invite_only_game_is_not_listed_and_a_player_can_mute_the_spectators(
                 .any(|x| x["id"] == json!(id)),
             "{open}"
         );
-        // The invited player joins as themselves.
+        // The invited player joins as themselves, with the invite link's secret.
         let guest = signup(&s, &uniq("friend")).await;
         let (st, j) = call(
             &s,
             "POST",
             &format!("/api/games/{id}/join"),
             &guest,
-            Some(json!({"seat": "white"})),
+            Some(json!({"seat": "white", "invite": g["invite_secret"]})),
         )
         .await;
         assert_eq!(st, 200, "{j}");
