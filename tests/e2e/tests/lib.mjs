@@ -29,6 +29,26 @@ export async function person(browser, name, opts = {}) {
     if (m.type() === 'error' && !/WebSocket|ERR_CONNECTION|Failed to load resource/.test(m.text())) page.errors.push(m.text());
   });
   page.person = name;
+  // The server's Content-Security-Policy (script-src 'self', no 'unsafe-eval') refuses
+  // Playwright's waitForFunction, which builds its predicate with `new Function` inside the
+  // page; `page.evaluate` goes through the debugger protocol, which the policy does not
+  // govern. So every test keeps the policy on (a page it breaks fails them) and polls the
+  // predicate with evaluate instead.
+  page.waitForFunction = async (fn, arg, opts = {}) => {
+    const timeout = opts?.timeout ?? 15000;
+    const end = Date.now() + timeout;
+    for (;;) {
+      let v;
+      try {
+        v = await page.evaluate(fn, arg);
+      } catch (e) {
+        if (!/context was destroyed|navigat/i.test(String(e))) throw e;
+      }
+      if (v) return v;
+      if (Date.now() > end) throw new Error(`page.waitForFunction: timeout ${timeout}ms exceeded (${String(fn).slice(0, 120)})`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
   return { context, page };
 }
 
