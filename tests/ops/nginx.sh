@@ -129,4 +129,4 @@ for i in $(seq 11); do
 done
 case "$codes" in "401 401 401 401 401 401 401 401 401 401 429 ") ;; *) fail "login limit keyed by a claimed address: $codes" ;; esac
 
-echo "ok: nginx in front of baduk (TLS, redirect, Secure cookie, WebSocket, real client address)"
+echo "ok: nginx in front of baduk (TLS, redirect, Secure cookie, WebSocket, security headers, real client address)"

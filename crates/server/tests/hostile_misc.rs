@@ -5,50 +5,32 @@
 //! "sign out everywhere"; look-alike names are refused; bidirectional controls leave chat;
 //! `/metrics` is not for strangers.
 
+use common::accounts::{call, send, signup, uniq, ws, Session, Ws};
+use common::{databases, Server};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 mod common;
-use common::{databases, Server};
 
-/// A unique name for this run (tests may share one PostgreSQL database).
-fn uniq(base: &str) -> String {
-    format!("{base}{}", &baduk_server::hub::new_id()[..5])
-}
-
-/// A browser-like client: its session cookie and CSRF token, or an API token.
-#[derive(Clone, Debug, Default)]
-struct Who {
-    cookie: Option<String>,
-    csrf: Option<String>,
-    bearer: Option<String>,
-}
-
-/// A request; returns (status, headers, body as JSON or a string).
-async fn send(
+/// A request with no session and these headers (a bearer token, a proxy's header): its
+/// status, headers and body (JSON, or the text as a string).
+async fn plain(
     s: &Server,
     method: &str,
     path: &str,
-    who: &Who,
+    headers: &[(&str, &str)],
     body: Option<Value>,
 ) -> (u16, reqwest::header::HeaderMap, Value) {
     let url = format!("{}{path}", s.base);
-    let mut r = match method {
-        "GET" => s.http.get(url),
-        "DELETE" => s.http.delete(url),
-        _ => s.http.post(url),
+    let mut r = if method == "GET" {
+        s.http.get(url)
+    } else {
+        s.http.post(url)
     };
-    if let Some(c) = &who.cookie {
-        r = r.header("cookie", format!("baduk_session={c}"));
-        if let Some(t) = &who.csrf {
-            r = r.header("x-csrf-token", t);
-        }
-    }
-    if let Some(t) = &who.bearer {
-        r = r.bearer_auth(t);
+    for (k, v) in headers {
+        r = r.header(*k, *v);
     }
     if let Some(b) = body {
         r = r
@@ -56,77 +38,34 @@ async fn send(
             .body(b.to_string());
     }
     let resp = r.send().await.expect("answered");
-    let status = resp.status().as_u16();
-    let headers = resp.headers().clone();
+    let (status, h) = (resp.status().as_u16(), resp.headers().clone());
     let text = resp.text().await.unwrap_or_default();
     (
         status,
-        headers,
+        h,
         serde_json::from_str(&text).unwrap_or(Value::String(text)),
     )
 }
 
-async fn call(
-    s: &Server,
-    method: &str,
-    path: &str,
-    who: &Who,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let (st, _, v) = send(s, method, path, who, body).await;
-    (st, v)
-}
-
-/// Signs up `name`; returns its session, or the refusal.
-async fn try_signup(s: &Server, name: &str) -> Result<Who, (u16, Value)> {
-    let (st, h, v) = send(
+/// A sign-up's refusal (status, body); panics if the name is accepted.
+async fn refused_signup(s: &Server, name: &str) -> (u16, Value) {
+    let body = json!({"username": name, "password": "tengen-hoshi-komoku"});
+    let (st, _, v) = send(
         s,
         "POST",
         "/api/auth/signup",
-        &Who::default(),
-        Some(json!({"username": name, "password": "tengen-hoshi-komoku"})),
+        &Session::default(),
+        None,
+        Some(body),
     )
     .await;
-    if st != 201 {
-        return Err((st, v));
-    }
-    let set = h["set-cookie"].to_str().unwrap();
-    let cookie = set
-        .split(';')
-        .next()
-        .and_then(|kv| kv.strip_prefix("baduk_session="))
-        .unwrap()
-        .to_string();
-    Ok(Who {
-        cookie: Some(cookie),
-        csrf: v["csrf"].as_str().map(str::to_string),
-        bearer: None,
-    })
+    assert_ne!(st, 201, "{name} was accepted");
+    (st, v)
 }
 
-async fn signup(s: &Server, name: &str) -> Who {
-    try_signup(s, name)
-        .await
-        .unwrap_or_else(|e| panic!("signup {name}: {e:?}"))
-}
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// A game socket with the session's cookie (and the server's own origin).
-async fn socket(s: &Server, id: &str, who: &Who) -> Ws {
-    let mut req = format!("{}/ws/games/{id}", s.ws)
-        .into_client_request()
-        .unwrap();
-    let h = req.headers_mut();
-    h.insert(
-        "cookie",
-        format!("baduk_session={}", who.cookie.as_ref().unwrap())
-            .parse()
-            .unwrap(),
-    );
-    h.insert("origin", format!("http://{}", s.addr).parse().unwrap());
-    tokio_tungstenite::connect_async(req).await.unwrap().0
+/// A game socket with the session's cookie.
+async fn socket(s: &Server, id: &str, who: &Session) -> Ws {
+    ws(s, &format!("/ws/games/{id}"), who).await
 }
 
 /// Sends one socket message and waits for the answer with its id.
@@ -184,7 +123,7 @@ async fn an_unlisted_game_is_on_no_list_and_its_open_seat_needs_the_invite_secre
         let listed = listed_made["id"].as_str().unwrap().to_string();
 
         // Nowhere for a stranger: the profile (page API, SGF collection), the lobby's lists.
-        let stranger = Who::default();
+        let stranger = Session::default();
         let (st, prof) = call(&s, "GET", &format!("/api/players/{name}"), &stranger, None).await;
         assert_eq!(st, 200, "{prof}");
         let shown = ids(&prof["games"]);
@@ -301,7 +240,7 @@ async fn every_page_and_api_answer_carries_the_security_headers() {
     let (id, _) = s
         .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
         .await;
-    let nobody = Who::default();
+
     for (method, path, body) in [
         ("GET", "/".to_string(), None),
         ("GET", format!("/g/{id}"), None),
@@ -323,7 +262,7 @@ async fn every_page_and_api_answer_carries_the_security_headers() {
             Some(json!({"action": "pass"})),
         ),
     ] {
-        let (st, h, _) = send(&s, method, &path, &nobody, body).await;
+        let (st, h, _) = plain(&s, method, &path, &[], body).await;
         assert!(st < 500, "{method} {path}: {st}");
         assert_security_headers(&format!("{method} {path} ({st})"), &h);
     }
@@ -484,31 +423,15 @@ async fn an_api_token_mints_no_tokens_and_sign_out_everywhere_revokes_it() {
     for db in databases() {
         let s = Server::start(&db).await;
         let me = signup(&s, &uniq("tokens")).await;
-        let (st, v) = call(
-            &s,
-            "POST",
-            "/api/tokens",
-            &me,
-            Some(json!({"label": "bot"})),
-        )
-        .await;
+        let label = Some(json!({"label": "bot"}));
+        let (st, v) = call(&s, "POST", "/api/tokens", &me, label.clone()).await;
         assert_eq!(st, 201, "{v}");
-        let token = v["token"].as_str().unwrap().to_string();
-        let by_token = Who {
-            bearer: Some(token.clone()),
-            ..Who::default()
-        };
-        let (st, _) = call(&s, "GET", "/api/me", &by_token, None).await;
+        let bearer = format!("Bearer {}", v["token"].as_str().unwrap());
+        let by_token = [("authorization", bearer.as_str())];
+        let (st, _, _) = plain(&s, "GET", "/api/me", &by_token, None).await;
         assert_eq!(st, 200);
         // A stolen token breeds no more.
-        let (st, v) = call(
-            &s,
-            "POST",
-            "/api/tokens",
-            &by_token,
-            Some(json!({"label": "x"})),
-        )
-        .await;
+        let (st, _, v) = plain(&s, "POST", "/api/tokens", &by_token, label).await;
         assert_eq!(st, 403, "{v}");
         assert_eq!(v["code"], "auth.session_only", "{v}");
         let (_, list) = call(&s, "GET", "/api/tokens", &me, None).await;
@@ -516,7 +439,7 @@ async fn an_api_token_mints_no_tokens_and_sign_out_everywhere_revokes_it() {
         // Sign out everywhere: the sessions and the API tokens.
         let (st, v) = call(&s, "POST", "/api/auth/logout-all", &me, None).await;
         assert_eq!(st, 200, "{v}");
-        let (st, v) = call(&s, "GET", "/api/me", &by_token, None).await;
+        let (st, _, v) = plain(&s, "GET", "/api/me", &by_token, None).await;
         assert_eq!(st, 401, "the token outlived logout-all: {v}");
         let (st, _) = call(&s, "GET", "/api/me", &me, None).await;
         assert_eq!(st, 401);
@@ -534,21 +457,21 @@ async fn a_name_that_looks_like_an_existing_one_is_refused() {
             format!("a1ice{tail}"),
             format!("AIice{tail}"),
         ] {
-            let (st, v) = try_signup(&s, &look_alike).await.expect_err(&look_alike);
+            let (st, v) = refused_signup(&s, &look_alike).await;
             assert_eq!(st, 409, "{look_alike}: {v}");
             assert_eq!(v["code"], "auth.lookalike", "{look_alike}: {v}");
             assert!(v["error"].as_str().unwrap().contains("looks like"), "{v}");
         }
         // The same name in another case is taken (the rule before), Cyrillic letters and
         // invisible characters are no name at all.
-        let (st, v) = try_signup(&s, &format!("ALICE{tail}")).await.unwrap_err();
+        let (st, v) = refused_signup(&s, &format!("ALICE{tail}")).await;
         assert_eq!((st, v["code"].clone()), (409, json!("auth.taken")), "{v}");
         for bad in [
             format!("\u{430}lice{tail}"),
             format!("ali\u{202E}ce{tail}"),
             format!("al\u{200B}ice{tail}"),
         ] {
-            let (st, v) = try_signup(&s, &bad).await.unwrap_err();
+            let (st, v) = refused_signup(&s, &bad).await;
             assert_eq!(
                 (st, v["code"].clone()),
                 (400, json!("auth.name")),
@@ -558,7 +481,7 @@ async fn a_name_that_looks_like_an_existing_one_is_refused() {
         // A name that only looks like itself is fine, and so is a different one.
         signup(&s, &format!("bob{tail}")).await;
         signup(&s, &format!("rnodern{tail}")).await;
-        let (st, v) = try_signup(&s, &format!("modern{tail}")).await.unwrap_err();
+        let (st, v) = refused_signup(&s, &format!("modern{tail}")).await;
         assert_eq!(
             (st, v["code"].clone()),
             (409, json!("auth.lookalike")),
@@ -571,18 +494,12 @@ async fn a_name_that_looks_like_an_existing_one_is_refused() {
 async fn metrics_are_for_the_operator_not_for_strangers() {
     // The default: a loopback client that came direct reads them; through a proxy, no.
     let s = Server::start("sqlite").await;
-    let (st, _, v) = send(&s, "GET", "/metrics", &Who::default(), None).await;
+    let (st, _, v) = plain(&s, "GET", "/metrics", &[], None).await;
     assert_eq!(st, 200);
     assert!(v.as_str().unwrap().contains("baduk_games_owned"), "{v}");
-    let r = s
-        .http
-        .get(format!("{}/metrics", s.base))
-        .header("x-forwarded-for", "203.0.113.9")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status().as_u16(), 403);
-    let v: Value = r.json().await.unwrap();
+    let proxied = [("x-forwarded-for", "203.0.113.9")];
+    let (st, _, v) = plain(&s, "GET", "/metrics", &proxied, None).await;
+    assert_eq!(st, 403);
     assert_eq!(v["code"], "metrics.private", "{v}");
     let stranger: std::net::SocketAddr = "203.0.113.9:4000".parse().unwrap();
     let limits = baduk_server::Limits::default();
@@ -601,19 +518,13 @@ async fn metrics_are_for_the_operator_not_for_strangers() {
         c.limits.metrics_addr = Some("127.0.0.1:0".into());
     })
     .await;
-    let (st, _, v) = send(&s, "GET", "/metrics", &Who::default(), None).await;
+    let (st, _, v) = plain(&s, "GET", "/metrics", &[], None).await;
     assert_eq!(st, 403, "{v}");
-    let wrong = Who {
-        bearer: Some("scrape-you".into()),
-        ..Who::default()
-    };
-    let (st, _, _) = send(&s, "GET", "/metrics", &wrong, None).await;
+    let wrong = [("authorization", "Bearer scrape-you")];
+    let (st, _, _) = plain(&s, "GET", "/metrics", &wrong, None).await;
     assert_eq!(st, 403);
-    let right = Who {
-        bearer: Some("scrape-me".into()),
-        ..Who::default()
-    };
-    let (st, _, v) = send(&s, "GET", "/metrics", &right, None).await;
+    let right = [("authorization", "Bearer scrape-me")];
+    let (st, _, v) = plain(&s, "GET", "/metrics", &right, None).await;
     assert_eq!(st, 200, "{v}");
     let with_token = baduk_server::Limits {
         metrics_token: Some("scrape-me".into()),
@@ -637,23 +548,15 @@ async fn metrics_are_for_the_operator_not_for_strangers() {
     .await
     .unwrap();
     let apart = running.metrics_addr.expect("a metrics address");
-    let text = reqwest::get(format!("http://{apart}/metrics"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let status_text = |url: String| async move {
+        let r = reqwest::get(url).await.unwrap();
+        (r.status().as_u16(), r.text().await.unwrap())
+    };
+    let (st, text) = status_text(format!("http://{apart}/metrics")).await;
+    assert_eq!(st, 200);
     assert!(text.contains("baduk_games_owned"), "{text}");
-    let r = reqwest::get(format!("http://{}/metrics", running.addr))
-        .await
-        .unwrap();
-    assert_eq!(r.status().as_u16(), 403, "not on the main address any more");
-    let r = reqwest::get(format!("http://{apart}/api/games"))
-        .await
-        .unwrap();
-    assert_eq!(
-        r.status().as_u16(),
-        404,
-        "the metrics address serves nothing else"
-    );
+    let (st, _) = status_text(format!("http://{}/metrics", running.addr)).await;
+    assert_eq!(st, 403, "not on the main address any more");
+    let (st, _) = status_text(format!("http://{apart}/api/games")).await;
+    assert_eq!(st, 404, "the metrics address serves nothing else");
 }

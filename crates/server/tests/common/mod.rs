@@ -3,6 +3,8 @@
 //! HTTP and WebSocket clients.
 #![allow(dead_code)]
 
+pub mod accounts;
+
 use baduk_server::{start, Config};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};

@@ -1,0 +1,147 @@
+//! Accounts over HTTP and WebSocket for the tests: a browser-like session (its cookie and CSRF
+//! token), sign-up, calls with the cookie, and the game socket opened with it.
+
+use super::Server;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A unique name for this run (tests share one PostgreSQL database).
+pub fn uniq(base: &str) -> String {
+    format!("{base}{}", &baduk_server::hub::new_id()[..6])
+}
+
+/// A browser-like client: its session cookie and CSRF token.
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    pub cookie: Option<String>,
+    pub csrf: Option<String>,
+}
+
+/// A request's answer: status, the `Set-Cookie` header, the body as JSON.
+pub async fn send(
+    s: &Server,
+    method: &str,
+    path: &str,
+    who: &Session,
+    csrf: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Option<String>, Value) {
+    let url = format!("{}{path}", s.base);
+    let mut r = match method {
+        "GET" => s.http.get(url),
+        "DELETE" => s.http.delete(url),
+        _ => s.http.post(url),
+    };
+    if let Some(c) = &who.cookie {
+        r = r.header("cookie", format!("baduk_session={c}"));
+    }
+    if let Some(t) = csrf {
+        r = r.header("x-csrf-token", t);
+    }
+    if let Some(b) = body {
+        r = r
+            .header("content-type", "application/json")
+            .body(b.to_string());
+    }
+    let resp = r.send().await.expect("answered");
+    let status = resp.status().as_u16();
+    let set = resp
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let text = resp.text().await.unwrap_or_default();
+    (
+        status,
+        set,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// The session a sign-up, sign-in or guest answer gives.
+pub fn session_of(set: Option<String>, body: &Value) -> Session {
+    let set = set.expect("a Set-Cookie header");
+    let token = set
+        .split(';')
+        .next()
+        .and_then(|kv| kv.strip_prefix("baduk_session="))
+        .expect("the session cookie")
+        .to_string();
+    Session {
+        cookie: Some(token),
+        csrf: body["csrf"].as_str().map(str::to_string),
+    }
+}
+
+pub async fn signup(s: &Server, name: &str) -> Session {
+    let (st, set, v) = send(
+        s,
+        "POST",
+        "/api/auth/signup",
+        &Session::default(),
+        None,
+        Some(json!({"username": name, "password": "tengen-hoshi-komoku"})),
+    )
+    .await;
+    assert_eq!(st, 201, "signup {name}: {v}");
+    session_of(set, &v)
+}
+
+/// A POST/DELETE with the session's cookie and its CSRF token.
+pub async fn call(
+    s: &Server,
+    method: &str,
+    path: &str,
+    who: &Session,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let (st, _, v) = send(s, method, path, who, who.csrf.as_deref(), body).await;
+    (st, v)
+}
+
+pub async fn get(s: &Server, path: &str, who: &Session) -> (u16, Value) {
+    let (st, _, v) = send(s, "GET", path, who, None, None).await;
+    (st, v)
+}
+
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A WebSocket opened with the session's cookie (and the server's own origin).
+pub async fn ws(s: &Server, path: &str, who: &Session) -> Ws {
+    let mut req = format!("{}{path}", s.ws).into_client_request().unwrap();
+    if let Some(c) = &who.cookie {
+        req.headers_mut()
+            .insert("cookie", format!("baduk_session={c}").parse().unwrap());
+        req.headers_mut()
+            .insert("origin", format!("http://{}", s.addr).parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(req)
+        .await
+        .expect("the socket opens")
+        .0
+}
+
+pub async fn next_of(w: &mut Ws, kind: &str, secs: u64) -> Value {
+    let end = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let m = tokio::time::timeout_at(end, w.next())
+            .await
+            .unwrap_or_else(|_| panic!("no `{kind}` message within {secs} s"))
+            .expect("open")
+            .expect("readable");
+        if let Message::Text(t) = m {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+}
+
+pub async fn wsend(w: &mut Ws, v: Value) {
+    w.send(Message::Text(v.to_string().into())).await.unwrap();
+}
