@@ -559,13 +559,6 @@ async fn create_token(
                 .with_code("auth.guest", Value::Null),
         );
     }
-    // A stolen API token must not breed more: only a signed-in browser session mints them.
-    if matches!(who.via, Via::ApiToken) {
-        return Err(ActError::forbidden(
-            "API tokens are made from a signed-in session (the cookie), not with an API token",
-        )
-        .with_code("auth.session_only", Value::Null));
-    }
     let req: TokenReq = if body.is_empty() {
         TokenReq { label: None }
     } else {
@@ -576,6 +569,13 @@ async fn create_token(
         return Err(ActError::bad_request(
             "label: at most 60 characters, no control characters",
         ));
+    }
+    // A stolen API token must not breed more: only a signed-in browser session mints them.
+    if matches!(who.via, Via::ApiToken) {
+        return Err(ActError::forbidden(
+            "API tokens are made from a signed-in session (the cookie), not with an API token",
+        )
+        .with_code("auth.session_only", Value::Null));
     }
     match st
         .hub
