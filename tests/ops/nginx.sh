@@ -80,8 +80,8 @@ case "$loc" in "301 https://127.0.0.1/lobby?x=1") ;; *) fail "redirect: $loc" ;;
 echo "== the session cookie is Secure behind the trusted proxy"
 hdr=$("${C[@]}" -D - -o "$TMP/signup.json" -H 'content-type: application/json' \
   -d '{"username": "proxied", "password": "behind-the-proxy-9"}' "$BASE/api/auth/signup")
-echo "$hdr" | grep -i '^set-cookie: baduk_session=' | grep -qi '; *secure' || fail "cookie not Secure: $hdr"
-echo "$hdr" | grep -qi '^HTTP/1.1 201' || fail "signup: $hdr"
+grep -i '^set-cookie: baduk_session=' <<<"$hdr" | grep -i '; *secure' >/dev/null || fail "cookie not Secure: $hdr"
+grep -qi '^HTTP/1.1 201' <<<"$hdr" || fail "signup: $hdr"
 
 echo "== a game's WebSocket through the proxy"
 game=$("${C[@]}" -H 'content-type: application/json' \
@@ -90,8 +90,8 @@ game=$("${C[@]}" -H 'content-type: application/json' \
 ws=$(curl -sS -k -N --http1.1 --max-time 3 -D - \
   -H 'Connection: Upgrade' -H 'Upgrade: websocket' -H 'Sec-WebSocket-Version: 13' \
   -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' "$BASE/ws/games/$game" 2>/dev/null | tr -d '\0' || true)
-echo "$ws" | grep -q '^HTTP/1.1 101' || fail "no 101 through the proxy: $(echo "$ws" | head -3)"
-echo "$ws" | grep -q '"type":"state"' || fail "no state message through the proxy"
+grep -q '^HTTP/1.1 101' <<<"$ws" || fail "no 101 through the proxy: $(echo "$ws" | head -3)"
+grep -q '"type":"state"' <<<"$ws" || fail "no state message through the proxy"
 
 echo "== /internal/ and /metrics are not served to the outside"
 for path in /internal/forward/api/games/$game/actions /metrics; do
@@ -100,7 +100,7 @@ for path in /internal/forward/api/games/$game/actions /metrics; do
 done
 # The server answers /metrics on its own address to a loopback client that came direct (no
 # proxy's X-Forwarded-For): Prometheus beside it.
-curl -fsS "http://127.0.0.1:$APP/metrics" | grep -q '^baduk_games_owned ' || fail "/metrics on the server's own address"
+grep -q '^baduk_games_owned ' <<<"$(curl -fsS "http://127.0.0.1:$APP/metrics")" || fail "/metrics on the server's own address"
 
 echo "== security headers, once each, on pages, the API and nginx's own answers"
 # The policy nginx sends is the server's own (one list, two copies).
@@ -112,11 +112,11 @@ for path in / /api/games /g/$game /metrics /internal/forward/x /nothing-here; do
       "x-content-type-options: nosniff" "referrer-policy: same-origin"; do
     n=$(echo "$hdr" | grep -ci "^${want%%:*}:" || true)
     [ "$n" = 1 ] || fail "$path: ${want%%:*} sent $n times"
-    echo "$hdr" | grep -qiF "$want" || fail "$path: no '$want' in: $hdr"
+    grep -qiF "$want" <<<"$hdr" || fail "$path: no '$want' in: $hdr"
   done
 done
-echo "$app_csp" | grep -q "script-src 'self'" || fail "CSP without script-src 'self': $app_csp"
-echo "$app_csp" | grep -q "frame-ancestors 'none'" || fail "CSP without frame-ancestors 'none': $app_csp"
+grep -q "script-src 'self'" <<<"$app_csp" || fail "CSP without script-src 'self': $app_csp"
+grep -q "frame-ancestors 'none'" <<<"$app_csp" || fail "CSP without frame-ancestors 'none': $app_csp"
 
 echo "== a client's own X-Forwarded-For does not reach baduk"
 # Ten sign-in attempts a minute from one address: the eleventh is refused however many
