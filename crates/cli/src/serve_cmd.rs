@@ -75,6 +75,9 @@ pub struct ServeArgs {
     /// minute from all addresses together).
     #[arg(long, default_value_t = 10.0)]
     pub logins_per_minute: f64,
+    /// Guest sessions one client address may start a minute ("play as a guest").
+    #[arg(long, default_value_t = 3.0)]
+    pub guests_per_minute: f64,
     /// Seconds a "play now" seek waits for a person before the closest bot is offered.
     #[arg(long, default_value_t = 20.0)]
     pub seek_bot_seconds: f64,
@@ -125,6 +128,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         ("--actions-per-second", a.actions_per_second),
         ("--sockets-per-minute", a.sockets_per_minute),
         ("--logins-per-minute", a.logins_per_minute),
+        ("--guests-per-minute", a.guests_per_minute),
     ] {
         if !v.is_finite() || v < 0.0 {
             return Err(CliError::input(format!(
@@ -190,6 +194,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             86_400.0,
         )?,
         logins_per_minute: a.logins_per_minute,
+        guests_per_minute: a.guests_per_minute,
         seek_bot_after: seconds("--seek-bot-seconds", a.seek_bot_seconds, 1.0, 3600.0)?,
         secure_cookies: a.secure_cookies,
         ..Default::default()

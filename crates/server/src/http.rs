@@ -34,6 +34,8 @@ pub struct Budgets {
     pub sockets: Budget,
     /// Sign-in attempts per address.
     pub logins: Budget,
+    /// Guest sessions started per address.
+    pub guests: Budget,
 }
 
 /// What every handler shares.
@@ -90,6 +92,11 @@ impl AppState {
                     l.logins_per_minute / 60.0,
                     l.logins_per_minute.ceil() as u32,
                 ),
+                guests: Budget::new(
+                    "guest sessions",
+                    l.guests_per_minute / 60.0,
+                    l.guests_per_minute.ceil() as u32,
+                ),
             }),
             trusted: Arc::new(l.trusted_proxies.clone()),
             open_sockets: Arc::new(Mutex::new(HashMap::new())),
@@ -134,6 +141,7 @@ impl AppState {
             &self.budgets.actions,
             &self.budgets.sockets,
             &self.budgets.logins,
+            &self.budgets.guests,
             &self.chat_clients,
         ] {
             b.forget_idle();
@@ -160,6 +168,12 @@ pub fn too_many(r: Refused) -> Response {
             "code": "limit.rate", "args": {"budget": r.budget, "seconds": secs}, "retry_after": secs})),
     )
         .into_response()
+}
+
+/// 403: guests play unrated games only (a rated game needs an account).
+pub fn guest_unrated() -> ActError {
+    ActError::forbidden("rated: guests play unrated games; sign up to play rated ones")
+        .with_code("rated.guest", Value::Null)
 }
 
 /// The largest request body accepted.
@@ -492,6 +506,9 @@ async fn create_game(
             })?;
             seats[i] = spec;
         }
+    }
+    if req.rated == Some(true) && auth.who.as_ref().is_some_and(|w| w.account.guest) {
+        return Err(guest_unrated());
     }
     if let Err(r) = st.budgets.creates.check(&client) {
         return Ok(too_many(r));

@@ -31,6 +31,7 @@ pub mod seeks;
 pub mod store;
 pub mod wall_room;
 pub mod web;
+pub mod work;
 
 use bots::{BotLimits, Models};
 use hub::{Hub, HubOptions};
@@ -112,6 +113,8 @@ pub struct Limits {
     pub finished_grace: Duration,
     /// Sign-in attempts a client address may make a minute.
     pub logins_per_minute: f64,
+    /// Guest sessions a client address may start a minute.
+    pub guests_per_minute: f64,
     /// Sign-in attempts one account name may receive a minute (from any address).
     pub logins_per_account_minute: f64,
     /// Chat messages an account (and an address) may send a second.
@@ -140,6 +143,7 @@ impl Default for Limits {
             socket_send_timeout: Duration::from_secs(10),
             finished_grace: Duration::from_secs(60),
             logins_per_minute: 10.0,
+            guests_per_minute: 3.0,
             logins_per_account_minute: 5.0,
             chat_per_second: 1.0,
             seek_bot_after: Duration::from_secs(20),
@@ -162,6 +166,7 @@ impl Limits {
             sockets_per_client: 0,
             sockets_per_game: 0,
             logins_per_minute: 0.0,
+            guests_per_minute: 0.0,
             logins_per_account_minute: 0.0,
             chat_per_second: 0.0,
             bots: BotLimits {

@@ -449,7 +449,7 @@ async fn guest(
     Extension(client): Extension<ClientKey>,
     headers: HeaderMap,
 ) -> Result<Response, ActError> {
-    if let Err(r) = st.budgets.creates.check(&client) {
+    if let Err(r) = st.budgets.guests.check(&client) {
         return Ok(too_many(r));
     }
     for _ in 0..5 {
@@ -754,16 +754,26 @@ async fn games_sgf(
     .fetch_all(&store.pool)
     .await
     .map_err(e)?;
-    let mut out = String::new();
+    let mut games = Vec::new();
     for r in ids {
         let id: String = r.try_get(0).map_err(e)?;
         if let Ok(Some(g)) = store.load(&id).await {
-            if let Ok(room) = Room::from_stored(&id, g) {
-                out.push_str(room.record().trim_end());
-                out.push('\n');
-            }
+            games.push((id, g));
         }
     }
+    // Replaying and writing up to a hundred games is CPU work: off the runtime.
+    let out = crate::work::heavy()
+        .run(move || {
+            let mut out = String::new();
+            for (id, g) in games {
+                if let Ok(room) = Room::from_stored(&id, g) {
+                    out.push_str(room.record().trim_end());
+                    out.push('\n');
+                }
+            }
+            out
+        })
+        .await?;
     let file = format!(
         "attachment; filename=\"baduk-{}.sgf\"",
         a.name

@@ -35,6 +35,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (5, "reviews", include_str!("../migrations/0005_reviews.sql")),
     (6, "cluster", include_str!("../migrations/0006_cluster.sql")),
+    (
+        7,
+        "review plan",
+        include_str!("../migrations/0007_review_plan.sql"),
+    ),
 ];
 
 /// The database behind the server.
