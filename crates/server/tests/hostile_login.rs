@@ -1,0 +1,152 @@
+//! Sign-in as a stranger would attack it, over real HTTP (issue 39, point 4): a forged
+//! cross-site sign-in (login CSRF) is refused while plain clients still sign in.
+
+mod common;
+
+use common::{databases, Server};
+use serde_json::{json, Value};
+
+/// A unique name for this run (tests share one PostgreSQL database).
+fn uniq(base: &str) -> String {
+    format!("{base}{}", &baduk_server::hub::new_id()[..6])
+}
+
+const PASSWORD: &str = "correct horse battery";
+
+/// POSTs `body` to `path` with `headers`; returns (status, whether a cookie was set, body).
+async fn post(
+    s: &Server,
+    http: &reqwest::Client,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> (u16, bool, Value) {
+    let mut r = http.post(format!("{}{path}", s.base));
+    for (k, v) in headers {
+        r = r.header(*k, *v);
+    }
+    if let Some(b) = body {
+        r = r.body(b.to_string());
+    }
+    let resp = r.send().await.expect("answered");
+    let status = resp.status().as_u16();
+    let cookie = resp.headers().get("set-cookie").is_some();
+    let text = resp.text().await.unwrap_or_default();
+    (
+        status,
+        cookie,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+fn credentials(name: &str, password: &str) -> String {
+    json!({"username": name, "password": password}).to_string()
+}
+
+const JSON: (&str, &str) = ("content-type", "application/json");
+
+async fn signup(s: &Server, name: &str) {
+    let (st, v) = s
+        .post("/api/auth/signup", None, &credentials(name, PASSWORD))
+        .await;
+    assert_eq!(st, 201, "signup {name}: {v}");
+}
+
+#[tokio::test]
+async fn a_forged_cross_site_sign_in_is_refused_and_plain_clients_still_sign_in() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let http = reqwest::Client::new();
+        let name = uniq("mallory");
+        signup(&s, &name).await;
+        let good = credentials(&name, PASSWORD);
+        let own = format!("http://{}", s.addr);
+        // What a cross-site `<form enctype=text/plain>` sends: text/plain, the other site's
+        // Origin, Sec-Fetch-Site: cross-site. Each of the three is refused on its own.
+        let refused: &[(&[(&str, &str)], u16, &str)] = &[
+            (
+                &[
+                    ("content-type", "text/plain"),
+                    ("origin", "http://evil.example"),
+                    ("sec-fetch-site", "cross-site"),
+                ],
+                403,
+                "auth.origin",
+            ),
+            (&[("content-type", "text/plain")], 415, "auth.content_type"),
+            (
+                &[("content-type", "application/x-www-form-urlencoded")],
+                415,
+                "auth.content_type",
+            ),
+            (
+                &[("content-type", "application/jsonp")],
+                415,
+                "auth.content_type",
+            ),
+            (&[], 415, "auth.content_type"),
+            (&[JSON, ("origin", "http://evil.example")], 403, "auth.origin"),
+            (&[JSON, ("origin", "null")], 403, "auth.origin"),
+            (&[JSON, ("sec-fetch-site", "cross-site")], 403, "auth.origin"),
+            (&[JSON, ("sec-fetch-site", "same-site")], 403, "auth.origin"),
+        ];
+        for path in ["/api/auth/login", "/api/auth/signup"] {
+            for (headers, code, rule) in refused {
+                let body = if path.ends_with("signup") {
+                    credentials(&uniq("eve"), PASSWORD)
+                } else {
+                    good.clone()
+                };
+                let (st, cookie, v) = post(&s, &http, path, headers, Some(&body)).await;
+                assert_eq!(
+                    (st, v["code"].as_str()),
+                    (*code, Some(*rule)),
+                    "{path} {headers:?}: {v}"
+                );
+                assert!(!cookie, "{path} {headers:?}: no session is made");
+                assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()));
+            }
+        }
+        // The server's own page: same Origin, same-origin fetch, JSON (with a charset).
+        for headers in [
+            &[JSON, ("origin", own.as_str()), ("sec-fetch-site", "same-origin")][..],
+            &[("content-type", "application/json; charset=utf-8")][..],
+            &[("content-type", "Application/JSON")][..],
+            // A client with neither header (the CLI, bots, scripts) is no browser.
+            &[JSON][..],
+        ] {
+            let (st, cookie, v) =
+                post(&s, &http, "/api/auth/login", headers, Some(&good)).await;
+            assert_eq!(st, 200, "{headers:?}: {v}");
+            assert!(cookie);
+        }
+        // Guest: a body-less cross-site POST would replace the victim's session.
+        for headers in [
+            &[("origin", "http://evil.example")][..],
+            &[("sec-fetch-site", "cross-site")][..],
+            &[("content-type", "text/plain"), ("origin", "http://evil.example")][..],
+        ] {
+            let (st, cookie, v) = post(&s, &http, "/api/auth/guest", headers, None).await;
+            assert_eq!((st, v["code"].as_str()), (403, Some("auth.origin")), "{v}");
+            assert!(!cookie);
+        }
+        let (st, _, v) = post(
+            &s,
+            &http,
+            "/api/auth/guest",
+            &[("content-type", "text/plain")],
+            Some("x"),
+        )
+        .await;
+        assert_eq!((st, v["code"].as_str()), (415, Some("auth.content_type")));
+        for headers in [
+            &[][..],
+            &[("origin", own.as_str()), ("sec-fetch-site", "same-origin")][..],
+            &[JSON][..],
+        ] {
+            let (st, cookie, v) = post(&s, &http, "/api/auth/guest", headers, None).await;
+            assert_eq!(st, 201, "{headers:?}: {v}");
+            assert!(cookie);
+        }
+    }
+}
