@@ -71,10 +71,17 @@ pub struct ServeArgs {
     /// A WebSocket that sends nothing (not even a pong to the server's ping) this many seconds is closed.
     #[arg(long, default_value_t = 60.0)]
     pub socket_idle_seconds: f64,
-    /// Sign-in attempts one client address may make a minute (each account name also takes 5 a
-    /// minute from all addresses together).
+    /// Sign-in attempts one client address may make a minute, whatever the names (0: no limit).
     #[arg(long, default_value_t = 10.0)]
     pub logins_per_minute: f64,
+    /// Sign-in attempts one client address may make a minute for one account name (NFKC,
+    /// case-folded), so guesses from one address never lock the owner out elsewhere (0: no limit).
+    #[arg(long, default_value_t = 5.0)]
+    pub logins_per_name_minute: f64,
+    /// Sign-in attempts one account name may take a minute from all addresses that have not
+    /// signed in to it lately, together; an address that has passes (0: no limit).
+    #[arg(long, default_value_t = 60.0)]
+    pub logins_per_account_minute: f64,
     /// Seconds a "play now" seek waits for a person before the closest bot is offered.
     #[arg(long, default_value_t = 20.0)]
     pub seek_bot_seconds: f64,
@@ -125,6 +132,8 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         ("--actions-per-second", a.actions_per_second),
         ("--sockets-per-minute", a.sockets_per_minute),
         ("--logins-per-minute", a.logins_per_minute),
+        ("--logins-per-name-minute", a.logins_per_name_minute),
+        ("--logins-per-account-minute", a.logins_per_account_minute),
     ] {
         if !v.is_finite() || v < 0.0 {
             return Err(CliError::input(format!(
@@ -190,6 +199,8 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             86_400.0,
         )?,
         logins_per_minute: a.logins_per_minute,
+        logins_per_name_minute: a.logins_per_name_minute,
+        logins_per_account_minute: a.logins_per_account_minute,
         seek_bot_after: seconds("--seek-bot-seconds", a.seek_bot_seconds, 1.0, 3600.0)?,
         secure_cookies: a.secure_cookies,
         ..Default::default()

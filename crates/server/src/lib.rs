@@ -112,7 +112,10 @@ pub struct Limits {
     pub finished_grace: Duration,
     /// Sign-in attempts a client address may make a minute.
     pub logins_per_minute: f64,
-    /// Sign-in attempts one account name may receive a minute (from any address).
+    /// Sign-in attempts one address may make a minute for one account name (NFKC, case-folded).
+    pub logins_per_name_minute: f64,
+    /// Sign-in attempts one account name may receive a minute from all the addresses that have
+    /// not signed in to it lately together (an address that has passes).
     pub logins_per_account_minute: f64,
     /// Chat messages an account (and an address) may send a second.
     pub chat_per_second: f64,
@@ -140,7 +143,8 @@ impl Default for Limits {
             socket_send_timeout: Duration::from_secs(10),
             finished_grace: Duration::from_secs(60),
             logins_per_minute: 10.0,
-            logins_per_account_minute: 5.0,
+            logins_per_name_minute: 5.0,
+            logins_per_account_minute: 60.0,
             chat_per_second: 1.0,
             seek_bot_after: Duration::from_secs(20),
             secure_cookies: false,
@@ -162,6 +166,7 @@ impl Limits {
             sockets_per_client: 0,
             sockets_per_game: 0,
             logins_per_minute: 0.0,
+            logins_per_name_minute: 0.0,
             logins_per_account_minute: 0.0,
             chat_per_second: 0.0,
             bots: BotLimits {

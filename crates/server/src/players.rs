@@ -464,8 +464,15 @@ async fn login(
     if key.len() > 100 || req.password.len() > accounts::PASSWORD_MAX {
         return Err(wrong_login());
     }
-    if let Err(r) = st.login_names.check(&key) {
+    // Guessing is throttled per address and name; the name's own budget (all addresses) only
+    // holds back addresses that have not signed in to it lately, so its owner is never locked out.
+    if let Err(r) = st.login_names.check(&(client, key.clone())) {
         return Ok(too_many(r));
+    }
+    if !st.login_known.contains(&key, &client) {
+        if let Err(r) = st.login_accounts.check(&key) {
+            return Ok(too_many(r));
+        }
     }
     let found = st
         .hub
@@ -482,6 +489,7 @@ async fn login(
     let Some(account) = account.filter(|_| ok) else {
         return Err(wrong_login());
     };
+    st.login_known.insert(&key, client);
     if let Some(Identity {
         via: Via::Session { token_hash, .. },
         ..

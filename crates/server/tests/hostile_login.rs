@@ -1,10 +1,13 @@
-//! Sign-in as a stranger would attack it, over real HTTP (issue 39, point 4): a forged
-//! cross-site sign-in (login CSRF) is refused while plain clients still sign in.
+//! Sign-in as a stranger would attack it, over real HTTP (issue 39, points 4 and 5): a forged
+//! cross-site sign-in (login CSRF) is refused while plain clients still sign in, and wrong
+//! guesses for a name from one address throttle that address without locking the owner out
+//! from another (a second loopback address is a second client).
 
 mod common;
 
 use common::{databases, Server};
 use serde_json::{json, Value};
+use std::net::IpAddr;
 
 /// A unique name for this run (tests share one PostgreSQL database).
 fn uniq(base: &str) -> String {
@@ -12,6 +15,15 @@ fn uniq(base: &str) -> String {
 }
 
 const PASSWORD: &str = "correct horse battery";
+
+/// An HTTP client whose connections come from `ip` (a loopback address: 127.0.0.2 is another
+/// client than 127.0.0.1 to the server).
+fn client_from(ip: &str) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(ip.parse::<IpAddr>().unwrap())
+        .build()
+        .unwrap()
+}
 
 /// POSTs `body` to `path` with `headers`; returns (status, whether a cookie was set, body).
 async fn post(
@@ -148,5 +160,123 @@ async fn a_forged_cross_site_sign_in_is_refused_and_plain_clients_still_sign_in(
             assert_eq!(st, 201, "{headers:?}: {v}");
             assert!(cookie);
         }
+    }
+}
+
+/// `name` with its ASCII letters and digits in their full-width forms (NFKC folds them back).
+fn full_width(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                char::from_u32(c as u32 - 0x21 + 0xFF01).unwrap()
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn wrong_guesses_from_one_address_do_not_lock_the_owner_out_from_another() {
+    for db in databases() {
+        let d = baduk_server::Limits::default();
+        let s = Server::start_config(&db, |c| {
+            c.limits.logins_per_minute = d.logins_per_minute;
+            c.limits.logins_per_name_minute = d.logins_per_name_minute;
+            c.limits.logins_per_account_minute = d.logins_per_account_minute;
+        })
+        .await;
+        let name = uniq("alice");
+        signup(&s, &name).await;
+        let (a, b) = (client_from("127.0.0.1"), client_from("127.0.0.2"));
+        let forms = [name.clone(), name.to_uppercase(), full_width(&name)];
+        // Five wrong guesses from A, the name in any of its forms: one budget.
+        for i in 0..5 {
+            let user = &forms[i % forms.len()];
+            let (st, _, v) = post(
+                &s,
+                &a,
+                "/api/auth/login",
+                &[JSON],
+                Some(&credentials(user, "wrong password 1")),
+            )
+            .await;
+            assert_eq!(st, 401, "guess {i} as {user}: {v}");
+        }
+        let (st, _, v) = post(
+            &s,
+            &a,
+            "/api/auth/login",
+            &[JSON],
+            Some(&credentials(&forms[2], "wrong password 1")),
+        )
+        .await;
+        assert_eq!((st, v["code"].as_str()), (429, Some("limit.rate")), "{v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("your address"),
+            "names its rule: {v}"
+        );
+        // The owner, from B, with the right password, in another form of the name: in.
+        let (st, cookie, v) = post(
+            &s,
+            &b,
+            "/api/auth/login",
+            &[JSON],
+            Some(&credentials(&full_width(&name), PASSWORD)),
+        )
+        .await;
+        assert_eq!(st, 200, "the owner is not locked out: {v}");
+        assert!(cookie);
+        // A is still held back, even with the right password.
+        let (st, _, v) = post(
+            &s,
+            &a,
+            "/api/auth/login",
+            &[JSON],
+            Some(&credentials(&name, PASSWORD)),
+        )
+        .await;
+        assert_eq!(st, 429, "{v}");
+    }
+}
+
+#[tokio::test]
+async fn guesses_from_many_addresses_hold_back_new_addresses_but_not_the_owners() {
+    for db in databases() {
+        let s = Server::start_config(&db, |c| {
+            c.limits.logins_per_minute = 10.0;
+            c.limits.logins_per_name_minute = 5.0;
+            c.limits.logins_per_account_minute = 3.0;
+        })
+        .await;
+        let name = uniq("alice");
+        signup(&s, &name).await;
+        let login = |ip: &'static str, password: &'static str| {
+            let s = &s;
+            let name = name.clone();
+            async move {
+                post(
+                    s,
+                    &client_from(ip),
+                    "/api/auth/login",
+                    &[JSON],
+                    Some(&credentials(&name, password)),
+                )
+                .await
+            }
+        };
+        // The owner signs in from B: B is known to the account from now on.
+        assert_eq!(login("127.0.0.2", PASSWORD).await.0, 200);
+        // Guessers from C and D spend what the account takes from new addresses (3 a minute).
+        assert_eq!(login("127.0.0.3", "wrong password 1").await.0, 401);
+        assert_eq!(login("127.0.0.4", "wrong password 1").await.0, 401);
+        let (st, _, v) = login("127.0.0.5", "wrong password 1").await;
+        assert_eq!((st, v["code"].as_str()), (429, Some("limit.rate")), "{v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("new addresses"),
+            "{v}"
+        );
+        // The owner's address still gets in.
+        assert_eq!(login("127.0.0.2", PASSWORD).await.0, 200);
     }
 }
