@@ -308,7 +308,10 @@ mod tests {
         for i in 0..20 {
             k.insert("alice", ClientKey::of(ip(&format!("198.51.100.{i}"))));
         }
-        assert!(!k.contains("alice", &a), "the oldest of more than PER_NAME goes");
+        assert!(
+            !k.contains("alice", &a),
+            "the oldest of more than PER_NAME goes"
+        );
         assert!(k.contains("alice", &ClientKey::of(ip("198.51.100.19"))));
     }
 

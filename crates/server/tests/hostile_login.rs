@@ -57,6 +57,9 @@ fn credentials(name: &str, password: &str) -> String {
 
 const JSON: (&str, &str) = ("content-type", "application/json");
 
+/// Request headers, as (name, value).
+type Headers<'a> = &'a [(&'a str, &'a str)];
+
 async fn signup(s: &Server, name: &str) {
     let (st, v) = s
         .post("/api/auth/signup", None, &credentials(name, PASSWORD))
@@ -75,7 +78,7 @@ async fn a_forged_cross_site_sign_in_is_refused_and_plain_clients_still_sign_in(
         let own = format!("http://{}", s.addr);
         // What a cross-site `<form enctype=text/plain>` sends: text/plain, the other site's
         // Origin, Sec-Fetch-Site: cross-site. Each of the three is refused on its own.
-        let refused: &[(&[(&str, &str)], u16, &str)] = &[
+        let refused: &[(Headers, u16, &str)] = &[
             (
                 &[
                     ("content-type", "text/plain"),
@@ -97,9 +100,17 @@ async fn a_forged_cross_site_sign_in_is_refused_and_plain_clients_still_sign_in(
                 "auth.content_type",
             ),
             (&[], 415, "auth.content_type"),
-            (&[JSON, ("origin", "http://evil.example")], 403, "auth.origin"),
+            (
+                &[JSON, ("origin", "http://evil.example")],
+                403,
+                "auth.origin",
+            ),
             (&[JSON, ("origin", "null")], 403, "auth.origin"),
-            (&[JSON, ("sec-fetch-site", "cross-site")], 403, "auth.origin"),
+            (
+                &[JSON, ("sec-fetch-site", "cross-site")],
+                403,
+                "auth.origin",
+            ),
             (&[JSON, ("sec-fetch-site", "same-site")], 403, "auth.origin"),
         ];
         for path in ["/api/auth/login", "/api/auth/signup"] {
@@ -121,14 +132,17 @@ async fn a_forged_cross_site_sign_in_is_refused_and_plain_clients_still_sign_in(
         }
         // The server's own page: same Origin, same-origin fetch, JSON (with a charset).
         for headers in [
-            &[JSON, ("origin", own.as_str()), ("sec-fetch-site", "same-origin")][..],
+            &[
+                JSON,
+                ("origin", own.as_str()),
+                ("sec-fetch-site", "same-origin"),
+            ][..],
             &[("content-type", "application/json; charset=utf-8")][..],
             &[("content-type", "Application/JSON")][..],
             // A client with neither header (the CLI, bots, scripts) is no browser.
             &[JSON][..],
         ] {
-            let (st, cookie, v) =
-                post(&s, &http, "/api/auth/login", headers, Some(&good)).await;
+            let (st, cookie, v) = post(&s, &http, "/api/auth/login", headers, Some(&good)).await;
             assert_eq!(st, 200, "{headers:?}: {v}");
             assert!(cookie);
         }
@@ -136,7 +150,10 @@ async fn a_forged_cross_site_sign_in_is_refused_and_plain_clients_still_sign_in(
         for headers in [
             &[("origin", "http://evil.example")][..],
             &[("sec-fetch-site", "cross-site")][..],
-            &[("content-type", "text/plain"), ("origin", "http://evil.example")][..],
+            &[
+                ("content-type", "text/plain"),
+                ("origin", "http://evil.example"),
+            ][..],
         ] {
             let (st, cookie, v) = post(&s, &http, "/api/auth/guest", headers, None).await;
             assert_eq!((st, v["code"].as_str()), (403, Some("auth.origin")), "{v}");
