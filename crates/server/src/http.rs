@@ -51,8 +51,12 @@ pub struct AppState {
     pub open_sockets: Arc<Mutex<HashMap<ClientKey, usize>>>,
     /// The limits the server runs under.
     pub limits: Arc<crate::Limits>,
-    /// Sign-in attempts per account name (from any address).
-    pub login_names: Arc<Budget<String>>,
+    /// Sign-in attempts per address and account name together (the guessing budget).
+    pub login_names: Arc<Budget<(ClientKey, String)>>,
+    /// Sign-in attempts per account name from addresses that have not signed in to it lately.
+    pub login_accounts: Arc<Budget<String>>,
+    /// The addresses that signed in to each account lately (they pass `login_accounts`).
+    pub login_known: Arc<crate::limit::Known>,
     /// Chat messages per account.
     pub chat_accounts: Arc<Budget<String>>,
     /// Chat messages per address.
@@ -102,10 +106,16 @@ impl AppState {
             open_sockets: Arc::new(Mutex::new(HashMap::new())),
             limits: Arc::new(l.clone()),
             login_names: Arc::new(Budget::new(
-                "sign-in attempts for this account",
+                "sign-in attempts for this account from your address",
+                l.logins_per_name_minute / 60.0,
+                l.logins_per_name_minute.ceil() as u32,
+            )),
+            login_accounts: Arc::new(Budget::new(
+                "sign-in attempts for this account from new addresses",
                 l.logins_per_account_minute / 60.0,
                 l.logins_per_account_minute.ceil() as u32,
             )),
+            login_known: Arc::new(crate::limit::Known::default()),
             chat_accounts: Arc::new(Budget::new("chat messages", l.chat_per_second, 5)),
             chat_clients: Arc::new(Budget::new("chat messages", l.chat_per_second * 4.0, 20)),
             waiters: Arc::new(crate::seeks::Waiters::default()),
@@ -147,6 +157,8 @@ impl AppState {
             b.forget_idle();
         }
         self.login_names.forget_idle();
+        self.login_accounts.forget_idle();
+        self.login_known.forget_idle();
         self.chat_accounts.forget_idle();
     }
 }
