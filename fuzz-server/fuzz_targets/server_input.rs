@@ -1,6 +1,7 @@
 //! Arbitrary bytes into the game server: the first byte picks the harness, the rest is its
-//! input — actions applied to Go and Wall Go rooms in every phase, or request bodies through the
-//! real router on a SQLite store under /dev/shm (in memory). The harness is the one the seeded test
+//! input — actions applied to Go and Wall Go rooms in every phase, request bodies through the
+//! real router on a SQLite store under /dev/shm (in memory), or review uploads (set-up heavy
+//! SGF). The harness is the one the seeded test
 //! `crates/server/tests/fuzz_server.rs` runs in CI.
 #![no_main]
 
@@ -25,6 +26,10 @@ fuzz_target!(|data: &[u8]| {
                 .as_mut()
                 .expect("the API is made")
                 .player_request(more),
+            Some((&k, more)) if k & 3 == 3 => api()
+                .as_mut()
+                .expect("the API is made")
+                .review_upload(more),
             Some((_, more)) => api()
                 .as_mut()
                 .expect("the API is made")

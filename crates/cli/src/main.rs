@@ -38,7 +38,8 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Cmd {
     /// Run the game server: play Go and Wall Go in the browser or over the API.
-    Serve(serve_cmd::ServeArgs),
+    // Boxed: `serve` has many more flags than any other command.
+    Serve(Box<serve_cmd::ServeArgs>),
     /// Copy the server's live SQLite database to a new file (PostgreSQL: pg_dump).
     Backup(serve_cmd::BackupArgs),
     /// Go (바둑): replay, legal moves, scoring, life and death, GTP.
@@ -124,7 +125,7 @@ enum BenchCmd {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.cmd {
-        Cmd::Serve(a) => serve_cmd::serve(a),
+        Cmd::Serve(a) => serve_cmd::serve(*a),
         Cmd::Backup(a) => serve_cmd::backup(a),
         Cmd::Go { cmd } => match cmd {
             GoCmd::Replay(a) => go_rules_cmd::replay(a),

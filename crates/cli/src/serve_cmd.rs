@@ -71,10 +71,38 @@ pub struct ServeArgs {
     /// A WebSocket that sends nothing (not even a pong to the server's ping) this many seconds is closed.
     #[arg(long, default_value_t = 60.0)]
     pub socket_idle_seconds: f64,
-    /// Sign-in attempts one client address may make a minute (each account name also takes 5 a
-    /// minute from all addresses together).
+    /// Sign-in attempts one client address may make a minute, whatever the names (0: no limit).
     #[arg(long, default_value_t = 10.0)]
     pub logins_per_minute: f64,
+    /// Guest sessions one client address may start a minute ("play as a guest").
+    #[arg(long, default_value_t = 3.0)]
+    pub guests_per_minute: f64,
+    /// Sign-in attempts one client address may make a minute for one account name (NFKC,
+    /// case-folded), so guesses from one address never lock the owner out elsewhere (0: no limit).
+    #[arg(long, default_value_t = 5.0)]
+    pub logins_per_name_minute: f64,
+    /// Sign-in attempts one account name may take a minute from all addresses that have not
+    /// signed in to it lately, together; an address that has passes (0: no limit).
+    #[arg(long, default_value_t = 60.0)]
+    pub logins_per_account_minute: f64,
+    /// Seconds a connection has to send a request's head (from its first byte; a new
+    /// connection from connecting); slower ones are closed.
+    #[arg(long, default_value_t = 10.0)]
+    pub header_timeout_seconds: f64,
+    /// Seconds a request's body has to arrive, from the end of its head (then 400).
+    #[arg(long, default_value_t = 30.0)]
+    pub body_timeout_seconds: f64,
+    /// Seconds a keep-alive connection may wait for its next request before it is closed
+    /// (a WebSocket has --socket-idle-seconds instead).
+    #[arg(long, default_value_t = 60.0)]
+    pub idle_timeout_seconds: f64,
+    /// Connections one client address may hold at once, WebSockets included (a trusted proxy's
+    /// are exempt); more are answered 503 and closed (0: no cap).
+    #[arg(long, default_value_t = 200)]
+    pub connections_per_address: usize,
+    /// Connections the server holds at once; more are answered 503 and closed (0: no cap).
+    #[arg(long, default_value_t = 10_000)]
+    pub max_connections: usize,
     /// Seconds a "play now" seek waits for a person before the closest bot is offered.
     #[arg(long, default_value_t = 20.0)]
     pub seek_bot_seconds: f64,
@@ -134,6 +162,9 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         ("--actions-per-second", a.actions_per_second),
         ("--sockets-per-minute", a.sockets_per_minute),
         ("--logins-per-minute", a.logins_per_minute),
+        ("--guests-per-minute", a.guests_per_minute),
+        ("--logins-per-name-minute", a.logins_per_name_minute),
+        ("--logins-per-account-minute", a.logins_per_account_minute),
     ] {
         if !v.is_finite() || v < 0.0 {
             return Err(CliError::input(format!(
@@ -199,6 +230,29 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             86_400.0,
         )?,
         logins_per_minute: a.logins_per_minute,
+        guests_per_minute: a.guests_per_minute,
+        logins_per_name_minute: a.logins_per_name_minute,
+        logins_per_account_minute: a.logins_per_account_minute,
+        header_timeout: seconds(
+            "--header-timeout-seconds",
+            a.header_timeout_seconds,
+            0.1,
+            3600.0,
+        )?,
+        body_timeout: seconds(
+            "--body-timeout-seconds",
+            a.body_timeout_seconds,
+            0.1,
+            3600.0,
+        )?,
+        idle_timeout: seconds(
+            "--idle-timeout-seconds",
+            a.idle_timeout_seconds,
+            0.1,
+            86_400.0,
+        )?,
+        connections_per_address: a.connections_per_address,
+        max_connections: a.max_connections,
         seek_bot_after: seconds("--seek-bot-seconds", a.seek_bot_seconds, 1.0, 3600.0)?,
         secure_cookies: a.secure_cookies,
         metrics_addr: a.metrics_addr.clone(),
@@ -218,6 +272,9 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             seek_bot_after: limits.seek_bot_after,
             secure_cookies: limits.secure_cookies,
             review_playouts: limits.review_playouts,
+            header_timeout: limits.header_timeout,
+            body_timeout: limits.body_timeout,
+            idle_timeout: limits.idle_timeout,
             metrics_addr: limits.metrics_addr.clone(),
             metrics_token: limits.metrics_token.clone(),
             ..baduk_server::Limits::unlimited()

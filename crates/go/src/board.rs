@@ -1133,35 +1133,50 @@ impl Board {
     /// Sets up `p` as `stone` (SGF `AB`/`AW`/`AE`) without captures; clears the undo log and
     /// the ko point. The position may then hold chains without liberties, as a set-up may.
     pub fn set(&mut self, p: Point, stone: Option<Color>) -> Result<(), PlayError> {
-        let i = p.index();
-        let old = self.cell[i];
-        if old == BORDER {
+        self.set_many(&[p], stone).map(|_| ())
+    }
+
+    /// Sets up every point of `points` as `stone` (one SGF `AB`/`AW`/`AE` property) without
+    /// captures, in time linear in the points and the chains they touch; returns how many
+    /// points changed. An off-board point changes nothing. Clears the undo log and the ko point.
+    pub fn set_many(&mut self, points: &[Point], stone: Option<Color>) -> Result<usize, PlayError> {
+        if points.iter().any(|p| self.cell[p.index()] == BORDER) {
             return Err(PlayError::OffBoard);
         }
         self.clear_undo();
         self.ko = NO_POINT;
         let new = stone.map_or(EMPTY, self::stone);
-        if old == new {
-            return Ok(());
+        let mut touched: Vec<u16> = Vec::new();
+        let mut changed = 0;
+        for p in points {
+            let i = p.index();
+            let old = self.cell[i];
+            if old == new {
+                continue;
+            }
+            if old == EMPTY {
+                self.remove_empty(i);
+            } else {
+                self.hash ^= key(old, i);
+                self.stones[side(old)] -= 1;
+            }
+            if new == EMPTY {
+                self.push_empty(i);
+            } else {
+                self.hash ^= key(new, i);
+                self.stones[side(new)] += 1;
+            }
+            self.cell[i] = new;
+            changed += 1;
+            touched.push(i as u16);
+            touched.extend(DIRS.iter().map(|&d| nb(i, d) as u16));
         }
-        if old == EMPTY {
-            self.remove_empty(i);
-        } else {
-            self.hash ^= key(old, i);
-            self.stones[side(old)] -= 1;
+        if !touched.is_empty() {
+            // Chains through the changed points and their neighbours may have split or joined:
+            // rebuild each of them once.
+            self.rebuild_chains(&touched);
         }
-        if new == EMPTY {
-            self.push_empty(i);
-        } else {
-            self.hash ^= key(new, i);
-            self.stones[side(new)] += 1;
-        }
-        self.cell[i] = new;
-        // Chains through the neighbours may have split or joined: rebuild them and `p`'s.
-        let mut touched = vec![i as u16];
-        touched.extend(DIRS.iter().map(|&d| nb(i, d) as u16));
-        self.rebuild_chains(&touched);
-        Ok(())
+        Ok(changed)
     }
 
     /// Removes the whole chain through `p` (e.g. dead stones at scoring) without crediting

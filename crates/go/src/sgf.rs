@@ -211,8 +211,37 @@ fn count_nodes(root: &SgfNode<Prop>) -> usize {
     n
 }
 
+/// Set-up points (`AB`/`AW`/`AE`, a rectangle counting each of its points) a game may name, per
+/// point of its board: set-up costs time linear in the points it names, so this caps a record's
+/// cost, however its properties are spread over nodes.
+pub const SETUP_PER_POINT: usize = 50;
+/// The most set-up points one game tree of a file may name before it is read at all: 50 × the
+/// 625 points of the largest board.
+pub const MAX_SETUP_POINTS: usize = SETUP_PER_POINT * 625;
+
+/// Points a set-up value names: 1 for `aa`, the rectangle's area for `aa:cc` (0 if unreadable:
+/// the reader reports it).
+fn setup_value_points(v: &[u8]) -> usize {
+    let coord = |c: u8| match c {
+        b'a'..=b'z' => Some((c - b'a') as usize),
+        b'A'..=b'Z' => Some((c - b'A') as usize + 26),
+        _ => None,
+    };
+    match v {
+        [a, b] if coord(*a).is_some() && coord(*b).is_some() => 1,
+        [a, b, b':', c, d] => match (coord(*a), coord(*b), coord(*c), coord(*d)) {
+            (Some(x1), Some(y1), Some(x2), Some(y2)) => {
+                (x1.abs_diff(x2) + 1) * (y1.abs_diff(y2) + 1)
+            }
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
+
 /// Scans the raw text: the 1-based line of every node (`;`) in text order, or the first
-/// syntax error found (line and what).
+/// syntax error found (line and what). A game tree whose set-up names more than
+/// [`MAX_SETUP_POINTS`] points is refused here, before any of it is expanded.
 fn scan(text: &str) -> Result<Vec<usize>, (usize, String)> {
     let mut lines = Vec::new();
     let mut line = 1;
@@ -221,6 +250,15 @@ fn scan(text: &str) -> Result<Vec<usize>, (usize, String)> {
     let mut value_line = 0;
     let mut escaped = false;
     let mut seen_tree = false;
+    // The property identifier being read (its upper-case letters), and whether a value closed
+    // since, so the next letter starts a new one.
+    let mut ident: [u8; 2] = [0; 2];
+    let mut ident_len = 0usize;
+    let mut ident_done = false;
+    let mut setup_value = false;
+    let mut value = [0u8; 5];
+    let mut value_len = 0usize;
+    let mut setup_points = 0usize;
     for c in text.chars() {
         if in_value {
             if escaped {
@@ -229,31 +267,75 @@ fn scan(text: &str) -> Result<Vec<usize>, (usize, String)> {
                 escaped = true;
             } else if c == ']' {
                 in_value = false;
+                ident_done = true;
+                if setup_value {
+                    let n = if value_len <= value.len() {
+                        setup_value_points(&value[..value_len])
+                    } else {
+                        0
+                    };
+                    setup_points += n;
+                    if setup_points > MAX_SETUP_POINTS {
+                        return Err((
+                            line,
+                            format!(
+                                "too much set-up: this game's AB/AW/AE name more than \
+                                 {MAX_SETUP_POINTS} points ({SETUP_PER_POINT} × the 625 points \
+                                 of the largest board)"
+                            ),
+                        ));
+                    }
+                }
+            } else if setup_value && !c.is_whitespace() {
+                if value_len < value.len() && c.is_ascii() {
+                    value[value_len] = c as u8;
+                }
+                value_len += 1;
             }
         } else {
             match c {
                 '(' => {
                     depth += 1;
                     seen_tree = true;
+                    ident_len = 0;
                 }
                 ')' => {
                     if depth == 0 {
                         return Err((line, "`)` without a matching `(`".into()));
                     }
                     depth -= 1;
+                    ident_len = 0;
+                    if depth == 0 {
+                        setup_points = 0;
+                    }
                 }
                 ';' => {
                     if depth == 0 {
                         return Err((line, "node `;` outside a game tree `(…)`".into()));
                     }
                     lines.push(line);
+                    ident_len = 0;
                 }
                 '[' => {
                     in_value = true;
                     value_line = line;
+                    setup_value = ident_len == 2
+                        && ident[0] == b'A'
+                        && matches!(ident[1], b'B' | b'W' | b'E');
+                    value_len = 0;
                 }
                 ']' => return Err((line, "`]` without a matching `[`".into())),
-                c if c.is_ascii_uppercase() || c.is_whitespace() => {}
+                c if c.is_ascii_uppercase() => {
+                    if ident_done {
+                        ident_len = 0;
+                        ident_done = false;
+                    }
+                    if ident_len < ident.len() {
+                        ident[ident_len] = c as u8;
+                    }
+                    ident_len += 1;
+                }
+                c if c.is_whitespace() => {}
                 c if c.is_ascii_lowercase() => {}
                 c => {
                     if depth > 0 {
@@ -384,6 +466,7 @@ impl SgfGame {
             comments: Vec::new(),
         };
         let mut pl = None;
+        let mut setup_named = 0usize;
         let last = nodes.len().saturating_sub(1);
         for (k, node) in nodes.iter().enumerate() {
             for p in node.properties() {
@@ -436,6 +519,20 @@ impl SgfGame {
                             Prop::AW(_) => Some(Color::White),
                             _ => None,
                         };
+                        setup_named += s.len();
+                        let cap = SETUP_PER_POINT * size.area();
+                        if setup_named > cap {
+                            return Err(err(
+                                k,
+                                p,
+                                format!(
+                                    "too much set-up: this game's AB/AW/AE name more than {cap} \
+                                     points ({SETUP_PER_POINT} × the {} points of the {} board)",
+                                    size.area(),
+                                    board_name(size)
+                                ),
+                            ));
+                        }
                         g.apply_setup(s, stone).map_err(|why| err(k, p, why))?;
                     }
                     Prop::B(m) | Prop::W(m) => {
@@ -522,12 +619,17 @@ impl SgfGame {
     ) -> Result<(), String> {
         let mut sorted: Vec<_> = pts.iter().copied().collect();
         sorted.sort_by_key(|p| (p.x, p.y));
-        for pt in sorted {
-            let p = to_point(pt, self.size).ok_or_else(|| {
-                format!("a set-up point is off the {} board", board_name(self.size))
-            })?;
-            self.setup.set(p, stone).map_err(|e| e.to_string())?;
-        }
+        let points = sorted
+            .into_iter()
+            .map(|pt| {
+                to_point(pt, self.size).ok_or_else(|| {
+                    format!("a set-up point is off the {} board", board_name(self.size))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        self.setup
+            .set_many(&points, stone)
+            .map_err(|e| e.to_string())?;
         Ok(())
     }
 
@@ -743,6 +845,47 @@ mod tests {
         assert_eq!((r.preset, r.komi), (Preset::Chinese, Komi::from_halves(13)));
         let game = g.replay(r, None).unwrap();
         assert_eq!(game.move_count(), 3);
+    }
+
+    /// The review bomb of issue 39: 4,000 nodes each filling and clearing a 25×25 board
+    /// (5 M set-up points in 76 KB) is refused by the scan, naming the cap and the line.
+    #[test]
+    fn set_up_rectangles_past_fifty_times_the_largest_board_are_refused_before_expanding() {
+        let text = format!("(;SZ[25]{})", "\n;AB[aa:yy]AE[aa:yy]".repeat(4000));
+        let e = SgfGame::parse(&text).unwrap_err();
+        assert!(e.message.contains("too much set-up"), "{e}");
+        assert!(e.message.contains(&MAX_SETUP_POINTS.to_string()), "{e}");
+        // 25 nodes name 31,250 points, the cap itself; the 26th node's AB (line 27) passes it.
+        assert_eq!(e.line, 27, "{e}");
+    }
+
+    #[test]
+    fn set_up_past_fifty_times_the_board_is_refused_naming_the_property() {
+        // 9×9: 50 × 81 = 4,050 points; 51 full-board rectangles name 4,131.
+        let text = format!("(;SZ[9]{})", ";AB[aa:ii]".repeat(51));
+        let e = SgfGame::parse(&text).unwrap_err();
+        assert!(e.message.contains("4050"), "{e}");
+        assert!(e.message.contains("9x9"), "{e}");
+        assert!(
+            e.property.as_deref().is_some_and(|p| p.starts_with("AB[")),
+            "{e}"
+        );
+        // Under the cap: the board is set up, the last word counts.
+        let text = format!("(;SZ[9]{};AE[aa:ii];AW[cc:dd])", ";AB[aa:ii]".repeat(48));
+        let g = SgfGame::parse(&text).unwrap();
+        assert_eq!(g.setup.stone_count(Color::Black), 0);
+        assert_eq!(g.setup.stone_count(Color::White), 4);
+        g.setup.check_consistency().unwrap();
+    }
+
+    #[test]
+    fn set_up_values_count_points_and_rectangles() {
+        assert_eq!(setup_value_points(b"aa"), 1);
+        assert_eq!(setup_value_points(b"aa:yy"), 625);
+        assert_eq!(setup_value_points(b"yy:aa"), 625);
+        assert_eq!(setup_value_points(b"ab:ab"), 1);
+        assert_eq!(setup_value_points(b"a"), 0);
+        assert_eq!(setup_value_points(b"a!:bb"), 0);
     }
 
     #[test]

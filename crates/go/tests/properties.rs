@@ -122,4 +122,51 @@ proptest! {
         let _ = g.legal_moves();
         let _ = baduk_go::sgf::write(&g);
     }
+
+    /// SGF set-up (`AB`/`AW`/`AE` rectangles) applied a property at a time gives the board
+    /// that setting its points one by one gives: the same stones, hash, chains and liberties.
+    #[test]
+    fn set_up_of_a_whole_property_equals_its_points_set_one_by_one(
+        seed in any::<u64>(), cols in 2u32..26, rows in 2u32..26, props in 1usize..12,
+    ) {
+        let size = Size::new(cols, rows).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut whole = baduk_go::Board::new(size);
+        let mut single = baduk_go::Board::new(size);
+        for _ in 0..props {
+            let stone = [None, Some(Color::Black), Some(Color::White)][rng.below(3)];
+            // A rectangle, or scattered points.
+            let pts: Vec<Point> = if rng.below(2) == 0 {
+                let (x1, x2) = (rng.below(cols as usize) as u32, rng.below(cols as usize) as u32);
+                let (y1, y2) = (rng.below(rows as usize) as u32, rng.below(rows as usize) as u32);
+                (x1.min(x2)..=x1.max(x2))
+                    .flat_map(|x| (y1.min(y2)..=y1.max(y2)).map(move |y| Point::new(x, y)))
+                    .collect()
+            } else {
+                (0..rng.below(20)).map(|_| {
+                    Point::new(rng.below(cols as usize) as u32, rng.below(rows as usize) as u32)
+                }).collect()
+            };
+            whole.set_many(&pts, stone).unwrap();
+            for &p in &pts {
+                single.set(p, stone).unwrap();
+            }
+            whole.check_consistency().map_err(TestCaseError::fail)?;
+            prop_assert_eq!(whole.hash(), single.hash());
+            for p in whole.points() {
+                prop_assert_eq!(whole.get(p), single.get(p));
+                if whole.get(p).is_some() {
+                    prop_assert_eq!(whole.liberty_count(p), single.liberty_count(p));
+                    prop_assert_eq!(whole.chain_len(p), single.chain_len(p));
+                }
+            }
+        }
+        // A point off the board (where the layout has one) changes nothing.
+        if cols < 25 {
+            let before = whole.clone();
+            let off = Point::new(cols, 0);
+            prop_assert!(whole.set_many(&[Point::new(0, 0), off], Some(Color::Black)).is_err());
+            prop_assert_eq!(whole.hash(), before.hash());
+        }
+    }
 }

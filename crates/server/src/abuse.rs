@@ -1,8 +1,11 @@
 //! The client side of `baduk bench abuse`: a scripted abuse mix against a running `baduk serve`
 //! (floods of game creation, actions with made-up tokens, junk bodies, sockets opened and never
-//! read), each abuser on its own loopback address, beside honest games played from addresses of
-//! their own. It reports the honest actions' latency, any acknowledged action the server lost,
-//! what the abusers got back, and the server's resident memory. Bounded in time; loopback only.
+//! read, set-up bombs uploaded as reviews, a stored review read over and over, "play now" seek
+//! floods from two guests, connections that send their headers a byte at a time), each abuser
+//! on its own loopback address, beside honest games played from addresses of their own. It
+//! reports the honest actions' latency, `/healthz`'s latency, any acknowledged action the
+//! server lost, what the abusers got back, and the server's resident memory. Bounded in time;
+//! loopback only.
 
 use crate::bench::{resident_kib, Latencies};
 use baduk_rng::Rng;
@@ -71,6 +74,12 @@ pub struct AbuseReport {
     pub stuck_opened: u64,
     /// Sockets refused at the upgrade (429).
     pub stuck_refused: u64,
+    /// Latency of `/healthz`, polled every 100 ms (µs).
+    pub health: Latencies,
+    /// `/healthz` polls that failed or took over 5 s.
+    pub health_failed: u64,
+    /// Slow-header connections opened, and how long the server kept each (ms) before closing.
+    pub slow: Latencies,
     /// The server's resident memory: first and largest sample (KiB).
     pub rss_kib: (Option<u64>, Option<u64>),
     /// Seconds it ran.
@@ -103,6 +112,20 @@ impl AbuseReport {
         out.push(format!(
             "abuse sockets never read: {} opened, {} refused at the upgrade",
             self.stuck_opened, self.stuck_refused
+        ));
+        out.push(format!(
+            "/healthz: {} polls, p50 {:.2} ms, p99 {:.2} ms, max {:.1} ms, {} failed",
+            self.health.0.len(),
+            self.health.quantile_ms(0.5),
+            self.health.quantile_ms(0.99),
+            self.health.quantile_ms(1.0),
+            self.health_failed
+        ));
+        out.push(format!(
+            "abuse slow headers (a byte every 2 s): {} connections, held by the server p50 {:.1} s, max {:.1} s",
+            self.slow.0.len(),
+            self.slow.quantile_ms(0.5) / 1000.0,
+            self.slow.quantile_ms(1.0) / 1000.0
         ));
         out.push(match self.rss_kib {
             (Some(a), Some(b)) => format!(
@@ -280,6 +303,68 @@ async fn stuck_socket(server: SocketAddr, from: IpAddr, id: &str) -> Option<toki
     head.starts_with(b"HTTP/1.1 101").then_some(s)
 }
 
+/// The set-up bomb of issue 39: 4,000 nodes each filling and clearing a 25×25 board.
+pub fn setup_bomb() -> String {
+    format!("(;SZ[25]{})", ";AB[aa:yy]AE[aa:yy]".repeat(4_000))
+}
+
+/// A record at the set-up cap (50 × 361 points on 19×19) with a few moves: legal, the most
+/// set-up a review may hold.
+pub fn setup_heavy() -> String {
+    format!(
+        "(;SZ[19]{};B[dd];W[pp];B[dp];W[pd])",
+        ";AB[aa:ss]AE[aa:ss]".repeat(25)
+    )
+}
+
+/// A guest session of `http`: (cookie header value, CSRF token).
+async fn guest_session(http: &reqwest::Client, base: &str) -> Option<(String, String)> {
+    let r = http
+        .post(format!("{base}/api/auth/guest"))
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .ok()?;
+    let cookie = r
+        .headers()
+        .get("set-cookie")?
+        .to_str()
+        .ok()?
+        .split(';')
+        .next()?
+        .to_string();
+    let v: Value = r.json().await.ok()?;
+    Some((cookie, v["csrf"].as_str()?.to_string()))
+}
+
+/// One connection that sends a request's headers a byte every 2 s; how long the server kept
+/// it open (ms), at most `limit`.
+async fn slow_headers(server: SocketAddr, from: IpAddr, limit: Duration) -> Option<u32> {
+    let sock = tokio::net::TcpSocket::new_v4().ok()?;
+    sock.bind(SocketAddr::new(from, 0)).ok()?;
+    let mut s = tokio::time::timeout(Duration::from_secs(5), sock.connect(server))
+        .await
+        .ok()?
+        .ok()?;
+    let req = format!("GET /healthz HTTP/1.1\r\nHost: {server}\r\nX-Slow: ");
+    let t = Instant::now();
+    let mut bytes = req.bytes().cycle();
+    let mut buf = [0u8; 256];
+    while t.elapsed() < limit {
+        let b = [bytes.next().unwrap_or(b'a')];
+        if s.write_all(&b).await.is_err() {
+            break;
+        }
+        // The server closing (or answering 408) ends it.
+        match tokio::time::timeout(Duration::from_secs(2), s.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) | Ok(Ok(_)) => break,
+            Err(_) => {}
+        }
+    }
+    Some(t.elapsed().as_millis() as u32)
+}
+
 /// Runs the mix for `opts.seconds`; returns the report.
 pub async fn run(opts: &AbuseOptions) -> Result<AbuseReport, String> {
     let server: SocketAddr = opts
@@ -311,7 +396,48 @@ pub async fn run(opts: &AbuseOptions) -> Result<AbuseReport, String> {
         }
         v["id"].as_str().unwrap_or_default().to_string()
     };
+    // A review at the set-up cap, for the readers to read.
+    let heavy_review = {
+        let http = client(client_addr(1))?;
+        let r = http
+            .post(format!("{base}/api/reviews"))
+            .body(setup_heavy())
+            .send()
+            .await
+            .map_err(|e| format!("cannot upload the review: {e}"))?;
+        let v: Value = r.json().await.unwrap_or(Value::Null);
+        v["id"]
+            .as_str()
+            .ok_or(format!("cannot upload the review: {v}"))?
+            .to_string()
+    };
     let mut tasks = Vec::new();
+    {
+        // /healthz, polled from its own address.
+        let (stop, report, base) = (stop.clone(), report.clone(), base.clone());
+        let http = client(client_addr(2))?;
+        tasks.push(tokio::spawn(async move {
+            while !stop.load(Ordering::Relaxed) {
+                let t = Instant::now();
+                let ok = tokio::time::timeout(
+                    Duration::from_secs(5),
+                    http.get(format!("{base}/healthz")).send(),
+                )
+                .await
+                .is_ok_and(|r| r.is_ok_and(|r| r.status().is_success()));
+                let us = t.elapsed().as_micros() as u32;
+                {
+                    let mut r = report.lock().expect("report");
+                    if ok {
+                        r.health.0.push(us);
+                    } else {
+                        r.health_failed += 1;
+                    }
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }));
+    }
     // Memory sampler.
     if let Some(pid) = opts.server_pid {
         let (stop, max) = (stop.clone(), max_rss.clone());
@@ -414,6 +540,116 @@ pub async fn run(opts: &AbuseOptions) -> Result<AbuseReport, String> {
                         tokio::time::sleep(Duration::from_millis(200)).await;
                     }
                 }
+            }));
+        }
+    }
+    for a in 0..opts.abusers {
+        {
+            // Set-up bombs as reviews.
+            let (stop, codes, base) = (stop.clone(), codes.clone(), base.clone());
+            let http = client(client_addr(50 + a))?;
+            tasks.push(tokio::spawn(async move {
+                let bomb = setup_bomb();
+                while !stop.load(Ordering::Relaxed) {
+                    let c = match http
+                        .post(format!("{base}/api/reviews"))
+                        .body(bomb.clone())
+                        .send()
+                        .await
+                    {
+                        Ok(r) => r.status().as_u16(),
+                        Err(_) => 0,
+                    };
+                    count(&codes, "review set-up bombs", c);
+                }
+            }));
+        }
+        {
+            // The heaviest legal review, read over and over (page, analysis, annotated record).
+            let (stop, codes, base, id) = (
+                stop.clone(),
+                codes.clone(),
+                base.clone(),
+                heavy_review.clone(),
+            );
+            let http = client(client_addr(60 + a))?;
+            tasks.push(tokio::spawn(async move {
+                let paths = [
+                    format!("/api/reviews/{id}"),
+                    format!("/api/reviews/{id}/analysis"),
+                    format!("/api/reviews/{id}/record?analysis=1"),
+                ];
+                let mut i = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    let c = match http.get(format!("{base}{}", paths[i % 3])).send().await {
+                        Ok(r) => {
+                            let c = r.status().as_u16();
+                            let _ = r.bytes().await;
+                            c
+                        }
+                        Err(_) => 0,
+                    };
+                    count(&codes, "review reads", c);
+                    i += 1;
+                }
+            }));
+        }
+        {
+            // "Play now" flood: two guests of one address seeking in turn.
+            let (stop, codes, base) = (stop.clone(), codes.clone(), base.clone());
+            let http = client(client_addr(70 + a))?;
+            tasks.push(tokio::spawn(async move {
+                let mut guests = Vec::new();
+                while guests.len() < 2 && !stop.load(Ordering::Relaxed) {
+                    match guest_session(&http, &base).await {
+                        Some(g) => guests.push(g),
+                        None => {
+                            count(&codes, "seek flood", 429);
+                            tokio::time::sleep(Duration::from_secs(5)).await;
+                        }
+                    }
+                }
+                let mut i = 0;
+                while !stop.load(Ordering::Relaxed) && guests.len() == 2 {
+                    let (cookie, csrf) = &guests[i % 2];
+                    let c = match http
+                        .post(format!("{base}/api/seeks"))
+                        .header("content-type", "application/json")
+                        .header("cookie", cookie)
+                        .header("x-csrf-token", csrf)
+                        .body(r#"{"game":"go","size":9}"#)
+                        .send()
+                        .await
+                    {
+                        Ok(r) => r.status().as_u16(),
+                        Err(_) => 0,
+                    };
+                    count(&codes, "seek flood", c);
+                    i += 1;
+                }
+            }));
+        }
+        {
+            // Connections sending their headers a byte every 2 s, 50 at once.
+            let (stop, report) = (stop.clone(), report.clone());
+            let from = client_addr(80 + a);
+            let seconds = opts.seconds;
+            tasks.push(tokio::spawn(async move {
+                let mut set = tokio::task::JoinSet::new();
+                let limit = Duration::from_secs(seconds.min(300));
+                while !stop.load(Ordering::Relaxed) {
+                    while set.len() < 50 {
+                        set.spawn(slow_headers(server, from, limit));
+                    }
+                    if let Ok(Some(Some(ms))) =
+                        tokio::time::timeout(Duration::from_secs(1), set.join_next())
+                            .await
+                            .map(|r| r.map(|x| x.ok().flatten()))
+                    {
+                        report.lock().expect("report").slow.0.push(ms);
+                    }
+                }
+                set.abort_all();
             }));
         }
     }

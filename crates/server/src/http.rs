@@ -34,6 +34,8 @@ pub struct Budgets {
     pub sockets: Budget,
     /// Sign-in attempts per address.
     pub logins: Budget,
+    /// Guest sessions started per address.
+    pub guests: Budget,
 }
 
 /// What every handler shares.
@@ -49,8 +51,12 @@ pub struct AppState {
     pub open_sockets: Arc<Mutex<HashMap<ClientKey, usize>>>,
     /// The limits the server runs under.
     pub limits: Arc<crate::Limits>,
-    /// Sign-in attempts per account name (from any address).
-    pub login_names: Arc<Budget<String>>,
+    /// Sign-in attempts per address and account name together (the guessing budget).
+    pub login_names: Arc<Budget<(ClientKey, String)>>,
+    /// Sign-in attempts per account name from addresses that have not signed in to it lately.
+    pub login_accounts: Arc<Budget<String>>,
+    /// The addresses that signed in to each account lately (they pass `login_accounts`).
+    pub login_known: Arc<crate::limit::Known>,
     /// Chat messages per account.
     pub chat_accounts: Arc<Budget<String>>,
     /// Chat messages per address.
@@ -90,15 +96,26 @@ impl AppState {
                     l.logins_per_minute / 60.0,
                     l.logins_per_minute.ceil() as u32,
                 ),
+                guests: Budget::new(
+                    "guest sessions",
+                    l.guests_per_minute / 60.0,
+                    l.guests_per_minute.ceil() as u32,
+                ),
             }),
             trusted: Arc::new(l.trusted_proxies.clone()),
             open_sockets: Arc::new(Mutex::new(HashMap::new())),
             limits: Arc::new(l.clone()),
             login_names: Arc::new(Budget::new(
-                "sign-in attempts for this account",
+                "sign-in attempts for this account from your address",
+                l.logins_per_name_minute / 60.0,
+                l.logins_per_name_minute.ceil() as u32,
+            )),
+            login_accounts: Arc::new(Budget::new(
+                "sign-in attempts for this account from new addresses",
                 l.logins_per_account_minute / 60.0,
                 l.logins_per_account_minute.ceil() as u32,
             )),
+            login_known: Arc::new(crate::limit::Known::default()),
             chat_accounts: Arc::new(Budget::new("chat messages", l.chat_per_second, 5)),
             chat_clients: Arc::new(Budget::new("chat messages", l.chat_per_second * 4.0, 20)),
             waiters: Arc::new(crate::seeks::Waiters::default()),
@@ -134,11 +151,14 @@ impl AppState {
             &self.budgets.actions,
             &self.budgets.sockets,
             &self.budgets.logins,
+            &self.budgets.guests,
             &self.chat_clients,
         ] {
             b.forget_idle();
         }
         self.login_names.forget_idle();
+        self.login_accounts.forget_idle();
+        self.login_known.forget_idle();
         self.chat_accounts.forget_idle();
     }
 }
@@ -160,6 +180,12 @@ pub fn too_many(r: Refused) -> Response {
             "code": "limit.rate", "args": {"budget": r.budget, "seconds": secs}, "retry_after": secs})),
     )
         .into_response()
+}
+
+/// 403: guests play unrated games only (a rated game needs an account).
+pub fn guest_unrated() -> ActError {
+    ActError::forbidden("rated: guests play unrated games; sign up to play rated ones")
+        .with_code("rated.guest", Value::Null)
 }
 
 /// The largest request body accepted.
@@ -485,6 +511,9 @@ async fn create_game(
             })?;
             seats[i] = spec;
         }
+    }
+    if req.rated == Some(true) && auth.who.as_ref().is_some_and(|w| w.account.guest) {
+        return Err(guest_unrated());
     }
     if let Err(r) = st.budgets.creates.check(&client) {
         return Ok(too_many(r));

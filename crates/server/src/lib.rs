@@ -15,6 +15,7 @@ pub mod bus;
 pub mod chat;
 pub mod clock;
 pub mod cluster;
+pub mod conn;
 pub mod export;
 pub mod forward;
 pub mod go_room;
@@ -31,6 +32,7 @@ pub mod seeks;
 pub mod store;
 pub mod wall_room;
 pub mod web;
+pub mod work;
 
 use bots::{BotLimits, Models};
 use hub::{Hub, HubOptions};
@@ -112,7 +114,12 @@ pub struct Limits {
     pub finished_grace: Duration,
     /// Sign-in attempts a client address may make a minute.
     pub logins_per_minute: f64,
-    /// Sign-in attempts one account name may receive a minute (from any address).
+    /// Guest sessions a client address may start a minute.
+    pub guests_per_minute: f64,
+    /// Sign-in attempts one address may make a minute for one account name (NFKC, case-folded).
+    pub logins_per_name_minute: f64,
+    /// Sign-in attempts one account name may receive a minute from all the addresses that have
+    /// not signed in to it lately together (an address that has passes).
     pub logins_per_account_minute: f64,
     /// Chat messages an account (and an address) may send a second.
     pub chat_per_second: f64,
@@ -122,6 +129,17 @@ pub struct Limits {
     pub secure_cookies: bool,
     /// Playouts the engine's review gives each Go position (capped by the bots' time too).
     pub review_playouts: u64,
+    /// Time a connection has to send a request's head (from its first byte; a new connection
+    /// from connecting).
+    pub header_timeout: Duration,
+    /// Time a request's body has to arrive, from the end of its head.
+    pub body_timeout: Duration,
+    /// Time a keep-alive connection may wait for its next request.
+    pub idle_timeout: Duration,
+    /// Connections one client address may hold at once (a trusted proxy's are exempt).
+    pub connections_per_address: usize,
+    /// Connections the server holds at once.
+    pub max_connections: usize,
     /// Serve `/metrics` apart on this address (`--metrics-addr`); then the main address
     /// answers them only with the token. None: the main address answers loopback clients.
     pub metrics_addr: Option<String>,
@@ -145,11 +163,18 @@ impl Default for Limits {
             socket_send_timeout: Duration::from_secs(10),
             finished_grace: Duration::from_secs(60),
             logins_per_minute: 10.0,
-            logins_per_account_minute: 5.0,
+            guests_per_minute: 3.0,
+            logins_per_name_minute: 5.0,
+            logins_per_account_minute: 60.0,
             chat_per_second: 1.0,
             seek_bot_after: Duration::from_secs(20),
             secure_cookies: false,
             review_playouts: review::engine::DEFAULT_PLAYOUTS,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            connections_per_address: 200,
+            max_connections: 10_000,
             metrics_addr: None,
             metrics_token: None,
         }
@@ -169,8 +194,12 @@ impl Limits {
             sockets_per_client: 0,
             sockets_per_game: 0,
             logins_per_minute: 0.0,
+            guests_per_minute: 0.0,
+            logins_per_name_minute: 0.0,
             logins_per_account_minute: 0.0,
             chat_per_second: 0.0,
+            connections_per_address: 0,
+            max_connections: 0,
             bots: BotLimits {
                 allow_bot_games: true,
                 ..BotLimits::default()
@@ -200,6 +229,8 @@ pub struct Running {
     pub metrics_addr: Option<SocketAddr>,
     /// Resolves when the server stops.
     pub task: tokio::task::JoinHandle<()>,
+    /// The connections it holds now.
+    pub connections: Arc<conn::Counts>,
 }
 
 /// Opens the database, binds the address and starts serving in the background.
@@ -269,21 +300,19 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         }
     });
     let app = http::router(state);
-    // Acknowledgements and states are small writes back to back: no Nagle delay between them.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |s| {
-        let _ = s.set_nodelay(true);
-    });
+    let conn_limits = conn::ConnLimits {
+        header_timeout: lim.header_timeout,
+        body_timeout: lim.body_timeout,
+        idle_timeout: lim.idle_timeout,
+        per_address: lim.connections_per_address,
+        total: lim.max_connections,
+        trusted: lim.trusted_proxies.clone(),
+    };
+    let connections = Arc::new(conn::Counts::default());
+    let counts = connections.clone();
     let leaving = hub.clone();
     let task = tokio::spawn(async move {
-        let served = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(shutdown_signal())
-        .await;
-        if let Err(e) = served {
-            tracing::error!("server stopped: {e}");
-        }
+        conn::serve(listener, app, conn_limits, counts, shutdown_signal()).await;
         // Stopped: the others take this process's games at once instead of after its lease.
         cluster::leave(&leaving).await;
     });
@@ -292,6 +321,7 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         hub,
         metrics_addr,
         task,
+        connections,
     })
 }
 

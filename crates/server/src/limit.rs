@@ -158,6 +158,59 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
     }
 }
 
+/// The addresses that signed in to each account lately (keyed by the account's normalised
+/// name): they pass the account's budget across all addresses, so a flood of guesses at a name
+/// from elsewhere slows the guessers without locking the owner out. At most
+/// [`Known::PER_NAME`] addresses a name and [`Known::NAMES`] names; forgotten after a month.
+#[derive(Default)]
+pub struct Known {
+    seen: std::sync::Mutex<std::collections::HashMap<String, Vec<(ClientKey, std::time::Instant)>>>,
+}
+
+impl Known {
+    /// Addresses remembered per name (the oldest goes first).
+    pub const PER_NAME: usize = 8;
+    /// Names remembered at most (past it, new names are not remembered until some expire).
+    pub const NAMES: usize = 100_000;
+    /// How long a sign-in is remembered.
+    pub const KEEP: Duration = Duration::from_secs(30 * 24 * 3600);
+
+    /// Whether `client` signed in to `name` within [`Known::KEEP`].
+    pub fn contains(&self, name: &str, client: &ClientKey) -> bool {
+        let seen = self.seen.lock().expect("known lock");
+        seen.get(name).is_some_and(|v| {
+            v.iter()
+                .any(|(k, at)| k == client && at.elapsed() < Self::KEEP)
+        })
+    }
+
+    /// Notes that `client` signed in to `name` now.
+    pub fn insert(&self, name: &str, client: ClientKey) {
+        let mut seen = self.seen.lock().expect("known lock");
+        if !seen.contains_key(name) && seen.len() >= Self::NAMES {
+            seen.retain(|_, v| v.iter().any(|(_, at)| at.elapsed() < Self::KEEP));
+            if seen.len() >= Self::NAMES {
+                return;
+            }
+        }
+        let v = seen.entry(name.to_string()).or_default();
+        v.retain(|(k, at)| *k != client && at.elapsed() < Self::KEEP);
+        if v.len() >= Self::PER_NAME {
+            v.remove(0);
+        }
+        v.push((client, std::time::Instant::now()));
+    }
+
+    /// Forgets sign-ins older than [`Known::KEEP`].
+    pub fn forget_idle(&self) {
+        let mut seen = self.seen.lock().expect("known lock");
+        seen.retain(|_, v| {
+            v.retain(|(_, at)| at.elapsed() < Self::KEEP);
+            !v.is_empty()
+        });
+    }
+}
+
 /// A request over its budget: which budget, and when to come back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Refused {
@@ -241,6 +294,25 @@ mod tests {
             ip("10.0.0.2")
         );
         assert_eq!(client_ip(ip("10.0.0.2"), None, &trusted), ip("10.0.0.2"));
+    }
+
+    #[test]
+    fn known_addresses_are_per_name_and_bounded() {
+        let k = Known::default();
+        let a = ClientKey::of(ip("192.0.2.1"));
+        let b = ClientKey::of(ip("192.0.2.2"));
+        k.insert("alice", a);
+        assert!(k.contains("alice", &a));
+        assert!(!k.contains("alice", &b));
+        assert!(!k.contains("bob", &a));
+        for i in 0..20 {
+            k.insert("alice", ClientKey::of(ip(&format!("198.51.100.{i}"))));
+        }
+        assert!(
+            !k.contains("alice", &a),
+            "the oldest of more than PER_NAME goes"
+        );
+        assert!(k.contains("alice", &ClientKey::of(ip("198.51.100.19"))));
     }
 
     #[test]

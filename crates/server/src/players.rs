@@ -104,6 +104,49 @@ fn same_origin(headers: &HeaderMap) -> bool {
     }
 }
 
+/// Login CSRF: a page on another site must not sign its visitor in (as the attacker) or swap
+/// their session. Sign-up, sign-in and guest are refused `403` `auth.origin` when the browser
+/// says the request is not from this server's own pages (`Origin` other than `Host`, the same
+/// test as a socket's, or `Sec-Fetch-Site` of `cross-site` or `same-site`: the server's pages are
+/// `same-origin`, and a sibling subdomain is not the server), and `415` `auth.content_type` for a
+/// body that is not `application/json` (a cross-site form can send only `text/plain`, urlencoded
+/// or multipart without a preflight; guest may have no body at all). A client that sends neither
+/// header is no browser, so no victim's cookie rides on it: the CLI, bots and scripts pass.
+fn session_maker_refused(headers: &HeaderMap, path: &str) -> Option<ActError> {
+    let fetch_site = headers
+        .get("sec-fetch-site")
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().to_ascii_lowercase());
+    if !same_origin(headers) || matches!(fetch_site.as_deref(), Some("cross-site" | "same-site")) {
+        return Some(
+            ActError::forbidden(
+                "sign-up, sign-in and guest are accepted only from this server's own pages \
+                 (Origin and Sec-Fetch-Site); nothing was changed",
+            )
+            .with_code("auth.origin", Value::Null),
+        );
+    }
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .map(|v| v.to_str().unwrap_or(""));
+    let json = content_type.is_some_and(|t| {
+        t.split(';')
+            .next()
+            .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+    });
+    let body_less_guest = path == "/api/auth/guest" && content_type.is_none();
+    if !json && !body_less_guest {
+        return Some(
+            ActError::new(
+                415,
+                "sign-up, sign-in and guest take only Content-Type: application/json",
+            )
+            .with_code("auth.content_type", Value::Null),
+        );
+    }
+    None
+}
+
 /// The identity layer of `/api/` and `/ws/`: reads the API token or the session cookie, checks
 /// the CSRF token of every state change made with the cookie, and leaves [`Auth`] for the
 /// handlers.
@@ -122,6 +165,11 @@ pub async fn identify(State(st): State<AppState>, mut req: Request, next: Next) 
     }
     let headers = req.headers();
     let changes = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if changes && SESSION_MAKERS.contains(&path.as_str()) {
+        if let Some(e) = session_maker_refused(headers, &path) {
+            return e.into_response();
+        }
+    }
     let mut auth = Auth::default();
     match bearer(headers) {
         Some(t) if t.starts_with(accounts::API_TOKEN_PREFIX) => {
@@ -426,8 +474,15 @@ async fn login(
     if key.len() > 100 || req.password.len() > accounts::PASSWORD_MAX {
         return Err(wrong_login());
     }
-    if let Err(r) = st.login_names.check(&key) {
+    // Guessing is throttled per address and name; the name's own budget (all addresses) only
+    // holds back addresses that have not signed in to it lately, so its owner is never locked out.
+    if let Err(r) = st.login_names.check(&(client, key.clone())) {
         return Ok(too_many(r));
+    }
+    if !st.login_known.contains(&key, &client) {
+        if let Err(r) = st.login_accounts.check(&key) {
+            return Ok(too_many(r));
+        }
     }
     let found = st
         .hub
@@ -444,6 +499,7 @@ async fn login(
     let Some(account) = account.filter(|_| ok) else {
         return Err(wrong_login());
     };
+    st.login_known.insert(&key, client);
     if let Some(Identity {
         via: Via::Session { token_hash, .. },
         ..
@@ -459,7 +515,7 @@ async fn guest(
     Extension(client): Extension<ClientKey>,
     headers: HeaderMap,
 ) -> Result<Response, ActError> {
-    if let Err(r) = st.budgets.creates.check(&client) {
+    if let Err(r) = st.budgets.guests.check(&client) {
         return Ok(too_many(r));
     }
     for _ in 0..5 {
@@ -791,16 +847,26 @@ async fn games_sgf(
     .fetch_all(&store.pool)
     .await
     .map_err(e)?;
-    let mut out = String::new();
+    let mut games = Vec::new();
     for r in ids {
         let id: String = r.try_get(0).map_err(e)?;
         if let Ok(Some(g)) = store.load(&id).await {
-            if let Ok(room) = Room::from_stored(&id, g) {
-                out.push_str(room.record().trim_end());
-                out.push('\n');
-            }
+            games.push((id, g));
         }
     }
+    // Replaying and writing up to a hundred games is CPU work: off the runtime.
+    let out = crate::work::heavy()
+        .run(move || {
+            let mut out = String::new();
+            for (id, g) in games {
+                if let Ok(room) = Room::from_stored(&id, g) {
+                    out.push_str(room.record().trim_end());
+                    out.push('\n');
+                }
+            }
+            out
+        })
+        .await?;
     let file = format!(
         "attachment; filename=\"baduk-{}.sgf\"",
         a.name

@@ -154,10 +154,22 @@ impl RatingChange {
     }
 }
 
-/// What a finished rated room needs rating: None when it is not rated, not over, or ended with
-/// no result (cancelled, void, disputed).
+/// Moves each player must have played for a rated game to count (lichess's rule: a game
+/// with fewer is aborted for ratings), so a resignation after one move moves no rating.
+pub const MIN_RATED_MOVES: usize = 2;
+
+/// Rated games between the same two accounts that count in 24 hours; later ones are played as
+/// rated but move no rating, so two accounts cannot farm points from each other.
+pub const RATED_PAIR_PER_DAY: i64 = 3;
+
+/// What a finished rated room needs rating: None when it is not rated, not over, ended with
+/// no result (cancelled, void, disputed) or ended before each player made
+/// [`MIN_RATED_MOVES`] moves.
 pub fn rated_end(room: &Room) -> Option<RatedEnd> {
     if !room.rated || !room.is_over() {
+        return None;
+    }
+    if room.moves_by_seat().iter().any(|&n| n < MIN_RATED_MOVES) {
         return None;
     }
     let kind = kind_of(&room.settings)?;
@@ -221,6 +233,36 @@ pub(crate) async fn apply(
         })
         .collect();
     order.sort_by(|a, b| a.1.cmp(b.1));
+    // Guests are never rated (a guest seat of an old rated game, or one that slipped in).
+    for (_, account) in &order {
+        let guest: i64 = sqlx::query("SELECT guest FROM accounts WHERE id = $1")
+            .bind(*account)
+            .fetch_optional(&mut **tx)
+            .await?
+            .map_or(Ok(1), |r| r.try_get(0))?;
+        if guest != 0 {
+            return Ok(Vec::new());
+        }
+    }
+    // The same two accounts: at most RATED_PAIR_PER_DAY games a day move their ratings.
+    if let [(_, a), (_, b)] = order[..] {
+        let since = now - 24 * 3_600_000;
+        let n: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM rating_history x JOIN rating_history y \
+             ON x.game_id = y.game_id AND x.kind = y.kind \
+             WHERE x.account_id = $1 AND y.account_id = $2 AND x.kind = $3 AND x.at > $4",
+        )
+        .bind(a)
+        .bind(b)
+        .bind(end.kind)
+        .bind(since)
+        .fetch_one(&mut **tx)
+        .await?
+        .try_get(0)?;
+        if n >= RATED_PAIR_PER_DAY {
+            return Ok(Vec::new());
+        }
+    }
     let lock = if postgres { " FOR UPDATE" } else { "" };
     for (i, account) in &order {
         let d = Rating::default();

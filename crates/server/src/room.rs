@@ -385,6 +385,29 @@ impl Room {
         }
     }
 
+    /// Moves each seat has played (Go: stones and passes; Wall Go: actions, the server's
+    /// played-for-them ones included).
+    pub fn moves_by_seat(&self) -> [usize; 2] {
+        let mut n = [0, 0];
+        match &self.core {
+            Core::Go(g) => {
+                for m in g.game.history() {
+                    n[usize::from(m.color == Color::White)] += 1;
+                }
+            }
+            Core::Wall(w) => {
+                let mut pos = baduk_wallgo::Position::new(w.game.variant());
+                for &a in w.game.actions() {
+                    n[usize::from(pos.to_move() != baduk_wallgo::Player::A)] += 1;
+                    if pos.apply(a).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        n
+    }
+
     /// The seat names of this game.
     pub fn seat_names(&self) -> [&'static str; 2] {
         match self.core {

@@ -6,6 +6,7 @@
 use crate::accounts::{self, Identity};
 use crate::http::AppState;
 use crate::hub::{new_id, now_ms, NewGame};
+use crate::limit::ClientKey;
 use crate::players::{player_of, rating_for, Auth};
 use crate::ratings::{bots_for, kind_of};
 use crate::room::{ActError, SeatSpec, Settings};
@@ -35,9 +36,36 @@ pub const WATCH_BEAT_MS: i64 = 10_000;
 #[derive(Default)]
 pub struct Waiters {
     map: Mutex<HashMap<String, watch::Sender<Option<Value>>>>,
+    /// The client (address) that made each seek made here, so the game a pairing makes counts
+    /// against both sides' open-games caps.
+    clients: Mutex<HashMap<String, (ClientKey, i64)>>,
 }
 
+/// Seeks whose clients this process remembers at most (older ones are forgotten first).
+const CLIENTS_KEPT: usize = 100_000;
+
 impl Waiters {
+    fn note_client(&self, id: &str, client: ClientKey) {
+        let mut m = self.clients.lock().expect("waiters lock");
+        if m.len() >= CLIENTS_KEPT {
+            // Seeks live seconds: whatever is older than their longest life is stale.
+            let old = now_ms() - 3_600_000;
+            m.retain(|_, (_, at)| *at > old);
+            if m.len() >= CLIENTS_KEPT {
+                m.clear();
+            }
+        }
+        m.insert(id.to_string(), (client, now_ms()));
+    }
+
+    fn take_client(&self, id: &str) -> Option<ClientKey> {
+        self.clients
+            .lock()
+            .expect("waiters lock")
+            .remove(id)
+            .map(|(c, _)| c)
+    }
+
     fn register(&self, id: &str) -> watch::Receiver<Option<Value>> {
         let (tx, rx) = watch::channel(None);
         self.map
@@ -104,6 +132,7 @@ pub const DEFAULT_RANGE: f64 = 300.0;
 async fn create(
     State(st): State<AppState>,
     Extension(auth): Extension<Auth>,
+    Extension(client): Extension<ClientKey>,
     body: Bytes,
 ) -> Result<Response, ActError> {
     let who = auth.require()?.clone();
@@ -147,6 +176,9 @@ async fn create(
     }
     let settings = crate::http::settings_of(&spec)?;
     let rated = req.rated.unwrap_or(false);
+    if rated && who.account.guest {
+        return Err(crate::http::guest_unrated());
+    }
     let kind = kind_of(&settings);
     let kind_for_rating = match (rated, kind) {
         (true, None) => {
@@ -178,6 +210,12 @@ async fn create(
         rated
     );
     spec["rated"] = json!(rated);
+    // A seek makes a game: it costs what creating one does, and the client's unstarted games
+    // (paired ones included) stay under the open-games cap.
+    if let Err(r) = st.budgets.creates.check(&client) {
+        return Ok(crate::http::too_many(r));
+    }
+    st.hub.check_open_cap(Some(client))?;
     let seek = Seek {
         id: new_id(),
         account_id: who.account.id.clone(),
@@ -207,6 +245,7 @@ async fn create(
     .execute(&store.writer)
     .await
     .map_err(|x| accounts::storage(e(x)))?;
+    st.waiters.note_client(&seek.id, client);
     let game = try_match(&st, &seek.id).await?;
     Ok((
         StatusCode::CREATED,
@@ -379,6 +418,12 @@ async fn try_match(st: &AppState, id: &str) -> Result<Option<Value>, ActError> {
             .execute(&store.writer)
             .await;
         return Err(err);
+    }
+    // The game counts as opened by both seekers' clients (known where the seek was made here).
+    for sid in [id, other_id.as_str()] {
+        if let Some(c) = st.waiters.take_client(sid) {
+            st.hub.note_opened(Some(c), &game);
+        }
     }
     let theirs_json = game_json(&game, &mine.settings, 1 - my_seat);
     st.waiters.tell(&other_id, &theirs_json);

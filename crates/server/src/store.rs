@@ -36,6 +36,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (5, "reviews", include_str!("../migrations/0005_reviews.sql")),
     (6, "cluster", include_str!("../migrations/0006_cluster.sql")),
     (
+        7,
+        "review plan",
+        include_str!("../migrations/0007_review_plan.sql"),
+    ),
+    (
         8,
         "invites and name skeletons",
         include_str!("../migrations/0008_invites_skeletons.sql"),

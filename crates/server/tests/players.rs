@@ -403,8 +403,20 @@ async fn two_seeks_pair_once_and_a_rated_game_moves_both_ratings_as_glicko2_says
             .unwrap()
             .iter()
             .any(|x| x["player"] == json!(a) || x["player"] == json!(b)));
-        // Black resigns: White wins.
+        // Two moves each (fewer leave a rated game unrated), then Black resigns: White wins.
         let black = if names[0] == a { &sa } else { &sb };
+        let white = if names[0] == a { &sb } else { &sa };
+        for (who, mv) in [(black, "C3"), (white, "G7"), (black, "C7"), (white, "G3")] {
+            let (st, v) = call(
+                &s,
+                "POST",
+                &format!("/api/games/{id}/actions"),
+                who,
+                Some(json!({ "action": mv })),
+            )
+            .await;
+            assert_eq!(st, 200, "{mv}: {v}");
+        }
         let (st, v) = call(
             &s,
             "POST",

@@ -126,6 +126,11 @@ describe('issue 21: players who come back', () => {
       await white.page.waitForSelector('circle.stone.black[data-point=C3]');
       await playPoint(white.page, 'G7');
       await black.page.waitForSelector('circle.stone.white[data-point=G7]');
+      // Two moves each: a rated game with fewer is unrated (issue 39: no farming by resigning).
+      await playPoint(black.page, 'C7');
+      await white.page.waitForSelector('circle.stone.black[data-point=C7]');
+      await playPoint(white.page, 'G3');
+      await black.page.waitForSelector('circle.stone.white[data-point=G3]');
     }));
 
   test('chat: the players’ channel is the players’ own, markup stays text, a spectator sees only the spectators’ channel', async (t) =>

@@ -366,7 +366,7 @@ impl Hub {
     }
 
     /// Refuses a new game when `client` already has the most open games allowed.
-    fn check_open_cap(&self, client: Option<ClientKey>) -> Result<(), ActError> {
+    pub fn check_open_cap(&self, client: Option<ClientKey>) -> Result<(), ActError> {
         let (Some(c), cap) = (client, self.opts.open_games_per_client) else {
             return Ok(());
         };
@@ -392,11 +392,15 @@ impl Hub {
     }
 
     /// Remembers that `client` opened game `id` (for the cap on open games).
-    fn note_opened(&self, client: Option<ClientKey>, id: &str) {
+    pub fn note_opened(&self, client: Option<ClientKey>, id: &str) {
         if let Some(c) = client {
             if self.opts.open_games_per_client > 0 {
                 let mut opened = self.opened.lock().expect("opened lock");
-                opened.entry(c).or_default().push(id.to_string());
+                let mine = opened.entry(c).or_default();
+                // Both seekers of a pairing may be one address: the game counts once.
+                if !mine.iter().any(|g| g == id) {
+                    mine.push(id.to_string());
+                }
                 if opened.len() > 100_000 {
                     opened.retain(|_, v| !v.is_empty());
                 }

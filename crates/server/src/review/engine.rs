@@ -10,18 +10,28 @@
 //! the secured areas and its best turn).
 
 use crate::http::AppState;
+use crate::limit::ClientKey;
 use crate::room::ActError;
 use baduk_go::{Color, Move, Rules, SgfGame};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sqlx::Row;
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Playouts a Go position gets by default (`baduk serve --review-playouts`).
 pub const DEFAULT_PLAYOUTS: u64 = 1_000;
 /// Nodes a Wall Go position gets (`expert`'s search; the time cap applies too).
 pub const WALL_NODES: u64 = 20_000;
+
+/// Reviews queued or running at once, from all clients; past this a request gets a 503.
+pub const MAX_QUEUED: usize = 32;
+/// Reviews one client (address) may have queued or running at once.
+pub const PER_CLIENT: usize = 2;
+/// A review nobody has looked at (page, poll or download) for this long stops after its
+/// current position; looking at it again resumes it.
+pub const UNWATCHED: Duration = Duration::from_secs(120);
 
 /// The queue of reviews waiting for their next position, and the ones being searched now.
 #[derive(Default)]
@@ -30,6 +40,8 @@ pub struct Engine {
     running: Mutex<HashSet<String>>,
     workers: Mutex<usize>,
     wake: tokio::sync::Notify,
+    /// Who asked for each queued review (its client), and when someone last looked at it.
+    owners: Mutex<std::collections::HashMap<String, (Option<ClientKey>, Instant)>>,
 }
 
 /// Where a review stands.
@@ -61,9 +73,42 @@ impl Engine {
         }
     }
 
-    /// Queues review `id` (once) and makes sure the workers run.
-    pub fn enqueue(self: &Arc<Self>, st: &AppState, id: &str) {
+    /// Notes that someone looked at review `id` (it keeps running while looked at).
+    pub fn watched(&self, id: &str) {
+        if let Some(o) = self.owners.lock().expect("engine lock").get_mut(id) {
+            o.1 = Instant::now();
+        }
+    }
+
+    /// Queues review `id` (once) for `client` (None: resumed by whoever looked) and makes
+    /// sure the workers run; refused past [`MAX_QUEUED`] reviews in all or [`PER_CLIENT`] of
+    /// one client.
+    pub fn enqueue(
+        self: &Arc<Self>,
+        st: &AppState,
+        id: &str,
+        client: Option<ClientKey>,
+    ) -> Result<(), ActError> {
         if self.place(id) == Place::Idle {
+            let mut owners = self.owners.lock().expect("engine lock");
+            if owners.len() >= MAX_QUEUED {
+                return Err(ActError::busy(format!(
+                    "the engine's queue is full ({MAX_QUEUED} reviews): try again later"
+                ))
+                .with_code("review.queue_full", json!({"max": MAX_QUEUED})));
+            }
+            if let Some(c) = client {
+                let mine = owners.values().filter(|(o, _)| *o == Some(c)).count();
+                if mine >= PER_CLIENT {
+                    return Err(ActError::too_many(format!(
+                        "the engine reviews at most {PER_CLIENT} records of one client at once: \
+                         wait until one is done"
+                    ))
+                    .with_code("review.per_client", json!({"max": PER_CLIENT})));
+                }
+            }
+            owners.insert(id.to_string(), (client, Instant::now()));
+            drop(owners);
             self.queue
                 .lock()
                 .expect("engine lock")
@@ -80,6 +125,16 @@ impl Engine {
         drop(n);
         self.wake.notify_waiters();
         self.wake.notify_one();
+        Ok(())
+    }
+
+    /// Whether review `id` was looked at recently enough to go on.
+    fn still_watched(&self, id: &str) -> bool {
+        self.owners
+            .lock()
+            .expect("engine lock")
+            .get(id)
+            .is_some_and(|(_, at)| at.elapsed() < UNWATCHED)
     }
 
     async fn work(self: Arc<Self>, st: AppState) {
@@ -96,17 +151,24 @@ impl Engine {
                 self.wake.notified().await;
                 continue;
             };
-            let more = match step(&st, &id).await {
-                Ok(more) => more,
-                Err(e) => {
-                    tracing::warn!("review {id}: analysis stopped: {e}");
-                    false
+            let more = if self.still_watched(&id) {
+                match step(&st, &id).await {
+                    Ok(more) => more,
+                    Err(e) => {
+                        tracing::warn!("review {id}: analysis stopped: {e}");
+                        false
+                    }
                 }
+            } else {
+                tracing::info!("review {id}: nobody looks at it; paused");
+                false
             };
             let mut q = self.queue.lock().expect("engine lock");
             self.running.lock().expect("engine lock").remove(&id);
             if more {
                 q.push_back(id);
+            } else {
+                self.owners.lock().expect("engine lock").remove(&id);
             }
         }
     }
@@ -140,41 +202,94 @@ fn go_plan(summary: &Value, g: &SgfGame) -> (Rules, usize) {
     }
 }
 
-/// Positions a review has to search, and the rules (Go).
-pub fn plan(kind: &str, summary: &Value, record: &str, index: usize) -> (usize, Option<String>) {
+/// What the engine's review of a record has to do: how many positions (from the start) and,
+/// for Go, the rules it searches under (their label). Computed once, at upload.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    /// Positions to search.
+    pub positions: usize,
+    /// The rules' label (Go); None for Wall Go.
+    pub rules: Option<String>,
+}
+
+/// The plan of a review from its summary and record (a replay: run it off the runtime).
+pub fn plan(kind: &str, summary: &Value, record: &str, index: usize) -> Plan {
     if kind == "go" {
         match SgfGame::parse_game(record, index) {
-            Ok(g) => {
-                let (rules, n) = go_plan(summary, &g);
-                (n, Some(crate::go_room::rules_label(&rules)))
-            }
-            Err(_) => (0, None),
+            Ok(g) => go_plan_of(summary, &g),
+            Err(_) => Plan {
+                positions: 0,
+                rules: None,
+            },
         }
     } else {
-        (summary["positions"].as_array().map_or(0, Vec::len), None)
+        Plan {
+            positions: summary["positions"].as_array().map_or(0, Vec::len),
+            rules: None,
+        }
     }
+}
+
+/// The plan of a Go record already read.
+pub fn go_plan_of(summary: &Value, g: &SgfGame) -> Plan {
+    let (rules, n) = go_plan(summary, g);
+    Plan {
+        positions: n,
+        rules: Some(crate::go_room::rules_label(&rules)),
+    }
+}
+
+/// The stored plan of review `id`, or (a review stored before plans were) the plan computed
+/// once on the heavy pool and stored.
+pub async fn stored_plan(
+    st: &AppState,
+    id: &str,
+    stored: Option<&str>,
+    kind: &str,
+    summary: &str,
+    record: &str,
+    index: usize,
+) -> Result<Plan, ActError> {
+    if let Some(p) = stored.and_then(|t| serde_json::from_str::<Plan>(t).ok()) {
+        return Ok(p);
+    }
+    let (kind, summary, record) = (kind.to_string(), summary.to_string(), record.to_string());
+    let p = crate::work::heavy()
+        .run(move || {
+            let summary: Value = serde_json::from_str(&summary).unwrap_or(Value::Null);
+            plan(&kind, &summary, &record, index)
+        })
+        .await?;
+    let text = serde_json::to_string(&p).expect("a plan serialises");
+    if let Err(e) = sqlx::query("UPDATE reviews SET plan = $1 WHERE id = $2")
+        .bind(&text)
+        .bind(id)
+        .execute(st.hub.store.writer_pool())
+        .await
+    {
+        tracing::warn!("review {id}: plan not stored: {e}");
+    }
+    Ok(p)
 }
 
 /// Searches the first position of review `id` without a stored result and stores it; whether
 /// positions remain after it.
 async fn step(st: &AppState, id: &str) -> Result<bool, String> {
     let store = &st.hub.store;
-    let row = sqlx::query("SELECT kind, record, game_index, summary FROM reviews WHERE id = $1")
-        .bind(id)
-        .fetch_optional(store.read_pool())
-        .await
-        .map_err(|e| e.to_string())?
-        .ok_or("the review is gone")?;
+    let row =
+        sqlx::query("SELECT kind, record, game_index, summary, plan FROM reviews WHERE id = $1")
+            .bind(id)
+            .fetch_optional(store.read_pool())
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or("the review is gone")?;
     let kind: String = row.try_get("kind").map_err(|e| e.to_string())?;
     let record: String = row.try_get("record").map_err(|e| e.to_string())?;
     let index = row
         .try_get::<i64, _>("game_index")
         .map_err(|e| e.to_string())? as usize;
-    let summary: Value = serde_json::from_str(
-        &row.try_get::<String, _>("summary")
-            .map_err(|e| e.to_string())?,
-    )
-    .map_err(|e| e.to_string())?;
+    let summary: String = row.try_get("summary").map_err(|e| e.to_string())?;
+    let stored: Option<String> = row.try_get("plan").map_err(|e| e.to_string())?;
     let done: HashSet<i64> =
         sqlx::query("SELECT position FROM review_analysis WHERE review_id = $1")
             .bind(id)
@@ -184,7 +299,10 @@ async fn step(st: &AppState, id: &str) -> Result<bool, String> {
             .iter()
             .filter_map(|r| r.try_get::<i64, _>("position").ok())
             .collect();
-    let (total, _) = plan(&kind, &summary, &record, index);
+    let total = stored_plan(st, id, stored.as_deref(), &kind, &summary, &record, index)
+        .await
+        .map_err(|e| e.message)?
+        .positions;
     let Some(k) = (0..total).find(|k| !done.contains(&(*k as i64))) else {
         return Ok(false);
     };
@@ -195,6 +313,7 @@ async fn step(st: &AppState, id: &str) -> Result<bool, String> {
     let result = tokio::task::spawn_blocking(move || {
         let time = limits.bots.max_time;
         if kind == "go" {
+            let summary: Value = serde_json::from_str(&summary).map_err(|e| e.to_string())?;
             let g = SgfGame::parse_game(&record, index).map_err(|e| e.to_string())?;
             search_go(&g, &summary, k, limits.review_playouts, time, seed, model)
         } else {
@@ -313,15 +432,12 @@ fn search_wall(record: &str, k: usize, time: Duration) -> Result<Value, String> 
 }
 
 /// The analysis as `GET /api/reviews/{id}` serves it: the stored positions in order, how many
-/// there are to do, and where the review stands in the queue.
+/// there are to do (the review's plan), and where the review stands in the queue.
 pub async fn status(
     st: &AppState,
     engine: &Arc<Engine>,
     id: &str,
-    kind: &str,
-    summary: &Value,
-    record: &str,
-    index: usize,
+    plan: &Plan,
 ) -> Result<Value, ActError> {
     let rows = sqlx::query(
         "SELECT position, result FROM review_analysis WHERE review_id = $1 ORDER BY position",
@@ -338,10 +454,12 @@ pub async fn status(
         .filter_map(|r| r.try_get::<String, _>("result").ok())
         .filter_map(|t| serde_json::from_str(&t).ok())
         .collect();
-    let (total, rules) = plan(kind, summary, record, index);
-    // A review left half done (a restart) goes on as soon as someone looks at it.
+    let total = plan.positions;
+    engine.watched(id);
+    // A review left half done (a restart, or paused unwatched) goes on as soon as someone
+    // looks at it, while the queue has room.
     if !positions.is_empty() && positions.len() < total && engine.place(id) == Place::Idle {
-        engine.enqueue(st, id);
+        let _ = engine.enqueue(st, id, None);
     }
     let (state, queue) = match engine.place(id) {
         Place::Running => ("running", None),
@@ -355,7 +473,7 @@ pub async fn status(
         "queue_position": queue,
         "done": positions.len(),
         "total": total,
-        "rules": rules,
+        "rules": plan.rules,
         "budget": {"playouts": st.limits.review_playouts, "max_ms": st.limits.bots.max_time.as_millis() as u64, "wall_nodes": WALL_NODES},
         "positions": positions,
     }))

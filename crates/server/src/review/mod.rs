@@ -4,9 +4,12 @@
 //! new table (the rows `baduk go score --json` prints for the same marks).
 //!
 //! Every request is a stranger's: the body is capped ([`BODY_LIMIT`]), the record's shape too
-//! ([`MAX_NODES`], [`MAX_VARIATIONS`], the library's 25×25 board), a refused record stores
-//! nothing, and scoring runs on the blocking pool at most [`SCORERS`] at a time. A review is
-//! read-only: toggling marks computes a table and stores nothing.
+//! ([`MAX_NODES`], [`MAX_VARIATIONS`], the library's 25×25 board and its cap on set-up
+//! points), a refused record stores nothing, and replay, scoring and export run on the
+//! server-wide heavy pool ([`crate::work`]), never on the runtime's threads. A record is read
+//! once, at upload: what `GET` serves (the summary and the engine's plan) is stored then, so
+//! reading a review costs its JSON, not a replay. A review is read-only: toggling marks
+//! computes a table and stores nothing.
 
 use crate::go_room::rules_label;
 use crate::http::AppState;
@@ -27,12 +30,11 @@ use baduk_go::{Board, Color, Move, Point, Rules, SgfGame};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sqlx::Row;
-use std::sync::{Arc, OnceLock};
-use tokio::sync::Semaphore;
+use std::sync::Arc;
 
 pub mod engine;
 pub mod export;
-use engine::Engine;
+use engine::{Engine, Plan};
 
 /// The largest record accepted (bytes).
 pub const BODY_LIMIT: usize = 1 << 20;
@@ -40,14 +42,6 @@ pub const BODY_LIMIT: usize = 1 << 20;
 pub const MAX_NODES: usize = 20_000;
 /// The most variations (SGF trees and subtrees) a record may hold.
 pub const MAX_VARIATIONS: usize = 1_000;
-/// How many tables may be computed at once (each takes a core for its playouts).
-pub const SCORERS: usize = 2;
-
-fn scorers() -> &'static Semaphore {
-    static S: OnceLock<Semaphore> = OnceLock::new();
-    S.get_or_init(|| Semaphore::new(SCORERS))
-}
-
 /// The routes of reviews and the review page (merged into the API's router, under its rate
 /// limit).
 pub fn routes() -> Router<AppState> {
@@ -194,12 +188,18 @@ fn sgf_error(e: &baduk_go::SgfError) -> ActError {
     )
 }
 
-/// Reads an uploaded record: its kind, the text to store, the game index and the summary
-/// served by `GET` (replay, legality, table). Every refusal is a 4xx naming why.
-fn read_upload(
-    bytes: &[u8],
-    game: Option<usize>,
-) -> Result<(Kind, String, usize, Value), ActError> {
+/// What an upload stores: its kind, the text, the game index, the summary served by `GET`
+/// (replay, legality, table) and the engine's plan.
+struct Upload {
+    kind: Kind,
+    text: String,
+    index: usize,
+    summary: Value,
+    plan: Plan,
+}
+
+/// Reads an uploaded record. Every refusal is a 4xx naming why.
+fn read_upload(bytes: &[u8], game: Option<usize>) -> Result<Upload, ActError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ActError::bad_request(
             "the request has no record: send an SGF file or a Wall Go record as the body",
@@ -217,7 +217,14 @@ fn read_upload(
                 .with_code("review.utf8", Value::Null)
         })?;
         let summary = wall_summary(text)?;
-        return Ok((Kind::Wall, text.to_string(), 0, summary));
+        let plan = engine::plan("wallgo", &summary, text, 0);
+        return Ok(Upload {
+            kind: Kind::Wall,
+            text: text.to_string(),
+            index: 0,
+            summary,
+            plan,
+        });
     }
     let text = baduk_go::sgf::decode(bytes).map_err(|e| sgf_error(&e))?;
     if !text.contains("(;") && !text.trim_start().starts_with('(') {
@@ -257,7 +264,14 @@ fn read_upload(
     };
     let g = SgfGame::parse_game(&text, index).map_err(|e| sgf_error(&e))?;
     let summary = go_summary(&g, index)?;
-    Ok((Kind::Go, as_utf8(&text), index, summary))
+    let plan = engine::go_plan_of(&summary, &g);
+    Ok(Upload {
+        kind: Kind::Go,
+        text: as_utf8(&text),
+        index,
+        summary,
+        plan,
+    })
 }
 
 fn points(ps: impl IntoIterator<Item = Point>) -> Vec<String> {
@@ -377,6 +391,29 @@ fn life_overlay(board: &Board) -> Value {
     json!({"alive": alive, "dead": dead, "black_territory": bt, "white_territory": wt})
 }
 
+/// Estimates the rules lab has made, by position: toggling marks on a position asks for its
+/// proposal each time, and the estimator's playouts are most of a table's cost.
+const ESTIMATES_KEPT: usize = 512;
+
+/// The estimator's proposal for `board` (default settings, so the same board gives the same
+/// answer), from the cache when this position was seen.
+fn estimate(board: &Board) -> life::Estimate {
+    type Cache = std::sync::Mutex<std::collections::HashMap<(u64, u32, u32), life::Estimate>>;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (board.hash(), board.size().cols(), board.size().rows());
+    if let Some(e) = cache.lock().expect("estimate cache").get(&key) {
+        return e.clone();
+    }
+    let e = life::estimate(board, &EstimateConfig::default());
+    let mut c = cache.lock().expect("estimate cache");
+    if c.len() >= ESTIMATES_KEPT {
+        c.clear();
+    }
+    c.insert(key, e.clone());
+    e
+}
+
 /// The table of every rule set for the position after `upto` moves (all: `None`), with `dead`
 /// as the dead stones (None: the file's marks at the end, else the estimator's proposal).
 fn table_json(g: &SgfGame, upto: Option<usize>, dead: Option<PointSet>) -> Result<Value, ActError> {
@@ -391,8 +428,7 @@ fn table_json(g: &SgfGame, upto: Option<usize>, dead: Option<PointSet>) -> Resul
         }
     }
     let jk_finished = table::jk_finished(&list);
-    let proposal = life::from_marks(&rec.board, &rec.marks)
-        .unwrap_or_else(|| life::estimate(&rec.board, &EstimateConfig::default()));
+    let proposal = life::from_marks(&rec.board, &rec.marks).unwrap_or_else(|| estimate(&rec.board));
     let est = match dead {
         Some(d) => life::from_dead(&rec.board, d),
         None => proposal.clone(),
@@ -583,31 +619,26 @@ async fn create(
             r.budget
         )));
     }
-    let _permit = scorers()
-        .acquire()
-        .await
-        .map_err(|_| ActError::internal("the server is stopping"))?;
-    let (kind, text, index, summary) =
-        tokio::task::spawn_blocking(move || read_upload(&body, q.game))
-            .await
-            .map_err(|_| {
-                ActError::internal("the server failed on this record; nothing was stored")
-            })??;
+    let up = crate::work::heavy()
+        .run(move || read_upload(&body, q.game))
+        .await??;
     let id = new_id();
     let store = &st.hub.store;
     sqlx::query(
-        "INSERT INTO reviews (id, kind, record, game_index, summary, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO reviews (id, kind, record, game_index, summary, created_at, plan) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(&id)
-    .bind(kind.word())
-    .bind(&text)
-    .bind(index as i64)
-    .bind(summary.to_string())
+    .bind(up.kind.word())
+    .bind(&up.text)
+    .bind(up.index as i64)
+    .bind(up.summary.to_string())
     .bind(now_ms())
+    .bind(serde_json::to_string(&up.plan).expect("a plan serialises"))
     .execute(store.writer_pool())
     .await
     .map_err(storage)?;
+    let kind = up.kind;
     Ok((
         StatusCode::CREATED,
         Json(json!({"id": id, "url": format!("/r/{id}"), "game": kind.word()})),
@@ -624,12 +655,13 @@ pub async fn count(store: &crate::store::Store) -> Result<i64, String> {
     row.try_get::<i64, _>("n").map_err(|e| e.to_string())
 }
 
-/// A stored review: kind, record text, game index and summary.
+/// A stored review: kind, record text, game index, the summary's JSON text and the plan.
 struct Stored {
     kind: String,
     record: String,
     index: usize,
-    summary: Value,
+    summary: String,
+    plan: Plan,
 }
 
 async fn load(st: &AppState, id: &str) -> Result<Stored, ActError> {
@@ -637,35 +669,62 @@ async fn load(st: &AppState, id: &str) -> Result<Stored, ActError> {
     if !valid_id(id) {
         return Err(missing());
     }
-    let row = sqlx::query("SELECT kind, record, game_index, summary FROM reviews WHERE id = $1")
-        .bind(id)
-        .fetch_optional(st.hub.store.read_pool())
-        .await
-        .map_err(storage)?
-        .ok_or_else(missing)?;
+    let row =
+        sqlx::query("SELECT kind, record, game_index, summary, plan FROM reviews WHERE id = $1")
+            .bind(id)
+            .fetch_optional(st.hub.store.read_pool())
+            .await
+            .map_err(storage)?
+            .ok_or_else(missing)?;
+    let kind: String = row.try_get("kind").map_err(storage)?;
+    let record: String = row.try_get("record").map_err(storage)?;
+    let index = row.try_get::<i64, _>("game_index").map_err(storage)? as usize;
     let summary: String = row.try_get("summary").map_err(storage)?;
+    let stored: Option<String> = row.try_get("plan").map_err(storage)?;
+    let plan =
+        engine::stored_plan(st, id, stored.as_deref(), &kind, &summary, &record, index).await?;
     Ok(Stored {
-        kind: row.try_get("kind").map_err(storage)?,
-        record: row.try_get("record").map_err(storage)?,
-        index: row.try_get::<i64, _>("game_index").map_err(storage)? as usize,
-        summary: serde_json::from_str(&summary)
-            .map_err(|_| ActError::internal("a stored review is unreadable"))?,
+        kind,
+        record,
+        index,
+        summary,
+        plan,
     })
+}
+
+/// The summary's JSON object with `extra`'s fields added, spliced as text: a stored summary is
+/// served without parsing it again.
+fn splice(summary: &str, extra: &Value) -> Result<String, ActError> {
+    let body = summary.trim_end();
+    let extra = extra.to_string();
+    let (Some(head), Some(tail)) = (body.strip_suffix('}'), extra.strip_prefix('{')) else {
+        return Err(ActError::internal("a stored review is unreadable"));
+    };
+    let sep = if head.trim_end().ends_with('{') || tail.starts_with('}') {
+        ""
+    } else {
+        ","
+    };
+    Ok(format!("{head}{sep}{tail}"))
+}
+
+fn json_text(text: String) -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        text,
+    )
+        .into_response()
 }
 
 async fn get_review(
     State(st): State<AppState>,
     Extension(engine): Extension<Arc<Engine>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ActError> {
+) -> Result<Response, ActError> {
     let s = load(&st, &id).await?;
-    let analysis =
-        engine::status(&st, &engine, &id, &s.kind, &s.summary, &s.record, s.index).await?;
-    let mut v = s.summary;
-    v["id"] = json!(id);
-    v["url"] = json!(format!("/r/{id}"));
-    v["analysis"] = analysis;
-    Ok(Json(v))
+    let analysis = engine::status(&st, &engine, &id, &s.plan).await?;
+    let extra = json!({"id": id, "url": format!("/r/{id}"), "analysis": analysis});
+    Ok(json_text(splice(&s.summary, &extra)?))
 }
 
 /// `GET /api/reviews/{id}/analysis`: the analysis alone (what a page polls).
@@ -675,9 +734,7 @@ async fn get_analysis(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ActError> {
     let s = load(&st, &id).await?;
-    Ok(Json(
-        engine::status(&st, &engine, &id, &s.kind, &s.summary, &s.record, s.index).await?,
-    ))
+    Ok(Json(engine::status(&st, &engine, &id, &s.plan).await?))
 }
 
 /// `POST /api/reviews/{id}/analysis`: queues the engine's review (once); answers the analysis
@@ -689,7 +746,7 @@ async fn start_analysis(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ActError> {
     let s = load(&st, &id).await?;
-    let now = engine::status(&st, &engine, &id, &s.kind, &s.summary, &s.record, s.index).await?;
+    let now = engine::status(&st, &engine, &id, &s.plan).await?;
     if now["status"] == "none" {
         if let Err(r) = st.budgets.creates.check(&client) {
             let secs = r.retry_secs();
@@ -698,11 +755,9 @@ async fn start_analysis(
                 r.budget
             )));
         }
-        engine.enqueue(&st, &id);
+        engine.enqueue(&st, &id, Some(client))?;
     }
-    Ok(Json(
-        engine::status(&st, &engine, &id, &s.kind, &s.summary, &s.record, s.index).await?,
-    ))
+    Ok(Json(engine::status(&st, &engine, &id, &s.plan).await?))
 }
 
 /// `?analysis=1` on the record: the SGF rewritten with the engine's comments.
@@ -727,9 +782,14 @@ async fn get_record(
         ("text/plain; charset=utf-8", format!("{id}.wallgo"))
     };
     let body = if q.analysis == Some(1) && s.kind == "go" {
-        let a = engine::status(&st, &engine, &id, &s.kind, &s.summary, &s.record, s.index).await?;
-        let g = SgfGame::parse_game(&s.record, s.index).map_err(|e| sgf_error(&e))?;
-        export::sgf(&g, &a)
+        let a = engine::status(&st, &engine, &id, &s.plan).await?;
+        let (record, index) = (s.record, s.index);
+        crate::work::heavy()
+            .run(move || {
+                let g = SgfGame::parse_game(&record, index).map_err(|e| sgf_error(&e))?;
+                Ok::<_, ActError>(export::sgf(&g, &a))
+            })
+            .await??
     } else {
         s.record
     };
@@ -818,8 +878,8 @@ fn marks_table(g: &SgfGame, req: MarksReq) -> Result<Value, ActError> {
         let mut d = match dead {
             Some(d) => d,
             None => {
-                let proposal = life::from_marks(board, &rec.marks)
-                    .unwrap_or_else(|| life::estimate(board, &EstimateConfig::default()));
+                let proposal =
+                    life::from_marks(board, &rec.marks).unwrap_or_else(|| estimate(board));
                 proposal.settled.dead
             }
         };
@@ -867,16 +927,12 @@ async fn marks(
             "dead stones are marked on Go records; a Wall Go record has none",
         ));
     }
-    let _permit = scorers()
-        .acquire()
-        .await
-        .map_err(|_| ActError::internal("the server is stopping"))?;
-    let v = tokio::task::spawn_blocking(move || {
-        let g = SgfGame::parse_game(&s.record, s.index).map_err(|e| sgf_error(&e))?;
-        marks_table(&g, req)
-    })
-    .await
-    .map_err(|_| ActError::internal("the server failed on this request; nothing was changed"))??;
+    let v = crate::work::heavy()
+        .run(move || {
+            let g = SgfGame::parse_game(&s.record, s.index).map_err(|e| sgf_error(&e))?;
+            marks_table(&g, req)
+        })
+        .await??;
     Ok(Json(v))
 }
 

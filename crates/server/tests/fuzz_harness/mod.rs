@@ -649,3 +649,97 @@ impl Api {
         }
     }
 }
+
+/// An SGF text from bytes, set-up heavy on purpose: byte 0 the board size (1 to 26, past the
+/// largest board too), then per pair of bytes an operation — a new node, `AB`/`AW`/`AE` of a
+/// point or a rectangle (up to the whole board), `B`/`W` of a point — with coordinates that may
+/// fall off the board.
+pub fn setup_sgf(data: &[u8]) -> String {
+    let letter = |b: u8| (b'a' + b % 26) as char;
+    let Some((&size, rest)) = data.split_first() else {
+        return String::new();
+    };
+    let mut out = format!("(;SZ[{}]", 1 + size % 26);
+    let mut it = rest.chunks(3);
+    while let Some(c) = it.next() {
+        let (op, a, b) = (c[0], *c.get(1).unwrap_or(&0), *c.get(2).unwrap_or(&0));
+        let pt = format!("{}{}", letter(a), letter(b));
+        match op % 9 {
+            0 => out.push(';'),
+            1 => out.push_str(&format!("AB[{pt}]")),
+            2 => out.push_str(&format!("AW[{pt}]")),
+            3 => out.push_str(&format!("AE[{pt}]")),
+            4 => out.push_str(&format!("AB[aa:{pt}]")),
+            5 => out.push_str(&format!("AE[aa:{pt}]")),
+            6 => out.push_str(&format!("AW[{pt}:yy]")),
+            7 => out.push_str(&format!(";B[{pt}]")),
+            _ => out.push_str(&format!(";W[{pt}]")),
+        }
+        // A long run of whole-board rectangles, as the review bomb had.
+        if op == 255 {
+            out.push_str(&";AB[aa:yy]AE[aa:yy]".repeat(a as usize * 64));
+        }
+    }
+    out.push(')');
+    out
+}
+
+impl Api {
+    /// Bytes as a review upload (byte 0 even: a set-up heavy SGF made by [`setup_sgf`]; odd: the
+    /// raw bytes): a 201 or a 4xx with a reason, never a 5xx; a stored review reads back (`GET`,
+    /// the analysis, the record, the rules lab's table) without a 5xx.
+    pub fn review_upload(&mut self, data: &[u8]) {
+        let Some((&kind, rest)) = data.split_first() else {
+            return;
+        };
+        let body = if kind % 2 == 0 {
+            setup_sgf(rest).into_bytes()
+        } else {
+            rest.to_vec()
+        };
+        let req = Request::post("/api/reviews")
+            .header("content-type", "application/x-go-sgf")
+            .body(Body::from(body.clone()))
+            .expect("a request");
+        let (status, out) = self.send(req);
+        let text = String::from_utf8_lossy(&body);
+        let what = format!("review {:?}", text.chars().take(200).collect::<String>());
+        assert!(
+            !status.is_server_error(),
+            "{what}: {status} {}",
+            String::from_utf8_lossy(&out)
+        );
+        check_error_body(status, &out, &what);
+        if status != StatusCode::CREATED {
+            return;
+        }
+        let v: Value = serde_json::from_slice(&out).expect("JSON");
+        let id = v["id"].as_str().expect("an id").to_string();
+        for path in [
+            format!("/api/reviews/{id}"),
+            format!("/api/reviews/{id}/analysis"),
+            format!("/api/reviews/{id}/record?analysis=1"),
+        ] {
+            let (status, out) = self.send(
+                Request::get(path.as_str())
+                    .body(Body::empty())
+                    .expect("a request"),
+            );
+            assert_eq!(
+                status,
+                StatusCode::OK,
+                "{what}: {path}: {}",
+                String::from_utf8_lossy(&out)
+            );
+        }
+        if v["game"] == "go" {
+            let (status, out) = self.post(&format!("/api/reviews/{id}/marks"), None, Vec::new());
+            assert!(
+                !status.is_server_error(),
+                "{what}: marks: {status} {}",
+                String::from_utf8_lossy(&out)
+            );
+            check_error_body(status, &out, &what);
+        }
+    }
+}

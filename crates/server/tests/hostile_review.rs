@@ -1,0 +1,298 @@
+//! Hostile clients, round 2 (issue 39): a review upload that would freeze the server, the "play
+//! now" flood, and rating farming. Each test is a stranger's reproduction over real HTTP
+//! against the server's default limits where the point is a limit.
+
+mod common;
+
+use common::{databases, Server};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// The session of a client that signed in: its cookie and CSRF token.
+#[derive(Clone, Debug)]
+struct Session {
+    cookie: String,
+    csrf: String,
+}
+
+/// POSTs JSON (with the session's cookie and CSRF token, if any); returns (status, cookie, body).
+async fn send(
+    s: &Server,
+    path: &str,
+    who: Option<&Session>,
+    body: Value,
+) -> (u16, Option<String>, Value) {
+    let mut r = s
+        .http
+        .post(format!("{}{path}", s.base))
+        .header("content-type", "application/json")
+        .body(body.to_string());
+    if let Some(w) = who {
+        r = r
+            .header("cookie", format!("baduk_session={}", w.cookie))
+            .header("x-csrf-token", &w.csrf);
+    }
+    let resp = r.send().await.expect("answered");
+    let status = resp.status().as_u16();
+    let cookie = resp
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .and_then(|kv| kv.strip_prefix("baduk_session="))
+        .map(str::to_string);
+    let text = resp.text().await.unwrap_or_default();
+    (
+        status,
+        cookie,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+async fn session(s: &Server, path: &str, body: Value) -> Session {
+    let (st, cookie, v) = send(s, path, None, body).await;
+    assert!(st == 200 || st == 201, "{path}: {st} {v}");
+    Session {
+        cookie: cookie.expect("a session cookie"),
+        csrf: v["csrf"].as_str().expect("a CSRF token").to_string(),
+    }
+}
+
+async fn guest(s: &Server) -> Session {
+    session(s, "/api/auth/guest", json!({})).await
+}
+
+async fn signup(s: &Server, name: &str) -> Session {
+    let name = format!("{name}{}", &baduk_server::hub::new_id()[..6]);
+    session(
+        s,
+        "/api/auth/signup",
+        json!({"username": name, "password": "tengen-hoshi-komoku"}),
+    )
+    .await
+}
+
+/// POSTs an SGF text as a review; returns (status, body).
+async fn upload(s: &Server, sgf: &str) -> (u16, Value) {
+    let resp = s
+        .http
+        .post(format!("{}/api/reviews", s.base))
+        .header("content-type", "application/x-go-sgf")
+        .body(sgf.to_string())
+        .send()
+        .await
+        .expect("answered");
+    let status = resp.status().as_u16();
+    let text = resp.text().await.unwrap_or_default();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// Issue 39, point 1: `(;SZ[25]` and 4,000 nodes of `AB[aa:yy]AE[aa:yy]` (76 KB, under every
+/// size cap) took 11 s to upload and froze the server on each read. It is refused at once,
+/// naming the set-up cap and the line; a record at the cap is stored, and reading it (many
+/// times at once) leaves `/healthz` answering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_set_up_bomb_is_refused_naming_the_cap_and_reads_never_stall_the_server() {
+    let s = Server::start("sqlite").await;
+    for nodes in [4_000, 19_000] {
+        let bomb = format!("(;SZ[25]{})", ";AB[aa:yy]AE[aa:yy]".repeat(nodes));
+        let (st, v) = upload(&s, &bomb).await;
+        assert_eq!((st, v["code"].as_str()), (422, Some("review.sgf")), "{v}");
+        let msg = v["error"].as_str().unwrap();
+        assert!(
+            msg.contains("too much set-up") && msg.contains("31250"),
+            "{msg}"
+        );
+        assert_eq!(v["args"]["line"], 1, "{v}");
+    }
+    assert_eq!(baduk_server::review::count(&s.hub.store).await.unwrap(), 0);
+
+    // At the cap (50 × 361 = 18,050 points on 19×19): stored, and its reads cost no replay.
+    let heavy = format!("(;SZ[19]{};B[dd];W[pp])", ";AB[aa:ss]AE[aa:ss]".repeat(12));
+    let (st, v) = upload(&s, &heavy).await;
+    assert_eq!(st, 201, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let mut reads = Vec::new();
+    for i in 0..24 {
+        let (http, base, id) = (s.http.clone(), s.base.clone(), id.clone());
+        let path = match i % 3 {
+            0 => format!("/api/reviews/{id}"),
+            1 => format!("/api/reviews/{id}/analysis"),
+            _ => format!("/api/reviews/{id}/record?analysis=1"),
+        };
+        reads.push(tokio::spawn(async move {
+            http.get(format!("{base}{path}"))
+                .send()
+                .await
+                .map(|r| r.status().as_u16())
+        }));
+    }
+    let health = tokio::time::timeout(Duration::from_secs(10), s.get("/healthz"))
+        .await
+        .expect("/healthz answers while the review is read");
+    assert_eq!(health.0, 200);
+    for r in reads {
+        assert_eq!(r.await.unwrap().unwrap(), 200);
+    }
+    let (st, r) = s.get(&format!("/api/reviews/{id}")).await;
+    assert_eq!(st, 200, "{r}");
+    assert_eq!(r["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(r["analysis"]["total"], 3, "{r}");
+    assert_eq!(r["setup"]["black"].as_array().unwrap().len(), 0);
+}
+
+/// Issue 39, point 2: two guests of one address alternating `POST /api/seeks` made 456 games
+/// in 20 s. Each seek now costs a game creation and a paired game counts against the
+/// open-games cap of its seekers' address; guests have their own budget.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_flood_stops_at_the_creation_budget_and_the_open_games_cap() {
+    for db in databases() {
+        let s = Server::start_config(&db, |c| c.limits = baduk_server::Limits::default()).await;
+        let (a, b) = (guest(&s).await, guest(&s).await);
+        let seek = json!({"game": "go", "size": 9});
+        let mut games = std::collections::HashSet::new();
+        let mut refused = Vec::new();
+        for i in 0..40 {
+            let who = if i % 2 == 0 { &a } else { &b };
+            let (st, _, v) = send(&s, "/api/seeks", Some(who), seek.clone()).await;
+            match st {
+                201 => {
+                    if let Some(g) = v["game"]["id"].as_str() {
+                        games.insert(g.to_string());
+                    }
+                }
+                429 => refused.push(v["code"].as_str().unwrap_or("").to_string()),
+                _ => panic!("seek {i}: {st} {v}"),
+            }
+        }
+        let cap = baduk_server::Limits::default().open_games_per_client;
+        assert!(games.len() <= cap, "{} games from one address", games.len());
+        assert!(!refused.is_empty(), "the flood was never refused");
+        assert!(
+            refused
+                .iter()
+                .all(|c| c == "limit.rate" || c == "limit.open_games"),
+            "{refused:?}"
+        );
+        // Guests: three a minute from one address (two were made above).
+        let (st, _, _) = send(&s, "/api/auth/guest", None, json!({})).await;
+        assert!(st == 200 || st == 201, "{st}");
+        let (st, _, v) = send(&s, "/api/auth/guest", None, json!({})).await;
+        assert_eq!((st, v["code"].as_str()), (429, Some("limit.rate")), "{v}");
+        assert!(v["error"].as_str().unwrap().contains("guest"), "{v}");
+    }
+}
+
+/// Pairs two accounts' rated 9×9 seeks; returns (black, white, game id).
+async fn rated_pair<'a>(
+    s: &Server,
+    x: &'a Session,
+    y: &'a Session,
+) -> (&'a Session, &'a Session, String) {
+    let seek = json!({"game": "go", "size": 9, "rated": true, "clock": "absolute:600", "range": [0, 3000]});
+    let (st, _, v) = send(s, "/api/seeks", Some(x), seek.clone()).await;
+    assert_eq!(st, 201, "{v}");
+    let (st, _, v) = send(s, "/api/seeks", Some(y), seek).await;
+    assert_eq!(st, 201, "{v}");
+    let game = &v["game"];
+    let id = game["id"].as_str().expect("paired").to_string();
+    if game["seat"] == "white" {
+        (x, y, id)
+    } else {
+        (y, x, id)
+    }
+}
+
+async fn act(s: &Server, id: &str, who: &Session, action: &str) {
+    let (st, _, v) = send(
+        s,
+        &format!("/api/games/{id}/actions"),
+        Some(who),
+        json!({ "action": action }),
+    )
+    .await;
+    assert_eq!(st, 200, "{action}: {v}");
+}
+
+async fn rated_games(s: &Server, name: &str) -> i64 {
+    let (_, p) = s.get(&format!("/api/players/{name}")).await;
+    p["ratings"]["go-small"]["games"].as_i64().unwrap_or(0)
+}
+
+async fn name_of(s: &Server, who: &Session) -> String {
+    let r = s
+        .http
+        .get(format!("{}/api/me", s.base))
+        .header("cookie", format!("baduk_session={}", who.cookie))
+        .send()
+        .await
+        .unwrap();
+    let v: Value = r.json().await.unwrap();
+    v["name"]
+        .as_str()
+        .or(v["account"]["name"].as_str())
+        .expect("a name")
+        .to_string()
+}
+
+/// Issue 39, point 6: a rated 9×9 game resigned after one move moved the winner 1500 → 1662,
+/// and fresh guests made willing victims. Now a game with fewer than two moves each moves no
+/// rating, guests play unrated only, and the same two accounts count at most
+/// `RATED_PAIR_PER_DAY` rated games a day.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ratings_cannot_be_farmed_by_quick_resignations_guests_or_one_opponent() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (x, y) = (signup(&s, "farm").await, signup(&s, "prey").await);
+        let (xn, yn) = (name_of(&s, &x).await, name_of(&s, &y).await);
+
+        // Resigned after one move: the game ends, no rating moves.
+        let (black, white, id) = rated_pair(&s, &x, &y).await;
+        act(&s, &id, black, "E5").await;
+        act(&s, &id, white, "resign").await;
+        let st = s.state(&id).await;
+        assert_eq!(st["status"], "finished", "{st}");
+        assert!(st["rating_changes"].is_null(), "{st}");
+        assert_eq!(
+            (rated_games(&s, &xn).await, rated_games(&s, &yn).await),
+            (0, 0)
+        );
+
+        // Two moves each: rated, up to the cap a day for this pair.
+        let cap = baduk_server::ratings::RATED_PAIR_PER_DAY;
+        for k in 0..cap + 1 {
+            let (black, white, id) = rated_pair(&s, &x, &y).await;
+            for (who, mv) in [(black, "C3"), (white, "G7"), (black, "C7"), (white, "G3")] {
+                act(&s, &id, who, mv).await;
+            }
+            act(&s, &id, black, "resign").await;
+            let st = s.state(&id).await;
+            assert_eq!(st["status"], "finished", "{st}");
+            assert_eq!(st["rating_changes"].is_null(), k >= cap, "game {k}: {st}");
+        }
+        assert_eq!(rated_games(&s, &xn).await, cap);
+        assert_eq!(rated_games(&s, &yn).await, cap);
+
+        // A guest may not seek or create a rated game.
+        let g = guest(&s).await;
+        let (st, _, v) = send(
+            &s,
+            "/api/seeks",
+            Some(&g),
+            json!({"game": "go", "size": 9, "rated": true}),
+        )
+        .await;
+        assert_eq!((st, v["code"].as_str()), (403, Some("rated.guest")), "{v}");
+        let (st, _, v) = send(
+            &s,
+            "/api/games",
+            Some(&g),
+            json!({"game": "go", "size": 9, "rated": true, "seats": {"white": {"kind": "open"}}}),
+        )
+        .await;
+        assert_eq!((st, v["code"].as_str()), (403, Some("rated.guest")), "{v}");
+    }
+}
