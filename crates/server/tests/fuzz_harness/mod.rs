@@ -660,8 +660,7 @@ pub fn setup_sgf(data: &[u8]) -> String {
         return String::new();
     };
     let mut out = format!("(;SZ[{}]", 1 + size % 26);
-    let mut it = rest.chunks(3);
-    while let Some(c) = it.next() {
+    for c in rest.chunks(3) {
         let (op, a, b) = (c[0], *c.get(1).unwrap_or(&0), *c.get(2).unwrap_or(&0));
         let pt = format!("{}{}", letter(a), letter(b));
         match op % 9 {
