@@ -238,6 +238,57 @@ def test_torch_planes():
     check(ok, "batched torch planes = goboard.planes() on %d positions" % len(boards))
 
 
+def test_export_roundtrip():
+    try:
+        import torch
+        import train
+    except Exception as e:
+        print("export round trip: skipped (%s)" % type(e).__name__)
+        return
+    import tempfile
+
+    torch.manual_seed(5)
+    model = train.PolicyNet(2, 8)
+    for m in model.modules():  # batch norm statistics as after training, not the initial ones
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.2, 0.2)
+    model.eval()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.bin")
+        train.export(model, path, {"note": "test"})
+        info, tensors = train.read_export(path)
+        check(info.get("note") == "test", "export header read back")
+        positions = train.fixture_positions()
+        check(len(positions) >= 6 and any(len(m) > 100 for m, _ in positions),
+              "fixture has %d positions" % len(positions))
+        b = goboard.Board()
+        for c, p in positions[-1][0]:
+            b.play(c, p)
+        codes = b.compact_board()
+        meta = (1, b.ko, *b.last_moves(), 15, 0)
+        x = torch.tensor(goboard.planes(codes, meta)).reshape(1, goboard.NUM_PLANES, N, N)
+        with torch.no_grad():
+            diff = (model(x) - train.folded_forward(tensors, x)).abs().max().item()
+        check(diff < 1e-4, "folded export computes the model's logits (max diff %.2g)" % diff)
+        fx = os.path.join(d, "f.txt")
+        train.write_fixture(path, fx)
+        lines = open(fx).read().split("\n")
+        check(lines[0] == "baduk-go-policy-fixture 1", "fixture header")
+        logits = [ln for ln in lines if ln.startswith("logits: ")]
+        check(len(logits) == len(positions) and len(logits[0].split()) == NN + 1,
+              "fixture has 361 logits per position")
+        with open(path, "ab") as f:
+            f.write(b"xxxx")
+        try:
+            train.read_export(path)
+            check(False, "a file longer than its header says is refused")
+        except ValueError:
+            check(True, "a file longer than its header says is refused")
+
+
 def main():
     sgf = None
     if "--sgf" in sys.argv:
@@ -247,6 +298,7 @@ def main():
     test_symmetries()
     test_random_games()
     test_torch_planes()
+    test_export_roundtrip()
     if sgf:
         test_sgf_dir(sgf, 100000)
     print("%d passed, %d failed" % (PASSED[0], len(FAILS)))
