@@ -4,6 +4,7 @@
     train.py --data PREPARED --ckpt DIR --export DIR [--blocks 6 --channels 64] [--log FILE]
     train.py --data PREPARED --bench 4x32,6x64,10x96         (samples/s of each size, one thread)
     train.py --fixture-only --ckpt DIR --export DIR           (re-export weights and fixture)
+    train.py --test-model DIR          (an untrained 2x8 network and fixture for the Rust tests)
 
 Framework: PyTorch 2.15.0 from PyPI (the only torch on the registries this project reaches; the
 Linux wheel pulls in the CUDA runtime packages it links against, ~4 GB installed, though only the
@@ -303,7 +304,7 @@ def legal(b, col, p):
     return False
 
 
-def write_fixture(model_path, path):
+def write_fixture(model_path, path, which=None):
     """Writes the fixture for the exported network at model_path (see the module's docstring):
     for each position its moves, board codes, meta, planes 0-15 as 361 digits each, plane 16's
     value, and the 361 logits of the exported (folded) network, each printed with 9 significant
@@ -313,6 +314,8 @@ def write_fixture(model_path, path):
     lines = ["baduk-go-policy-fixture 1",
              "model: %s sha256 %s" % (os.path.basename(model_path), sha)]
     positions = fixture_positions()
+    if which is not None:
+        positions = [positions[i] for i in which]
     lines.append("positions: %d" % len(positions))
     for k, (moves, komi2) in enumerate(positions):
         b = goboard.Board()
@@ -344,6 +347,31 @@ def write_fixture(model_path, path):
 
 
 # ---------------------------------------------------------------- training
+
+
+def write_test_model(folder):
+    """A small untrained network (2 blocks x 8 channels, seeded random weights and batch norm
+    statistics) exported with a three-position fixture: what the Rust forward pass's unit tests
+    compare with (crates/search/tests/data/). Not a model to play with."""
+    os.makedirs(folder, exist_ok=True)
+    torch.manual_seed(44)
+    model = PolicyNet(2, 8)
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.2, 0.2)
+    model.eval()
+    mp = os.path.join(folder, "go-policy-test.bin")
+    export(model, mp, {
+        "planes": "%d (%d input planes, scripts/go-policy/goboard.py)" % (
+            goboard.PLANES_VERSION, NP),
+        "blocks": 2, "channels": 8,
+        "recipe": "untrained: scripts/go-policy/train.py --test-model (torch.manual_seed(44)), "
+                  "for the forward pass's tests only",
+        "held-out": "none"})
+    write_fixture(mp, os.path.join(folder, "go-policy-test-fixture.txt"), which=[0, 3, -1])
 
 
 def log(f, msg):
@@ -417,6 +445,8 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--bench", help="sizes BxC,BxC,...: measure samples/s and exit")
     ap.add_argument("--bench-seconds", type=float, default=30.0)
+    ap.add_argument("--test-model", metavar="DIR",
+                    help="write the untrained test network and its fixture to DIR, then exit")
     ap.add_argument("--fixture-only", action="store_true",
                     help="export the checkpoint's weights and fixture, then exit")
     args = ap.parse_args(argv)
@@ -428,6 +458,9 @@ def main(argv=None):
         pass
     if args.bench:
         bench(args)
+        return
+    if args.test_model:
+        write_test_model(args.test_model)
         return
     if not (args.ckpt and args.export):
         sys.exit("train.py: --ckpt and --export are needed")
