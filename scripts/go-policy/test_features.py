@@ -247,15 +247,7 @@ def test_export_roundtrip():
         return
     import tempfile
 
-    torch.manual_seed(5)
-    model = train.PolicyNet(2, 8)
-    for m in model.modules():  # batch norm statistics as after training, not the initial ones
-        if isinstance(m, torch.nn.BatchNorm2d):
-            m.running_mean.uniform_(-0.5, 0.5)
-            m.running_var.uniform_(0.5, 2.0)
-            m.weight.data.uniform_(0.5, 1.5)
-            m.bias.data.uniform_(-0.2, 0.2)
-    model.eval()
+    model = train.random_model(5, 2, 8)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "m.bin")
         train.export(model, path, {"note": "test"})

@@ -349,20 +349,26 @@ def write_fixture(model_path, path, which=None):
 # ---------------------------------------------------------------- training
 
 
-def write_test_model(folder):
-    """A small untrained network (2 blocks x 8 channels, seeded random weights and batch norm
-    statistics) exported with a three-position fixture: what the Rust forward pass's unit tests
-    compare with (crates/search/tests/data/). Not a model to play with."""
-    os.makedirs(folder, exist_ok=True)
-    torch.manual_seed(44)
-    model = PolicyNet(2, 8)
+def random_model(seed, blocks, channels):
+    """An untrained network in eval mode whose batch norms have random statistics and affine
+    weights (as after training, so folding them is exercised)."""
+    torch.manual_seed(seed)
+    model = PolicyNet(blocks, channels)
     for m in model.modules():
         if isinstance(m, nn.BatchNorm2d):
             m.running_mean.uniform_(-0.5, 0.5)
             m.running_var.uniform_(0.5, 2.0)
             m.weight.data.uniform_(0.5, 1.5)
             m.bias.data.uniform_(-0.2, 0.2)
-    model.eval()
+    return model.eval()
+
+
+def write_test_model(folder):
+    """A small untrained network (2 blocks x 8 channels, seeded random weights and batch norm
+    statistics) exported with a three-position fixture: what the Rust forward pass's unit tests
+    compare with (crates/search/tests/data/). Not a model to play with."""
+    os.makedirs(folder, exist_ok=True)
+    model = random_model(44, 2, 8)
     mp = os.path.join(folder, "go-policy-test.bin")
     export(model, mp, {
         "planes": "%d (%d input planes, scripts/go-policy/goboard.py)" % (
