@@ -47,7 +47,8 @@ struct Conv {
     cin: usize,
     cout: usize,
     k: usize,
-    /// (cout, cin, k, k), row-major.
+    /// The file's (cout, cin, k, k) weights reordered to (k, k, cin, cout), so that the inner
+    /// loop runs over the output channels.
     w: Vec<f32>,
     b: Vec<f32>,
 }
@@ -175,11 +176,20 @@ impl PolicyNet {
                     "{wname} has shape {wd:?} and {bname} {bd:?}, not (out, {cin}, {k}, {k}) and (out)"
                 )));
             }
+            let (cout, cin) = (wd[0], wd[1]);
+            let mut wt = vec![0.0f32; w.len()];
+            for o in 0..cout {
+                for i in 0..cin {
+                    for tap in 0..k * k {
+                        wt[(tap * cin + i) * cout + o] = w[(o * cin + i) * k * k + tap];
+                    }
+                }
+            }
             Ok(Conv {
-                cin: wd[1],
-                cout: wd[0],
+                cin,
+                cout,
                 k,
-                w,
+                w: wt,
                 b,
             })
         };
@@ -255,22 +265,22 @@ impl PolicyNet {
     /// planes, plane after plane.
     pub fn forward(&self, planes: &[f32]) -> Vec<f32> {
         assert_eq!(planes.len(), PLANES * POINTS, "17 planes of 361 points");
-        let mut x = vec![0.0f32; PLANES * PAREA];
+        // activations: padded point by padded point, the channels of a point together
+        let mut x = vec![0.0f32; PAREA * PLANES];
         for c in 0..PLANES {
-            for r in 0..SIDE {
-                let src = &planes[c * POINTS + r * SIDE..][..SIDE];
-                x[c * PAREA + (r + 1) * PSIDE + 1..][..SIDE].copy_from_slice(src);
+            for p in 0..POINTS {
+                x[padded(p) * PLANES + c] = planes[c * POINTS + p];
             }
         }
         let ch = self.channels;
-        let mut a = vec![0.0f32; ch * PAREA];
-        let mut t = vec![0.0f32; ch * PAREA];
+        let mut a = vec![0.0f32; PAREA * ch];
+        let mut t = vec![0.0f32; PAREA * ch];
+        let mut y = vec![0.0f32; PAREA * ch];
         conv(&self.stem, &x, &mut a);
         relu(&mut a);
         for (c1, c2) in &self.blocks {
             conv(c1, &a, &mut t);
             relu(&mut t);
-            let mut y = vec![0.0f32; ch * PAREA];
             conv(c2, &t, &mut y);
             for (ai, yi) in a.iter_mut().zip(&y) {
                 *ai = (*ai + yi).max(0.0);
@@ -278,11 +288,7 @@ impl PolicyNet {
         }
         let mut out = vec![0.0f32; PAREA];
         conv(&self.head, &a, &mut out);
-        let mut logits = Vec::with_capacity(POINTS);
-        for r in 0..SIDE {
-            logits.extend_from_slice(&out[(r + 1) * PSIDE + 1..][..SIDE]);
-        }
-        logits
+        (0..POINTS).map(|p| out[padded(p)]).collect()
     }
 }
 
@@ -296,33 +302,34 @@ fn relu(v: &mut [f32]) {
     }
 }
 
-/// `out` (cout × 21 × 21, border left at zero) = conv(`x` (cin × 21 × 21, zero border)).
-/// PyTorch's cross-correlation with zero padding: out[o][r][c] = b[o] + Σ_i Σ_dy Σ_dx
-/// w[o][i][dy][dx] · x[i][r + dy − pad][c + dx − pad].
+/// The index in the padded 21 × 21 board of point `p` (row × 19 + col).
+fn padded(p: usize) -> usize {
+    (p / SIDE + 1) * PSIDE + p % SIDE + 1
+}
+
+/// `out` (21 × 21 points × cout, the border left at zero) = conv(`x`, 21 × 21 points × cin,
+/// zero border). PyTorch's cross-correlation with zero padding: out[o][r][c] = b[o] + Σ_i Σ_dy
+/// Σ_dx w[o][i][dy][dx] · x[i][r + dy − pad][c + dx − pad], summed input channel by input
+/// channel, the taps in order (zero inputs skipped: the planes and the ReLUs' outputs are sparse).
 fn conv(cv: &Conv, x: &[f32], out: &mut [f32]) {
-    let k = cv.k;
+    let (k, cin, cout) = (cv.k, cv.cin, cv.cout);
     let pad = k / 2;
-    for o in 0..cv.cout {
-        let dst = &mut out[o * PAREA..(o + 1) * PAREA];
-        dst.fill(0.0);
-        for r in 1..=SIDE {
-            dst[r * PSIDE + 1..][..SIDE].fill(cv.b[o]);
-        }
-        for i in 0..cv.cin {
-            let src = &x[i * PAREA..(i + 1) * PAREA];
-            for dy in 0..k {
-                for dx in 0..k {
-                    let wv = cv.w[((o * cv.cin + i) * k + dy) * k + dx];
-                    if wv == 0.0 {
+    for p in 0..POINTS {
+        let pp = padded(p);
+        let acc = &mut out[pp * cout..(pp + 1) * cout];
+        acc.copy_from_slice(&cv.b);
+        for dy in 0..k {
+            for dx in 0..k {
+                let q = pp + dy * PSIDE + dx - pad * PSIDE - pad;
+                let xs = &x[q * cin..(q + 1) * cin];
+                let tap = dy * k + dx;
+                let wt = &cv.w[tap * cin * cout..(tap + 1) * cin * cout];
+                for (i, &v) in xs.iter().enumerate() {
+                    if v == 0.0 {
                         continue;
                     }
-                    for r in 1..=SIDE {
-                        let s = (r + dy - pad) * PSIDE + 1 + dx - pad;
-                        let d = r * PSIDE + 1;
-                        let (dr, sr) = (&mut dst[d..d + SIDE], &src[s..s + SIDE]);
-                        for (dv, sv) in dr.iter_mut().zip(sr) {
-                            *dv += wv * sv;
-                        }
+                    for (a, &w) in acc.iter_mut().zip(&wt[i * cout..(i + 1) * cout]) {
+                        *a += v * w;
                     }
                 }
             }
