@@ -14,6 +14,7 @@ pub mod lib_game;
 pub mod mcts;
 pub mod patterns;
 pub mod playout;
+pub mod policy_net;
 pub mod rules;
 pub mod spatial;
 pub mod state;

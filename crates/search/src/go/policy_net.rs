@@ -1,0 +1,545 @@
+//! The Go policy network's forward pass (issue 44): a residual tower trained by
+//! `scripts/train-go-policy` that gives each of the 361 points of a 19×19 board a logit for being
+//! the next move. This module reads the exported weights (format `baduk-go-policy 1`, described
+//! in `scripts/go-policy/train.py`) and computes the logits from the 17 input planes (version 1,
+//! `scripts/go-policy/goboard.py`). It is not used by the search yet.
+//!
+//! The planes are built here from the compact position the Python side stores (board codes and
+//! meta, [`planes_from_compact`]); the tests compare both the planes and the logits with a
+//! fixture written by PyTorch (`train.py --test-model crates/search/tests/data`).
+
+use std::fmt;
+
+/// Points of the 19×19 board.
+pub const POINTS: usize = 361;
+/// Input planes (version 1).
+pub const PLANES: usize = 17;
+/// The version of the input planes this module builds and accepts.
+pub const PLANES_VERSION: u32 = 1;
+/// The export format's first line.
+pub const FORMAT: &str = "baduk-go-policy 1";
+/// "No point" in the compact meta (no ko, no last move or a pass).
+pub const NONE: usize = POINTS;
+
+const SIDE: usize = 19;
+/// Activations are kept padded by one zero point on every side: 21×21 per channel.
+const PSIDE: usize = SIDE + 2;
+const PAREA: usize = PSIDE * PSIDE;
+
+/// A weights file that cannot be used: which file, and what is wrong with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetError {
+    pub file: String,
+    pub message: String,
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// A 3×3 (or 1×1) convolution with its bias, batch norm folded in by the exporter.
+#[derive(Debug, Clone)]
+struct Conv {
+    cin: usize,
+    cout: usize,
+    k: usize,
+    /// The file's (cout, cin, k, k) weights reordered to (k, k, cin, cout), so that the inner
+    /// loop runs over the output channels.
+    w: Vec<f32>,
+    b: Vec<f32>,
+}
+
+/// The network: stem, residual blocks, 1×1 head.
+#[derive(Debug, Clone)]
+pub struct PolicyNet {
+    channels: usize,
+    stem: Conv,
+    blocks: Vec<(Conv, Conv)>,
+    head: Conv,
+    header: Vec<(String, String)>,
+}
+
+impl PolicyNet {
+    /// Reads a weights file.
+    pub fn load(path: &str) -> Result<PolicyNet, NetError> {
+        let bytes = std::fs::read(path).map_err(|e| NetError {
+            file: path.to_string(),
+            message: format!("cannot read the network file: {e}"),
+        })?;
+        PolicyNet::parse(&bytes, path)
+    }
+
+    /// Reads a weights file's bytes; `file` names it in errors.
+    pub fn parse(bytes: &[u8], file: &str) -> Result<PolicyNet, NetError> {
+        let err = |message: String| NetError {
+            file: file.to_string(),
+            message,
+        };
+        let first = bytes
+            .iter()
+            .position(|&c| c == b'\n')
+            .unwrap_or(bytes.len());
+        if &bytes[..first] != FORMAT.as_bytes() {
+            let shown = String::from_utf8_lossy(&bytes[..first.min(40)]).into_owned();
+            return Err(err(format!(
+                "not a `{FORMAT}` file (its first line is {shown:?})"
+            )));
+        }
+        let end = find(bytes, b"\nend\n")
+            .ok_or_else(|| err("the header has no `end` line (truncated?)".into()))?
+            + 5;
+        let head = std::str::from_utf8(&bytes[..end])
+            .map_err(|_| err("the header is not UTF-8".into()))?;
+        let mut header = Vec::new();
+        let mut shapes: Vec<(String, Vec<usize>)> = Vec::new();
+        for line in head.lines().skip(1) {
+            if let Some(t) = line.strip_prefix("tensor ") {
+                let mut parts = t.split_whitespace();
+                let name = parts.next().unwrap_or("").to_string();
+                let dims: Result<Vec<usize>, _> = parts.map(str::parse).collect();
+                let dims = dims.map_err(|_| err(format!("bad tensor line {line:?}")))?;
+                shapes.push((name, dims));
+            } else if let Some((k, v)) = line.split_once(": ") {
+                header.push((k.to_string(), v.to_string()));
+            }
+        }
+        let get = |k: &str| {
+            header
+                .iter()
+                .find(|(hk, _)| hk == k)
+                .map(|(_, v)| v.as_str())
+        };
+        let planes_version = get("planes")
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse::<u32>().ok());
+        if planes_version != Some(PLANES_VERSION) {
+            return Err(err(format!(
+                "input planes version {:?}, this build reads version {PLANES_VERSION}",
+                get("planes")
+            )));
+        }
+        let floats: usize = shapes
+            .iter()
+            .map(|(_, d)| d.iter().product::<usize>())
+            .sum();
+        let data = &bytes[end..];
+        if data.len() != floats * 4 {
+            return Err(err(format!(
+                "{} bytes of weights where the header lists {} ({} floats){}",
+                data.len(),
+                floats * 4,
+                floats,
+                if data.len() < floats * 4 {
+                    ": truncated"
+                } else {
+                    ""
+                }
+            )));
+        }
+        let mut values = data
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        let mut tensors = Vec::new();
+        for (name, dims) in &shapes {
+            let n: usize = dims.iter().product();
+            let v: Vec<f32> = values.by_ref().take(n).collect();
+            if v.iter().any(|x| !x.is_finite()) {
+                return Err(err(format!("tensor {name} has a value that is not finite")));
+            }
+            tensors.push((name.clone(), dims.clone(), v));
+        }
+        let mut it = tensors.into_iter();
+        let mut take_conv = |wname: &str, bname: &str, cin: usize, k: usize| {
+            let (wn, wd, w) = it
+                .next()
+                .ok_or_else(|| err(format!("{wname} is missing")))?;
+            let (bn, bd, b) = it
+                .next()
+                .ok_or_else(|| err(format!("{bname} is missing")))?;
+            if wn != wname || bn != bname {
+                return Err(err(format!(
+                    "tensors {wn}, {bn} where {wname}, {bname} belong"
+                )));
+            }
+            let ok = wd.len() == 4
+                && wd[2] == k
+                && wd[3] == k
+                && wd[1] == cin
+                && bd.len() == 1
+                && bd[0] == wd[0];
+            if !ok {
+                return Err(err(format!(
+                    "{wname} has shape {wd:?} and {bname} {bd:?}, not (out, {cin}, {k}, {k}) and (out)"
+                )));
+            }
+            let (cout, cin) = (wd[0], wd[1]);
+            let mut wt = vec![0.0f32; w.len()];
+            for o in 0..cout {
+                for i in 0..cin {
+                    for tap in 0..k * k {
+                        wt[(tap * cin + i) * cout + o] = w[(o * cin + i) * k * k + tap];
+                    }
+                }
+            }
+            Ok(Conv {
+                cin,
+                cout,
+                k,
+                w: wt,
+                b,
+            })
+        };
+        let stem = take_conv("stem.weight", "stem.bias", PLANES, 3)?;
+        let ch = stem.cout;
+        let nblocks = shapes
+            .iter()
+            .filter(|(n, _)| n.ends_with(".conv1.weight"))
+            .count();
+        let mut blocks = Vec::new();
+        for i in 0..nblocks {
+            let c1 = take_conv(
+                &format!("block{i}.conv1.weight"),
+                &format!("block{i}.conv1.bias"),
+                ch,
+                3,
+            )?;
+            let c2 = take_conv(
+                &format!("block{i}.conv2.weight"),
+                &format!("block{i}.conv2.bias"),
+                ch,
+                3,
+            )?;
+            if c1.cout != ch || c2.cout != ch {
+                return Err(err(format!("block {i} does not keep {ch} channels")));
+            }
+            blocks.push((c1, c2));
+        }
+        let head = take_conv("head.weight", "head.bias", ch, 1)?;
+        if head.cout != 1 {
+            return Err(err(format!("the head has {} outputs, not 1", head.cout)));
+        }
+        if let Some((n, _, _)) = it.next() {
+            return Err(err(format!("unexpected tensor {n} after the head")));
+        }
+        for (key, want) in [("blocks", nblocks), ("channels", ch)] {
+            if let Some(v) = get(key) {
+                if v.trim().parse::<usize>().ok() != Some(want) {
+                    return Err(err(format!(
+                        "the header says {key}: {v}, the tensors have {want}"
+                    )));
+                }
+            }
+        }
+        Ok(PolicyNet {
+            channels: ch,
+            stem,
+            blocks,
+            head,
+            header,
+        })
+    }
+
+    /// Residual blocks.
+    pub fn blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Channels of the tower.
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+
+    /// A header line's value (`recipe`, `data`, `held-out`, …).
+    pub fn header(&self, key: &str) -> Option<&str> {
+        self.header
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The 361 move logits (p = row × 19 + col) of a position given as its 17 × 361 input
+    /// planes, plane after plane.
+    pub fn forward(&self, planes: &[f32]) -> Vec<f32> {
+        assert_eq!(planes.len(), PLANES * POINTS, "17 planes of 361 points");
+        // activations: padded point by padded point, the channels of a point together
+        let mut x = vec![0.0f32; PAREA * PLANES];
+        for c in 0..PLANES {
+            for p in 0..POINTS {
+                x[padded(p) * PLANES + c] = planes[c * POINTS + p];
+            }
+        }
+        let ch = self.channels;
+        let mut a = vec![0.0f32; PAREA * ch];
+        let mut t = vec![0.0f32; PAREA * ch];
+        let mut y = vec![0.0f32; PAREA * ch];
+        conv(&self.stem, &x, &mut a);
+        relu(&mut a);
+        for (c1, c2) in &self.blocks {
+            conv(c1, &a, &mut t);
+            relu(&mut t);
+            conv(c2, &t, &mut y);
+            for (ai, yi) in a.iter_mut().zip(&y) {
+                *ai = (*ai + yi).max(0.0);
+            }
+        }
+        let mut out = vec![0.0f32; PAREA];
+        conv(&self.head, &a, &mut out);
+        (0..POINTS).map(|p| out[padded(p)]).collect()
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn relu(v: &mut [f32]) {
+    for x in v {
+        *x = x.max(0.0);
+    }
+}
+
+/// The index in the padded 21 × 21 board of point `p` (row × 19 + col).
+fn padded(p: usize) -> usize {
+    (p / SIDE + 1) * PSIDE + p % SIDE + 1
+}
+
+/// `out` (21 × 21 points × cout, the border left at zero) = conv(`x`, 21 × 21 points × cin,
+/// zero border). PyTorch's cross-correlation with zero padding: out[o][r][c] = b[o] + Σ_i Σ_dy
+/// Σ_dx w[o][i][dy][dx] · x[i][r + dy − pad][c + dx − pad], summed input channel by input
+/// channel, the taps in order (zero inputs skipped: the planes and the ReLUs' outputs are sparse).
+fn conv(cv: &Conv, x: &[f32], out: &mut [f32]) {
+    let (k, cin, cout) = (cv.k, cv.cin, cv.cout);
+    let pad = k / 2;
+    for p in 0..POINTS {
+        let pp = padded(p);
+        let acc = &mut out[pp * cout..(pp + 1) * cout];
+        acc.copy_from_slice(&cv.b);
+        for dy in 0..k {
+            for dx in 0..k {
+                let q = pp + dy * PSIDE + dx - pad * PSIDE - pad;
+                let xs = &x[q * cin..(q + 1) * cin];
+                let tap = dy * k + dx;
+                let wt = &cv.w[tap * cin * cout..(tap + 1) * cin * cout];
+                for (i, &v) in xs.iter().enumerate() {
+                    if v == 0.0 {
+                        continue;
+                    }
+                    for (a, &w) in acc.iter_mut().zip(&wt[i * cout..(i + 1) * cout]) {
+                        *a += v * w;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The 17 input planes (version 1) of a compact position, as `goboard.planes()` builds them:
+/// `board[p]` 0 empty, 1–3 a Black stone whose chain has 1, 2, ≥3 liberties, 4–6 the same for
+/// White; `meta` = [to move (1 Black, 2 White), ko point, last, second-last, third-last,
+/// fourth-last move (361 = none or a pass), komi × 2].
+pub fn planes_from_compact(board: &[u8], meta: &[i32; 7]) -> Vec<f32> {
+    assert_eq!(board.len(), POINTS);
+    let mut out = vec![0.0f32; PLANES * POINTS];
+    let to_move = meta[0] as u8;
+    let mut set = |plane: usize, p: usize, v: f32| out[plane * POINTS + p] = v;
+    for (p, &code) in board.iter().enumerate() {
+        if code == 0 {
+            set(2, p, 1.0);
+            continue;
+        }
+        let col = if code <= 3 { 1 } else { 2 };
+        let libs = (code - (col - 1) * 3) as usize;
+        if col == to_move {
+            set(0, p, 1.0);
+            set(2 + libs, p, 1.0);
+        } else {
+            set(1, p, 1.0);
+            set(5 + libs, p, 1.0);
+        }
+    }
+    for (plane, &q) in (9..14).zip(&meta[1..6]) {
+        if (q as usize) < NONE {
+            set(plane, q as usize, 1.0);
+        }
+    }
+    let k = if to_move == 2 { meta[6] } else { -meta[6] };
+    let kv = k as f32 / 20.0;
+    for p in 0..POINTS {
+        set(14, p, 1.0);
+        set(15, p, if to_move == 1 { 1.0 } else { 0.0 });
+        set(16, p, kv);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NET: &[u8] = include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/go-policy-test.bin"
+    ));
+    const FIXTURE: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/go-policy-test-fixture.txt"
+    ));
+
+    struct Pos {
+        board: Vec<u8>,
+        meta: [i32; 7],
+        planes: Vec<String>,
+        plane16: f32,
+        logits: Vec<f32>,
+    }
+
+    fn fixture() -> Vec<Pos> {
+        parse_fixture(FIXTURE)
+    }
+
+    fn parse_fixture(text: &str) -> Vec<Pos> {
+        let mut out = Vec::new();
+        let mut cur: Option<Pos> = None;
+        for line in text.lines() {
+            let (k, v) = match line.split_once(": ") {
+                Some(kv) => kv,
+                None => {
+                    if line.starts_with("position ") {
+                        if let Some(p) = cur.take() {
+                            out.push(p);
+                        }
+                        cur = Some(Pos {
+                            board: vec![],
+                            meta: [0; 7],
+                            planes: vec![],
+                            plane16: f32::NAN,
+                            logits: vec![],
+                        });
+                    }
+                    continue;
+                }
+            };
+            let Some(p) = cur.as_mut() else { continue };
+            match k {
+                "board" => p.board = v.bytes().map(|c| c - b'0').collect(),
+                "meta" => {
+                    for (m, s) in p.meta.iter_mut().zip(v.split(' ')) {
+                        *m = s.parse().unwrap();
+                    }
+                }
+                "plane16" => p.plane16 = v.parse().unwrap(),
+                "logits" => p.logits = v.split(' ').map(|s| s.parse().unwrap()).collect(),
+                _ if k.starts_with("plane") => p.planes.push(v.to_string()),
+                _ => {}
+            }
+        }
+        out.extend(cur);
+        out
+    }
+
+    #[test]
+    fn reads_the_test_network() {
+        let net = PolicyNet::parse(NET, "test.bin").unwrap();
+        assert_eq!((net.blocks(), net.channels()), (2, 8));
+        assert!(net.header("recipe").unwrap().contains("untrained"));
+    }
+
+    #[test]
+    fn planes_match_the_python_reference() {
+        let fx = fixture();
+        assert_eq!(fx.len(), 3);
+        for (n, p) in fx.iter().enumerate() {
+            let pl = planes_from_compact(&p.board, &p.meta);
+            for (i, want) in p.planes.iter().enumerate() {
+                let got: String = pl[i * POINTS..(i + 1) * POINTS]
+                    .iter()
+                    .map(|&v| if v == 1.0 { '1' } else { '0' })
+                    .collect();
+                assert_eq!(&got, want, "position {n} plane {i}");
+            }
+            assert!(pl[16 * POINTS..].iter().all(|&v| v == p.plane16));
+        }
+    }
+
+    #[test]
+    fn logits_match_pytorch() {
+        let net = PolicyNet::parse(NET, "test.bin").unwrap();
+        check_logits(&net, &fixture());
+    }
+
+    /// With GO_POLICY_EXPORT=DIR (what `scripts/train-go-policy` exports to, /work/nn/export),
+    /// the trained network there against its own fixture, and the forward pass's time.
+    #[test]
+    fn exported_network_matches_its_fixture() {
+        let Ok(dir) = std::env::var("GO_POLICY_EXPORT") else {
+            return;
+        };
+        let net = PolicyNet::load(&format!("{dir}/go-policy.bin")).unwrap();
+        let text = std::fs::read_to_string(format!("{dir}/go-policy-fixture.txt")).unwrap();
+        let fx = parse_fixture(&text);
+        check_logits(&net, &fx);
+        let planes = planes_from_compact(&fx[fx.len() - 1].board, &fx[fx.len() - 1].meta);
+        let t = std::time::Instant::now();
+        let n = 50;
+        for _ in 0..n {
+            std::hint::black_box(net.forward(&planes));
+        }
+        eprintln!(
+            "{}x{}: {} positions checked, {:.2} ms a forward pass",
+            net.blocks(),
+            net.channels(),
+            fx.len(),
+            t.elapsed().as_secs_f64() * 1000.0 / n as f64
+        );
+    }
+
+    fn check_logits(net: &PolicyNet, fx: &[Pos]) {
+        for (n, p) in fx.iter().enumerate() {
+            let got = net.forward(&planes_from_compact(&p.board, &p.meta));
+            assert_eq!(got.len(), POINTS);
+            for (q, (g, w)) in got.iter().zip(&p.logits).enumerate() {
+                assert!(
+                    (g - w).abs() <= 1e-4 * (1.0 + w.abs()),
+                    "position {n} point {q}: {g} where PyTorch has {w}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_bad_files_naming_them() {
+        let e = PolicyNet::parse(b"hello\n", "x.bin").unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("x.bin: not a `baduk-go-policy 1` file"));
+        let e = PolicyNet::parse(&NET[..NET.len() - 10], "short.bin").unwrap_err();
+        assert!(e.message.contains("truncated"), "{e}");
+        let cut = find(NET, b"\nend\n").unwrap();
+        let e = PolicyNet::parse(&NET[..cut], "head.bin").unwrap_err();
+        assert!(e.message.contains("no `end` line"), "{e}");
+        let text = String::from_utf8_lossy(&NET[..cut]).replace("planes: 1 ", "planes: 2 ");
+        let mut v2 = text.into_bytes();
+        v2.extend_from_slice(&NET[cut..]);
+        let e = PolicyNet::parse(&v2, "v2.bin").unwrap_err();
+        assert!(e.message.contains("planes version"), "{e}");
+        let text = String::from_utf8_lossy(&NET[..cut])
+            .replace("tensor stem.weight 8 17 3 3", "tensor stem.weight 8 16 3 3");
+        let mut shape = text.into_bytes();
+        shape.extend_from_slice(&NET[cut..]);
+        let e = PolicyNet::parse(&shape, "shape.bin").unwrap_err();
+        assert!(
+            e.message.contains("bytes of weights") || e.message.contains("shape"),
+            "{e}"
+        );
+        let e = PolicyNet::load("/nonexistent/net.bin").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("/nonexistent/net.bin: cannot read"),
+            "{e}"
+        );
+    }
+}
