@@ -78,7 +78,7 @@ pub struct AbuseReport {
     pub health: Latencies,
     /// `/healthz` polls that failed or took over 5 s.
     pub health_failed: u64,
-    /// Slow-header connections opened, and how long the server kept each (ms) before closing.
+    /// Slow-header connections opened, and how long the server kept each (µs) before closing.
     pub slow: Latencies,
     /// The server's resident memory: first and largest sample (KiB).
     pub rss_kib: (Option<u64>, Option<u64>),
@@ -339,7 +339,7 @@ async fn guest_session(http: &reqwest::Client, base: &str) -> Option<(String, St
 }
 
 /// One connection that sends a request's headers a byte every 2 s; how long the server kept
-/// it open (ms), at most `limit`.
+/// it open (µs), at most `limit`.
 async fn slow_headers(server: SocketAddr, from: IpAddr, limit: Duration) -> Option<u32> {
     let sock = tokio::net::TcpSocket::new_v4().ok()?;
     sock.bind(SocketAddr::new(from, 0)).ok()?;
@@ -362,7 +362,7 @@ async fn slow_headers(server: SocketAddr, from: IpAddr, limit: Duration) -> Opti
             Err(_) => {}
         }
     }
-    Some(t.elapsed().as_millis() as u32)
+    Some(t.elapsed().as_micros().min(u32::MAX as u128) as u32)
 }
 
 /// Runs the mix for `opts.seconds`; returns the report.
@@ -641,12 +641,12 @@ pub async fn run(opts: &AbuseOptions) -> Result<AbuseReport, String> {
                     while set.len() < 50 {
                         set.spawn(slow_headers(server, from, limit));
                     }
-                    if let Ok(Some(Some(ms))) =
+                    if let Ok(Some(Some(us))) =
                         tokio::time::timeout(Duration::from_secs(1), set.join_next())
                             .await
                             .map(|r| r.map(|x| x.ok().flatten()))
                     {
-                        report.lock().expect("report").slow.0.push(ms);
+                        report.lock().expect("report").slow.0.push(us);
                     }
                 }
                 set.abort_all();
