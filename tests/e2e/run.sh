@@ -38,14 +38,15 @@ rm -rf "$E2E/artifacts"
 mkdir -p "$E2E/artifacts"
 PORT=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 # Every player and spectator of these tests is one address making many games and moves in a few
-# seconds: creation, open games, guests, actions and sockets are not capped per address here (the
+# seconds: creation, open games, guests, engine reviews, actions and sockets are not capped per
+# address here (the
 # hostile-client tests in crates/server check those limits: 30 sockets a minute and 20 at once
 # for the one address every page shares are tight; a spectator's socket was once lost mid-test
 # and its chat line with it);
 # every other limit is the default one. A seek is
 # offered the bot after 3 s (not 20): the guest of issue 21's tests takes it. The engine's review
 # gets 100 playouts a position (the debug binary's search is slow).
-SERVE_ARGS=(--addr "127.0.0.1:$PORT" --database "sqlite:$TMP/e2e.db" --creates-per-minute 0 --open-games-per-client 0 --actions-per-second 0 --sockets-per-minute 0 --sockets-per-client 0 --guests-per-minute 0 --seek-bot-seconds 3 --review-playouts 100)
+SERVE_ARGS=(--addr "127.0.0.1:$PORT" --database "sqlite:$TMP/e2e.db" --creates-per-minute 0 --open-games-per-client 0 --actions-per-second 0 --sockets-per-minute 0 --sockets-per-client 0 --guests-per-minute 0 --reviews-per-client 0 --seek-bot-seconds 3 --review-playouts 100)
 echo "== $BIN serve ${SERVE_ARGS[*]}"
 "$BIN" serve "${SERVE_ARGS[@]}" >"$TMP/server.log" 2>&1 &
 PID=$!

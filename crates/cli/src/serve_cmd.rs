@@ -77,6 +77,9 @@ pub struct ServeArgs {
     /// Guest sessions one client address may start a minute ("play as a guest").
     #[arg(long, default_value_t = 3.0)]
     pub guests_per_minute: f64,
+    /// Reviews one client address may have queued or running in the engine at once (0: no cap).
+    #[arg(long, default_value_t = 2)]
+    pub reviews_per_client: usize,
     /// Sign-in attempts one client address may make a minute for one account name (NFKC,
     /// case-folded), so guesses from one address never lock the owner out elsewhere (0: no limit).
     #[arg(long, default_value_t = 5.0)]
@@ -231,6 +234,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         )?,
         logins_per_minute: a.logins_per_minute,
         guests_per_minute: a.guests_per_minute,
+        reviews_per_client: a.reviews_per_client,
         logins_per_name_minute: a.logins_per_name_minute,
         logins_per_account_minute: a.logins_per_account_minute,
         header_timeout: seconds(

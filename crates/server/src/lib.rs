@@ -116,6 +116,8 @@ pub struct Limits {
     pub logins_per_minute: f64,
     /// Guest sessions a client address may start a minute.
     pub guests_per_minute: f64,
+    /// Reviews one client address may have queued or running in the engine at once.
+    pub reviews_per_client: usize,
     /// Sign-in attempts one address may make a minute for one account name (NFKC, case-folded).
     pub logins_per_name_minute: f64,
     /// Sign-in attempts one account name may receive a minute from all the addresses that have
@@ -164,6 +166,7 @@ impl Default for Limits {
             finished_grace: Duration::from_secs(60),
             logins_per_minute: 10.0,
             guests_per_minute: 3.0,
+            reviews_per_client: review::engine::PER_CLIENT,
             logins_per_name_minute: 5.0,
             logins_per_account_minute: 60.0,
             chat_per_second: 1.0,
@@ -195,6 +198,7 @@ impl Limits {
             sockets_per_game: 0,
             logins_per_minute: 0.0,
             guests_per_minute: 0.0,
+            reviews_per_client: 0,
             logins_per_name_minute: 0.0,
             logins_per_account_minute: 0.0,
             chat_per_second: 0.0,

@@ -296,3 +296,32 @@ async fn ratings_cannot_be_farmed_by_quick_resignations_guests_or_one_opponent()
         assert_eq!((st, v["code"].as_str()), (403, Some("rated.guest")), "{v}");
     }
 }
+
+/// Issue 39, point 8: the engine's queue had no cap per client or overall. A client gets at
+/// most `--reviews-per-client` reviews queued or running; the next is a 429 naming the cap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_queues_at_most_its_share_of_engine_reviews() {
+    let s = Server::start_config("sqlite", |c| {
+        c.limits.reviews_per_client = 2;
+        c.limits.bots.threads = 1;
+    })
+    .await;
+    let game = "(;SZ[9];B[ee];W[cc];B[gg];W[cg];B[gc])";
+    let mut codes = Vec::new();
+    for _ in 0..3 {
+        let (st, v) = upload(&s, game).await;
+        assert_eq!(st, 201, "{v}");
+        let id = v["id"].as_str().unwrap();
+        let (st, a) = s
+            .post(&format!("/api/reviews/{id}/analysis"), None, "")
+            .await;
+        codes.push((st, a["code"].as_str().map(str::to_string)));
+    }
+    assert_eq!(codes[0].0, 200, "{codes:?}");
+    assert_eq!(codes[1].0, 200, "{codes:?}");
+    assert_eq!(
+        codes[2],
+        (429, Some("review.per_client".to_string())),
+        "{codes:?}"
+    );
+}

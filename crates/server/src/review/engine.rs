@@ -27,7 +27,8 @@ pub const WALL_NODES: u64 = 20_000;
 
 /// Reviews queued or running at once, from all clients; past this a request gets a 503.
 pub const MAX_QUEUED: usize = 32;
-/// Reviews one client (address) may have queued or running at once.
+/// Reviews one client (address) may have queued or running at once, by default
+/// (`--reviews-per-client`).
 pub const PER_CLIENT: usize = 2;
 /// A review nobody has looked at (page, poll or download) for this long stops after its
 /// current position; looking at it again resumes it.
@@ -81,8 +82,8 @@ impl Engine {
     }
 
     /// Queues review `id` (once) for `client` (None: resumed by whoever looked) and makes
-    /// sure the workers run; refused past [`MAX_QUEUED`] reviews in all or [`PER_CLIENT`] of
-    /// one client.
+    /// sure the workers run; refused past [`MAX_QUEUED`] reviews in all or the operator's
+    /// `reviews_per_client` (0: no cap) of one client.
     pub fn enqueue(
         self: &Arc<Self>,
         st: &AppState,
@@ -97,14 +98,15 @@ impl Engine {
                 ))
                 .with_code("review.queue_full", json!({"max": MAX_QUEUED})));
             }
-            if let Some(c) = client {
+            let cap = st.limits.reviews_per_client;
+            if let Some(c) = client.filter(|_| cap > 0) {
                 let mine = owners.values().filter(|(o, _)| *o == Some(c)).count();
-                if mine >= PER_CLIENT {
+                if mine >= cap {
                     return Err(ActError::too_many(format!(
-                        "the engine reviews at most {PER_CLIENT} records of one client at once: \
+                        "the engine reviews at most {cap} records of one client at once: \
                          wait until one is done"
                     ))
-                    .with_code("review.per_client", json!({"max": PER_CLIENT})));
+                    .with_code("review.per_client", json!({"max": cap})));
                 }
             }
             owners.insert(id.to_string(), (client, Instant::now()));
