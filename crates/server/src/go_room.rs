@@ -383,7 +383,7 @@ impl GoRoom {
             seed: EstimateConfig::default().seed ^ self.game.move_count() as u64,
             ..EstimateConfig::default()
         };
-        let est = life::estimate(board, &cfg);
+        let est = crate::work::in_place(|| life::estimate(board, &cfg));
         let unsettled = est
             .chains
             .iter()
@@ -556,15 +556,11 @@ impl GoRoom {
         self.verification.clear();
         self.checks.clear();
         for &t in &targets {
-            let v = life::verify(
-                &board,
-                t,
-                mode,
-                Bound {
-                    depth: 10,
-                    nodes: 3_000,
-                },
-            );
+            let bound = Bound {
+                depth: 10,
+                nodes: 3_000,
+            };
+            let v = crate::work::in_place(|| life::verify(&board, t, mode, bound));
             let owner = board.get(t).expect("a target is a stone");
             let (line, check) = check_lines(mode, t, owner, board.chain_stones(t).count(), &v);
             self.verification.push(line);

@@ -71,6 +71,19 @@ impl Pool {
     }
 }
 
+/// Runs CPU-heavy `f` that a live game's action needs at once (the dead-stone estimate when a
+/// game reaches its count, a dispute's verification): on a multi-threaded runtime the worker
+/// hands its other tasks to the other workers first (`block_in_place`), so clocks, moves and
+/// `/healthz` do not wait behind it; elsewhere (one-threaded runtime, no runtime) it runs as is.
+pub fn in_place<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(f)
+        }
+        _ => f(),
+    }
+}
+
 /// The server-wide pool for replay, scoring and export: one job a core.
 pub fn heavy() -> &'static Pool {
     static POOL: OnceLock<Pool> = OnceLock::new();
