@@ -4,72 +4,29 @@
 
 mod common;
 
+use common::accounts::{call, send, session_of, signup, uniq, Session};
 use common::{databases, Server};
 use serde_json::{json, Value};
 use std::time::Duration;
 
-/// The session of a client that signed in: its cookie and CSRF token.
-#[derive(Clone, Debug)]
-struct Session {
-    cookie: String,
-    csrf: String,
-}
-
-/// POSTs JSON (with the session's cookie and CSRF token, if any); returns (status, cookie, body).
-async fn send(
-    s: &Server,
-    path: &str,
-    who: Option<&Session>,
-    body: Value,
-) -> (u16, Option<String>, Value) {
-    let mut r = s
-        .http
-        .post(format!("{}{path}", s.base))
-        .header("content-type", "application/json")
-        .body(body.to_string());
-    if let Some(w) = who {
-        r = r
-            .header("cookie", format!("baduk_session={}", w.cookie))
-            .header("x-csrf-token", &w.csrf);
-    }
-    let resp = r.send().await.expect("answered");
-    let status = resp.status().as_u16();
-    let cookie = resp
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .and_then(|kv| kv.strip_prefix("baduk_session="))
-        .map(str::to_string);
-    let text = resp.text().await.unwrap_or_default();
-    (
-        status,
-        cookie,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
-
-async fn session(s: &Server, path: &str, body: Value) -> Session {
-    let (st, cookie, v) = send(s, path, None, body).await;
-    assert!(st == 200 || st == 201, "{path}: {st} {v}");
-    Session {
-        cookie: cookie.expect("a session cookie"),
-        csrf: v["csrf"].as_str().expect("a CSRF token").to_string(),
-    }
-}
-
-async fn guest(s: &Server) -> Session {
-    session(s, "/api/auth/guest", json!({})).await
-}
-
-async fn signup(s: &Server, name: &str) -> Session {
-    let name = format!("{name}{}", &baduk_server::hub::new_id()[..6]);
-    session(
+/// `POST /api/auth/guest` with a JSON body, as the page sends it: (status, cookie, body).
+async fn guest_request(s: &Server) -> (u16, Option<String>, Value) {
+    send(
         s,
-        "/api/auth/signup",
-        json!({"username": name, "password": "tengen-hoshi-komoku"}),
+        "POST",
+        "/api/auth/guest",
+        &Session::default(),
+        None,
+        Some(json!({})),
     )
     .await
+}
+
+/// A guest session.
+async fn guest(s: &Server) -> Session {
+    let (st, set, v) = guest_request(s).await;
+    assert!(st == 200 || st == 201, "guest: {st} {v}");
+    session_of(set, &v)
 }
 
 /// POSTs an SGF text as a review; returns (status, body).
@@ -157,7 +114,7 @@ async fn a_seek_flood_stops_at_the_creation_budget_and_the_open_games_cap() {
         let mut refused = Vec::new();
         for i in 0..40 {
             let who = if i % 2 == 0 { &a } else { &b };
-            let (st, _, v) = send(&s, "/api/seeks", Some(who), seek.clone()).await;
+            let (st, v) = call(&s, "POST", "/api/seeks", who, Some(seek.clone())).await;
             match st {
                 201 => {
                     if let Some(g) = v["game"]["id"].as_str() {
@@ -178,9 +135,8 @@ async fn a_seek_flood_stops_at_the_creation_budget_and_the_open_games_cap() {
             "{refused:?}"
         );
         // Guests: three a minute from one address (two were made above).
-        let (st, _, _) = send(&s, "/api/auth/guest", None, json!({})).await;
-        assert!(st == 200 || st == 201, "{st}");
-        let (st, _, v) = send(&s, "/api/auth/guest", None, json!({})).await;
+        guest(&s).await;
+        let (st, _, v) = guest_request(&s).await;
         assert_eq!((st, v["code"].as_str()), (429, Some("limit.rate")), "{v}");
         assert!(v["error"].as_str().unwrap().contains("guest"), "{v}");
     }
@@ -193,9 +149,9 @@ async fn rated_pair<'a>(
     y: &'a Session,
 ) -> (&'a Session, &'a Session, String) {
     let seek = json!({"game": "go", "size": 9, "rated": true, "clock": "absolute:600", "range": [0, 3000]});
-    let (st, _, v) = send(s, "/api/seeks", Some(x), seek.clone()).await;
+    let (st, v) = call(s, "POST", "/api/seeks", x, Some(seek.clone())).await;
     assert_eq!(st, 201, "{v}");
-    let (st, _, v) = send(s, "/api/seeks", Some(y), seek).await;
+    let (st, v) = call(s, "POST", "/api/seeks", y, Some(seek)).await;
     assert_eq!(st, 201, "{v}");
     let game = &v["game"];
     let id = game["id"].as_str().expect("paired").to_string();
@@ -207,11 +163,12 @@ async fn rated_pair<'a>(
 }
 
 async fn act(s: &Server, id: &str, who: &Session, action: &str) {
-    let (st, _, v) = send(
+    let (st, v) = call(
         s,
+        "POST",
         &format!("/api/games/{id}/actions"),
-        Some(who),
-        json!({ "action": action }),
+        who,
+        Some(json!({ "action": action })),
     )
     .await;
     assert_eq!(st, 200, "{action}: {v}");
@@ -226,7 +183,10 @@ async fn name_of(s: &Server, who: &Session) -> String {
     let r = s
         .http
         .get(format!("{}/api/me", s.base))
-        .header("cookie", format!("baduk_session={}", who.cookie))
+        .header(
+            "cookie",
+            format!("baduk_session={}", who.cookie.as_deref().unwrap_or("")),
+        )
         .send()
         .await
         .unwrap();
@@ -246,7 +206,10 @@ async fn name_of(s: &Server, who: &Session) -> String {
 async fn ratings_cannot_be_farmed_by_quick_resignations_guests_or_one_opponent() {
     for db in databases() {
         let s = Server::start(&db).await;
-        let (x, y) = (signup(&s, "farm").await, signup(&s, "prey").await);
+        let (x, y) = (
+            signup(&s, &uniq("farm")).await,
+            signup(&s, &uniq("prey")).await,
+        );
         let (xn, yn) = (name_of(&s, &x).await, name_of(&s, &y).await);
 
         // Resigned after one move: the game ends, no rating moves.
@@ -278,19 +241,21 @@ async fn ratings_cannot_be_farmed_by_quick_resignations_guests_or_one_opponent()
 
         // A guest may not seek or create a rated game.
         let g = guest(&s).await;
-        let (st, _, v) = send(
+        let (st, v) = call(
             &s,
+            "POST",
             "/api/seeks",
-            Some(&g),
-            json!({"game": "go", "size": 9, "rated": true}),
+            &g,
+            Some(json!({"game": "go", "size": 9, "rated": true})),
         )
         .await;
         assert_eq!((st, v["code"].as_str()), (403, Some("rated.guest")), "{v}");
-        let (st, _, v) = send(
+        let (st, v) = call(
             &s,
+            "POST",
             "/api/games",
-            Some(&g),
-            json!({"game": "go", "size": 9, "rated": true, "seats": {"white": {"kind": "open"}}}),
+            &g,
+            Some(json!({"game": "go", "size": 9, "rated": true, "seats": {"white": {"kind": "open"}}})),
         )
         .await;
         assert_eq!((st, v["code"].as_str()), (403, Some("rated.guest")), "{v}");
