@@ -118,11 +118,7 @@ pub async fn post_message(
         st.chat_clients.check(client),
     ] {
         if let Err(r) = r {
-            let secs = r.retry_secs();
-            return Err(ActError::too_many(format!(
-                "too many chat messages: slow down (try again in {secs} s)"
-            ))
-            .with_code("limit.rate", json!({"budget": r.budget, "seconds": secs})));
+            return Err(r.to_error());
         }
     }
     let id = h.room.lock().await.id.clone();

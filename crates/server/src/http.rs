@@ -176,8 +176,7 @@ pub fn too_many(r: Refused) -> Response {
     (
         StatusCode::TOO_MANY_REQUESTS,
         [(header::RETRY_AFTER, secs.to_string())],
-        Json(json!({"error": format!("too many {}: slow down (try again in {secs} s)", r.budget),
-            "code": "limit.rate", "args": {"budget": r.budget, "seconds": secs}, "retry_after": secs})),
+        Json(json!({"error": r.message(), "code": "limit.rate", "args": r.args(), "retry_after": secs})),
     )
         .into_response()
 }
@@ -1098,8 +1097,7 @@ pub async fn ws_reply_as(
     if let Err(r) = budget.check(client) {
         let secs = r.retry_secs();
         return json!({"type": "error", "id": mid, "status": 429, "retry_after": secs,
-            "error": format!("too many {}: slow down (try again in {secs} s)", r.budget),
-            "code": "limit.rate", "args": {"budget": r.budget, "seconds": secs}});
+            "error": r.message(), "code": "limit.rate", "args": r.args()});
     }
     let err = |e: ActError| json!({"type": "error", "id": mid, "status": e.status, "error": e.message, "code": e.code, "args": e.args});
     let account = me.who.as_ref().map(|w| w.account.id.clone());

@@ -123,6 +123,8 @@ where
 {
     name: &'static str,
     limiter: Option<DefaultKeyedRateLimiter<K>>,
+    rate: f64,
+    burst: u32,
 }
 
 impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
@@ -135,7 +137,16 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
                 .allow_burst(NonZeroU32::new(burst.max(1)).expect("at least one"));
             RateLimiter::keyed(quota)
         });
-        Budget { name, limiter }
+        Budget {
+            name,
+            limiter,
+            rate: if rate > 0.0 && rate.is_finite() {
+                rate
+            } else {
+                0.0
+            },
+            burst: burst.max(1),
+        }
     }
 
     /// Takes one from `key`'s budget, or says how long to wait.
@@ -146,6 +157,8 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
         l.check_key(key).map_err(|until| Refused {
             budget: self.name,
             retry_after: until.wait_time_from(DefaultClock::default().now()),
+            rate: self.rate,
+            burst: self.burst,
         })
     }
 
@@ -212,18 +225,56 @@ impl Known {
 }
 
 /// A request over its budget: which budget, and when to come back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Refused {
     /// The budget's name (`requests`, `games created`, `actions`, `sockets opened`).
     pub budget: &'static str,
     /// How long until one more is allowed.
     pub retry_after: Duration,
+    /// The budget's steady rate, a second.
+    pub rate: f64,
+    /// How many the budget allows at once.
+    pub burst: u32,
 }
 
 impl Refused {
     /// Whole seconds for `Retry-After` (at least 1).
     pub fn retry_secs(&self) -> u64 {
         self.retry_after.as_secs_f64().ceil().max(1.0) as u64
+    }
+
+    /// The budget's size in words: "5 a minute, 5 at once".
+    pub fn size(&self) -> String {
+        let (n, unit) = if self.rate >= 1.0 {
+            (self.rate, " second")
+        } else if self.rate * 60.0 >= 1.0 {
+            (self.rate * 60.0, " minute")
+        } else {
+            (self.rate * 3600.0, "n hour")
+        };
+        let n = (n * 100.0).round() / 100.0;
+        format!("{n} a{unit}, {} at once", self.burst)
+    }
+
+    /// The refusal's sentence: the budget, its size and when to come back.
+    pub fn message(&self) -> String {
+        format!(
+            "too many {}: the limit is {}; slow down (try again in {} s)",
+            self.budget,
+            self.size(),
+            self.retry_secs()
+        )
+    }
+
+    /// The refusal's `args`: budget, size and wait, for a client to show in its own words.
+    pub fn args(&self) -> serde_json::Value {
+        serde_json::json!({"budget": self.budget, "seconds": self.retry_secs(),
+            "rate_per_minute": (self.rate * 60.0 * 100.0).round() / 100.0, "burst": self.burst})
+    }
+
+    /// The refusal as a 429 [`ActError`] with code `limit.rate`.
+    pub fn to_error(&self) -> crate::room::ActError {
+        crate::room::ActError::too_many(self.message()).with_code("limit.rate", self.args())
     }
 }
 
@@ -244,6 +295,18 @@ mod tests {
         let r = b.check(&k).unwrap_err();
         assert_eq!(r.budget, "actions");
         assert!(r.retry_secs() >= 1);
+        assert!(
+            r.message()
+                .starts_with("too many actions: the limit is 1 a second, 5 at once;"),
+            "{}",
+            r.message()
+        );
+        let m = Budget::<ClientKey>::new("sign-in attempts", 5.0 / 60.0, 5);
+        let _ = (0..6).map(|_| m.check(&k)).collect::<Vec<_>>();
+        assert_eq!(m.check(&k).unwrap_err().size(), "5 a minute, 5 at once");
+        let h = Budget::<ClientKey>::new("rated games", 3.0 / 86_400.0, 3);
+        let _ = (0..3).map(|_| h.check(&k)).collect::<Vec<_>>();
+        assert_eq!(h.check(&k).unwrap_err().size(), "0.13 an hour, 3 at once");
         assert!(
             b.check(&ClientKey::of(ip("192.0.2.2"))).is_ok(),
             "another client has its own"

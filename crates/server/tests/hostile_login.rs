@@ -233,6 +233,14 @@ async fn wrong_guesses_from_one_address_do_not_lock_the_owner_out_from_another()
             v["error"].as_str().unwrap().contains("your address"),
             "names its rule: {v}"
         );
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .contains("5 a minute, 5 at once"),
+            "names its number: {v}"
+        );
+        assert_eq!(v["args"]["rate_per_minute"], 5.0, "{v}");
         // The owner, from B, with the right password, in another form of the name: in.
         let (st, cookie, v) = post(
             &s,
@@ -292,6 +300,13 @@ async fn guesses_from_many_addresses_hold_back_new_addresses_but_not_the_owners(
         assert!(
             v["error"].as_str().unwrap().contains("new addresses"),
             "{v}"
+        );
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .contains("3 a minute, 3 at once"),
+            "names its number: {v}"
         );
         // The owner's address still gets in.
         assert_eq!(login("127.0.0.2", PASSWORD).await.0, 200);

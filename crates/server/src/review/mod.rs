@@ -613,11 +613,7 @@ async fn create(
         }
     })?;
     if let Err(r) = st.budgets.creates.check(&client) {
-        let secs = r.retry_secs();
-        return Err(ActError::too_many(format!(
-            "too many {}: slow down (try again in {secs} s)",
-            r.budget
-        )));
+        return Err(r.to_error());
     }
     let up = crate::work::heavy()
         .run(move || read_upload(&body, q.game))
@@ -749,11 +745,7 @@ async fn start_analysis(
     let now = engine::status(&st, &engine, &id, &s.plan).await?;
     if now["status"] == "none" {
         if let Err(r) = st.budgets.creates.check(&client) {
-            let secs = r.retry_secs();
-            return Err(ActError::too_many(format!(
-                "too many {}: slow down (try again in {secs} s)",
-                r.budget
-            )));
+            return Err(r.to_error());
         }
         engine.enqueue(&st, &id, Some(client))?;
     }
@@ -915,11 +907,7 @@ async fn marks(
             .map_err(|e| ActError::bad_request(format!("bad JSON body: {e}")))?
     };
     if let Err(r) = st.budgets.actions.check(&client) {
-        let secs = r.retry_secs();
-        return Err(ActError::too_many(format!(
-            "too many {}: slow down (try again in {secs} s)",
-            r.budget
-        )));
+        return Err(r.to_error());
     }
     let s = load(&st, &id).await?;
     if s.kind != "go" {
