@@ -456,6 +456,8 @@ def main(argv=None):
     ap.add_argument("--bench-seconds", type=float, default=30.0)
     ap.add_argument("--test-model", metavar="DIR",
                     help="write the untrained test network and its fixture to DIR, then exit")
+    ap.add_argument("--eval-all", action="store_true",
+                    help="with --fixture-only: measure on every held-out position for the header")
     ap.add_argument("--fixture-only", action="store_true",
                     help="export the checkpoint's weights and fixture, then exit")
     args = ap.parse_args(argv)
@@ -495,6 +497,9 @@ def main(argv=None):
     model = PolicyNet(args.blocks, args.channels)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     epoch, offset, seen, train_s, evals = 0, 0, 0, 0.0, []
+    # The learning rates as [samples seen when it was set, rate]: a resumed run with another
+    # LR= adds one. (Checkpoints from before the list was kept started at the default, 1e-3.)
+    lrs = [[0, args.lr]]
     if state:
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["opt"])
@@ -502,6 +507,9 @@ def main(argv=None):
             gr["lr"] = args.lr
         epoch, offset, seen = state["epoch"], state["offset"], state["seen"]
         train_s, evals = state["train_seconds"], state["evals"]
+        lrs = state.get("lrs", [[0, 1e-3]])
+        if lrs[-1][1] != args.lr and not args.fixture_only:
+            lrs.append([seen, args.lr])
 
     def info_of(ev):
         return {
@@ -510,9 +518,10 @@ def main(argv=None):
             "blocks": args.blocks,
             "channels": args.channels,
             "recipe": "scripts/train-go-policy: scripts/go-policy/train.py --blocks %d "
-                      "--channels %d --batch %d --lr %g --weight-decay %g --seed %d, "
+                      "--channels %d --batch %d --lr %s --weight-decay %g --seed %d, "
                       "AdamW, 8 symmetries, torch %s, %d thread(s)" % (
-                          args.blocks, args.channels, args.batch, args.lr,
+                          args.blocks, args.channels, args.batch,
+                          " then ".join("%g from sample %d" % (lr, at) for at, lr in lrs),
                           args.weight_decay, args.seed, torch.__version__, args.threads),
             "data": "%s; %d files, %d unique games (%d train, %d held out by game, seed %d), "
                     "%d train positions" % (
@@ -529,8 +538,14 @@ def main(argv=None):
     if args.fixture_only:
         if not state:
             sys.exit("train.py: no checkpoint in %s" % args.ckpt)
+        ev = evals[-1] if evals else None
+        if args.eval_all:
+            val = Data(args.data, "val")
+            ev = evaluate(model, val, torch.arange(val.n))
+            log(logf, "every held-out position: top1 %.4f top5 %.4f loss %.4f (%d positions)" % (
+                ev["top1"], ev["top5"], ev["loss"], ev["positions"]))
         mp = os.path.join(args.export, "go-policy.bin")
-        export(model, mp, info_of(evals[-1] if evals else None))
+        export(model, mp, info_of(ev))
         write_fixture(mp, os.path.join(args.export, "go-policy-fixture.txt"))
         return
 
@@ -547,6 +562,7 @@ def main(argv=None):
         tmp = ckpt_path + ".tmp"
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch,
                     "offset": offset, "seen": seen, "train_seconds": train_s, "evals": evals,
+                    "lrs": lrs,
                     "args": vars(args)}, tmp)
         os.replace(tmp, ckpt_path)
 

@@ -177,5 +177,12 @@ pub fn bench_search(size: u32, playouts: u64, seed: u64, bot: &str) -> Result<()
         r.size, r.size, r.playouts, r.signature
     );
     println!("tree-search playouts per second: {:.0}", r.rate());
+    if r.net_evals > 0 {
+        println!(
+            "network evaluations: {} ({:.0} per second)",
+            r.net_evals,
+            r.net_evals as f64 / r.seconds.max(1e-9)
+        );
+    }
     Ok(())
 }

@@ -13,11 +13,12 @@ use super::board::{Colour, FastBoard, Idx, MAX_CELLS, PASS};
 use super::ladder::{judge_move, LadderVerdict, LADDER_BUDGET};
 use super::patterns::Model;
 use super::playout::{bad_self_atari, matches_shape, playout, Policy, Replies};
+use super::policy_net::{planes_of, PolicyNet, POINTS};
 use super::rules::{BotRules, KoRule, ScoringKind};
 use super::state::sit;
 use baduk_rng::Rng;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 /// Tuning knobs of the tree search.
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +64,9 @@ pub struct TreeParams {
     /// Playouts first try the last good reply to the last move (replies kept by the
     /// simulations their colour won, forgotten by those it lost).
     pub playout_replies: bool,
+    /// With a policy network: the deepest nodes (the root is 0) whose children take their
+    /// priors from the network rather than the patterns.
+    pub net_depth: u32,
 }
 
 impl TreeParams {
@@ -97,6 +101,7 @@ impl Default for TreeParams {
             playout_nakade: false,
             playout_ko: false,
             playout_replies: false,
+            net_depth: 1,
         }
     }
 }
@@ -413,6 +418,12 @@ struct Core {
     root_filter: Option<Vec<Idx>>,
     restrictions: Vec<MoveRestriction>,
     model: Option<Arc<Model>>,
+    /// The policy network for the priors near the root (19×19 only).
+    net: Option<Arc<PolicyNet>>,
+    /// The last four moves before the root, most recent first (PASS: a pass or none).
+    recent: [Idx; 4],
+    /// Network evaluations made (all threads).
+    net_evals: AtomicU64,
     /// Most nodes the tree may hold: once full, leaves are no longer expanded and the search
     /// goes on in the tree it has. The root is always expanded.
     max_nodes: usize,
@@ -498,6 +509,9 @@ impl Tree {
                 root_filter,
                 restrictions: Vec::new(),
                 model: None,
+                net: None,
+                recent: [PASS; 4],
+                net_evals: AtomicU64::new(0),
                 max_nodes: usize::MAX,
                 score_centre: 0.0,
             },
@@ -518,7 +532,8 @@ impl Tree {
         let mut b = core.root_board.clone();
         w.path_hashes.clear();
         core.root.claim();
-        core.expand_with(w, &core.root, &mut b, 0);
+        let recent = core.recent;
+        core.expand_with(w, &core.root, &mut b, 0, recent);
     }
 
     /// This tree with learned move priors from `model` (None: the hand-written ones); the
@@ -529,6 +544,23 @@ impl Tree {
             self.expand_root();
         }
         self
+    }
+
+    /// This tree with the priors of the nodes down to `params.net_depth` from `net` (19×19;
+    /// None: patterns everywhere), `recent` the moves before the root (most recent first); the
+    /// root is re-expanded.
+    pub fn with_net(mut self, net: Option<Arc<PolicyNet>>, recent: [Idx; 4]) -> Tree {
+        self.core.recent = recent;
+        if net.is_some() {
+            self.core.net = net;
+            self.expand_root();
+        }
+        self
+    }
+
+    /// Network evaluations made since the tree was made.
+    pub fn net_evals(&self) -> u64 {
+        self.core.net_evals.load(Ordering::Relaxed)
     }
 
     /// This tree with `avoid`/`allow` restrictions on the first plies (the root re-expanded
@@ -648,6 +680,9 @@ impl Tree {
         core.root_board = board.clone();
         core.root_to_move = board.to_move();
         core.forbidden = forbidden;
+        for &m in moves {
+            core.recent = [m, core.recent[0], core.recent[1], core.recent[2]];
+        }
         for w in &mut self.workers {
             w.ownership.iter_mut().for_each(|o| *o = 0.0);
         }
@@ -663,7 +698,49 @@ impl Tree {
                 }
             }
         }
+        if moves.len() as u32 > self.core.params.net_depth {
+            self.reprior_root();
+        }
         true
+    }
+
+    /// With a network, gives the root's children the network's priors in place of the
+    /// patterns' (a kept subtree's root was expanded deeper than the network reaches), strongest
+    /// first for progressive widening; no other thread runs, so the block is re-sorted in place.
+    fn reprior_root(&mut self) {
+        let core = &mut self.core;
+        if core.net.is_none() {
+            return;
+        }
+        let mut b = core.root_board.clone();
+        let c = b.to_move();
+        let opp_passed = b.move_count() > 0 && b.last_move() == PASS && b.passes() > 0;
+        let Some(block) = core.root.take_children() else {
+            return;
+        };
+        let mut kids: Vec<Node> = block.into_vec();
+        if let Some(ns) = core.net_strengths(&b, core.recent, kids.iter().map(|n| n.mv())) {
+            let eq = core.params.prior_weight;
+            for (n, &st) in kids.iter().zip(&ns) {
+                let (pv, pw) = core.base_prior(&mut b, n.mv(), c, opp_passed);
+                let extra = eq * st.sqrt();
+                let (pv, pw) = (pv + extra, pw + extra);
+                n.visits.set(n.visits.get() - n.prior_visits.get() + pv);
+                n.wins.set(n.wins.get() - n.prior_wins.get() + pw);
+                n.prior_visits.set(pv);
+                n.prior_wins.set(pw);
+            }
+            if core.widening() {
+                let mut keyed: Vec<(f32, Node)> = ns.into_iter().zip(kids).collect();
+                for k in keyed.iter_mut().filter(|k| k.1.mv() == PASS) {
+                    k.0 = f32::INFINITY;
+                }
+                keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+                kids = keyed.into_iter().map(|k| k.1).collect();
+            }
+        }
+        core.root.claim();
+        core.root.publish(kids.into_boxed_slice());
     }
 
     /// Sets the weight of the score in the value of the playouts to come.
@@ -827,7 +904,14 @@ impl Core {
 
     /// Expands `node`, which this thread has claimed: makes its children and publishes them,
     /// or gives the claim up (false) when they no longer fit under the node cap.
-    fn expand_with(&self, w: &mut Worker, node: &Node, b: &mut FastBoard, depth: u32) -> bool {
+    fn expand_with(
+        &self,
+        w: &mut Worker,
+        node: &Node,
+        b: &mut FastBoard,
+        depth: u32,
+        recent: [Idx; 4],
+    ) -> bool {
         let c = b.to_move();
         let is_root = depth == 0;
         let opp_passed = b.move_count() > 0 && b.last_move() == PASS && b.passes() > 0;
@@ -855,38 +939,31 @@ impl Core {
             if !self.legal_in_tree(w, b, i, c) {
                 continue;
             }
-            let (pv, pw) = match &self.model {
-                Some(m) => {
-                    let st = m.move_strength(b, i, c);
-                    strengths.push(st);
-                    (10.0, 5.0)
-                }
-                None => heuristic_prior(b, i, c),
-            };
-            // The ladder reader's verdict: a strong virtual loss for running from a working
-            // ladder, a lesser one for an atari that fails, virtual wins for one that captures.
-            let lw = self.params.ladder_prior;
-            let (pv, pw) = if lw > 0.0 {
-                match judge_move(b, i, c, LADDER_BUDGET) {
-                    LadderVerdict::FutileEscape => (pv + lw, pw),
-                    LadderVerdict::FailingAtari => (pv + 0.5 * lw, pw),
-                    LadderVerdict::WorkingAtari => (pv + lw, pw + lw),
-                    LadderVerdict::None => (pv, pw),
-                }
-            } else {
-                (pv, pw)
-            };
+            if let Some(m) = &self.model {
+                strengths.push(m.move_strength(b, i, c));
+            }
+            let (pv, pw) = self.base_prior(b, i, c, opp_passed);
             kids.push(Kid::new(i, pv, pw));
         }
         // Passing is always legal.
-        let (pv, pw) = if opp_passed { (10.0, 5.0) } else { (10.0, 1.0) };
+        let (pv, pw) = self.base_prior(b, PASS, c, opp_passed);
         if let Some(m) = &self.model {
             strengths.push(m.move_strength(b, PASS, c));
         }
         kids.push(Kid::new(PASS, pv, pw));
+        // Near the root, the policy network's probabilities replace the patterns'.
+        let net = if depth <= self.params.net_depth {
+            self.net_strengths(b, recent, kids.iter().map(|k| k.mv))
+        } else {
+            None
+        };
+        let learned = self.model.is_some() || net.is_some();
+        if let Some(ns) = net {
+            strengths = ns;
+        }
         // Learned priors: virtual wins in proportion to the square root of the move's
         // probability under the model (Pachi's pattern prior).
-        if self.model.is_some() {
+        if learned {
             let total: f32 = strengths.iter().sum();
             if total > 0.0 {
                 let eq = self.params.prior_weight;
@@ -941,6 +1018,73 @@ impl Core {
         }
         w.kids = kids;
         fits
+    }
+
+    /// The virtual visits and wins a new child `i` (or PASS) starts with before any learned
+    /// prior: even odds with learned priors, the hand-written heuristics without, and the
+    /// ladder reader's verdict.
+    fn base_prior(&self, b: &mut FastBoard, i: Idx, c: Colour, opp_passed: bool) -> (f32, f32) {
+        if i == PASS {
+            return if opp_passed { (10.0, 5.0) } else { (10.0, 1.0) };
+        }
+        let (pv, pw) = match &self.model {
+            Some(_) => (10.0, 5.0),
+            None => heuristic_prior(b, i, c),
+        };
+        // The ladder reader's verdict: a strong virtual loss for running from a working
+        // ladder, a lesser one for an atari that fails, virtual wins for one that captures.
+        let lw = self.params.ladder_prior;
+        if lw > 0.0 {
+            match judge_move(b, i, c, LADDER_BUDGET) {
+                LadderVerdict::FutileEscape => (pv + lw, pw),
+                LadderVerdict::FailingAtari => (pv + 0.5 * lw, pw),
+                LadderVerdict::WorkingAtari => (pv + lw, pw + lw),
+                LadderVerdict::None => (pv, pw),
+            }
+        } else {
+            (pv, pw)
+        }
+    }
+
+    /// The policy network's probabilities of `moves` at `b` (softmax over them; a pass gets
+    /// what the least likely point gets), or None without a network or off 19×19.
+    fn net_strengths(
+        &self,
+        b: &FastBoard,
+        recent: [Idx; 4],
+        moves: impl Iterator<Item = Idx>,
+    ) -> Option<Vec<f32>> {
+        let net = self.net.as_ref()?;
+        let planes = planes_of(b, &recent, self.rules.komi)?;
+        let logits = net.forward(&planes);
+        self.net_evals.fetch_add(1, Ordering::Relaxed);
+        let logit = |i: Idx| {
+            let (x, y) = b.xy(i);
+            logits[(y * 19 + x).min(POINTS - 1)]
+        };
+        let ls: Vec<Option<f32>> = moves.map(|i| (i != PASS).then(|| logit(i))).collect();
+        let max = ls
+            .iter()
+            .flatten()
+            .copied()
+            .fold(f32::NEG_INFINITY, f32::max);
+        let min = ls.iter().flatten().copied().fold(f32::INFINITY, f32::min);
+        if !max.is_finite() {
+            return None;
+        }
+        let e: Vec<f32> = ls.iter().map(|l| (l.unwrap_or(min) - max).exp()).collect();
+        let total: f32 = e.iter().sum();
+        Some(e.into_iter().map(|v| v / total).collect())
+    }
+
+    /// The last four moves at the end of `path` (the root first), most recent first.
+    fn recent_at(&self, path: &[&Node]) -> [Idx; 4] {
+        let mut r = [PASS; 4];
+        let moves = path.iter().skip(1).rev().map(|n| n.mv());
+        for (slot, m) in r.iter_mut().zip(moves.chain(self.recent.iter().copied())) {
+            *slot = m;
+        }
+        r
     }
 
     /// Whether children are kept strongest first and only the first few are searched, more
@@ -1014,7 +1158,12 @@ impl Core {
                     && self.room_for_children(&b)
                     && node.claim();
                 // The path holds the root and every node down to this one.
-                if !(expand && self.expand_with(w, node, &mut b, path.len() as u32 - 1)) {
+                let recent = if expand && self.net.is_some() {
+                    self.recent_at(&path)
+                } else {
+                    [PASS; 4]
+                };
+                if !(expand && self.expand_with(w, node, &mut b, path.len() as u32 - 1, recent)) {
                     break;
                 }
             }

@@ -24,6 +24,7 @@ pub mod train;
 use board::{Colour, Idx, PASS};
 use mcts::{MoveRestriction, MoveStat, Searcher, Tree, TreeParams, MAX_THREADS};
 use patterns::Model;
+use policy_net::PolicyNet;
 use state::GameState;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -53,6 +54,8 @@ pub struct BotConfig {
     pub params: TreeParams,
     /// Learned move priors (None: the hand-written ones, `priors=none`).
     pub model: Option<Arc<Model>>,
+    /// The policy network giving the priors near the root (19×19), if any (`priors=net`).
+    pub net: Option<Arc<PolicyNet>>,
     /// Strength level 1..=10 (10: full strength at the given time); lower levels cap the
     /// playouts per move, and the lowest also play some random moves.
     pub level: u8,
@@ -105,6 +108,7 @@ impl Default for BotConfig {
             reuse_tree: true,
             params: TreeParams::default(),
             model: Some(Model::builtin()),
+            net: None,
             level: 10,
             max_nodes: DEFAULT_TREE_BYTES / mcts::NODE_BYTES,
             extend: 1.0,
@@ -170,11 +174,26 @@ impl BotConfig {
                         number(v, 0.0, 1e9, "the expansion threshold is between 0 and 1e9")? as f32
                 }
                 "priors" => {
-                    self.model = match v {
-                        "none" => None,
-                        "builtin" => Some(Model::builtin()),
-                        path => Some(Arc::new(Model::load(path).map_err(|e| e.to_string())?)),
+                    (self.model, self.net) = match v {
+                        "none" => (None, None),
+                        "builtin" | "patterns" => (Some(Model::builtin()), None),
+                        "net" => (Some(Model::builtin()), Some(PolicyNet::builtin())),
+                        path => (
+                            Some(Arc::new(Model::load(path).map_err(|e| e.to_string())?)),
+                            None,
+                        ),
                     }
+                }
+                "net" => {
+                    self.net = match v {
+                        "none" => None,
+                        "builtin" => Some(PolicyNet::builtin()),
+                        path => Some(Arc::new(PolicyNet::load(path).map_err(|e| e.to_string())?)),
+                    }
+                }
+                "net-depth" => {
+                    self.params.net_depth =
+                        number(v, 0.0, 20.0, "net-depth is a depth from 0 (the root) to 20")? as u32
                 }
                 "prior-weight" => {
                     self.params.prior_weight =
@@ -243,13 +262,22 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-replies, playout-shapes, score, score-band, score-centre, level, max-nodes, extend, extend-margin, early-stop)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, net, net-depth, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-replies, playout-shapes, score, score-band, score-centre, level, max-nodes, extend, extend-margin, early-stop)"
                     ))
                 }
             }
         }
         Ok(())
     }
+}
+
+/// The last four moves of `moves`, most recent first (PASS where there are fewer).
+fn recent_moves(moves: &[(Colour, Idx)]) -> [Idx; 4] {
+    let mut r = [PASS; 4];
+    for (slot, m) in r.iter_mut().zip(moves.iter().rev()) {
+        *slot = m.1;
+    }
+    r
 }
 
 /// What the bot decided.
@@ -443,6 +471,7 @@ impl Bot {
                 seed(0),
             )
             .with_model(self.config.model.clone())
+            .with_net(self.config.net.clone(), recent_moves(moves))
             .with_restrictions(restrictions.to_vec())
             .with_max_nodes(self.config.max_nodes)
             .with_more_threads((1..n).map(seed)),
@@ -729,6 +758,8 @@ pub struct SearchBench {
     pub signature: u64,
     /// Seconds taken.
     pub seconds: f64,
+    /// Policy-network evaluations made (0 without `priors=net`).
+    pub net_evals: u64,
 }
 
 impl SearchBench {
@@ -777,6 +808,7 @@ pub fn bench_search(
         threads: bot.config.threads,
         signature,
         seconds,
+        net_evals: bot.tree().map_or(0, |t| t.net_evals()),
     })
 }
 

@@ -2,12 +2,14 @@
 //! `scripts/train-go-policy` that gives each of the 361 points of a 19×19 board a logit for being
 //! the next move. This module reads the exported weights (format `baduk-go-policy 1`, described
 //! in `scripts/go-policy/train.py`) and computes the logits from the 17 input planes (version 1,
-//! `scripts/go-policy/goboard.py`). It is not used by the search yet.
+//! `scripts/go-policy/goboard.py`). The search uses it for the priors of the nodes nearest the
+//! root (`priors=net`, [`super::mcts::Tree::with_net`]).
 //!
 //! The planes are built here from the compact position the Python side stores (board codes and
 //! meta, [`planes_from_compact`]); the tests compare both the planes and the logits with a
 //! fixture written by PyTorch (`train.py --test-model crates/search/tests/data`).
 
+use super::board::{Colour, FastBoard, Idx, PASS};
 use std::fmt;
 
 /// Points of the 19×19 board.
@@ -243,6 +245,22 @@ impl PolicyNet {
         })
     }
 
+    /// The network built into the binary (`models/go-policy.bin` at build time).
+    pub fn builtin() -> std::sync::Arc<PolicyNet> {
+        static NET: std::sync::OnceLock<std::sync::Arc<PolicyNet>> = std::sync::OnceLock::new();
+        const BUILTIN: &[u8] = include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../models/go-policy.bin"
+        ));
+        NET.get_or_init(|| {
+            std::sync::Arc::new(
+                PolicyNet::parse(BUILTIN, "models/go-policy.bin (built in)")
+                    .expect("the built-in network reads (checked by a test)"),
+            )
+        })
+        .clone()
+    }
+
     /// Residual blocks.
     pub fn blocks(&self) -> usize {
         self.blocks.len()
@@ -311,7 +329,79 @@ fn padded(p: usize) -> usize {
 /// zero border). PyTorch's cross-correlation with zero padding: out[o][r][c] = b[o] + Σ_i Σ_dy
 /// Σ_dx w[o][i][dy][dx] · x[i][r + dy − pad][c + dx − pad], summed input channel by input
 /// channel, the taps in order (zero inputs skipped: the planes and the ReLUs' outputs are sparse).
+/// On a CPU with AVX2 and FMA (detected at run time) the same loops are compiled for it, with
+/// the output channels of a point held in registers.
 fn conv(cv: &Conv, x: &[f32], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has just been found to have both features.
+        unsafe { conv_avx2(cv, x, out) };
+        return;
+    }
+    conv_sized::<false>(cv, x, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn conv_avx2(cv: &Conv, x: &[f32], out: &mut [f32]) {
+    conv_sized::<true>(cv, x, out)
+}
+
+/// [`conv`] for the usual widths with the output channels as a fixed-size array.
+#[inline(always)]
+fn conv_sized<const FMA: bool>(cv: &Conv, x: &[f32], out: &mut [f32]) {
+    match cv.cout {
+        1 => conv_n::<1, FMA>(cv, x, out),
+        8 => conv_n::<8, FMA>(cv, x, out),
+        16 => conv_n::<16, FMA>(cv, x, out),
+        32 => conv_n::<32, FMA>(cv, x, out),
+        48 => conv_n::<48, FMA>(cv, x, out),
+        64 => conv_n::<64, FMA>(cv, x, out),
+        _ => conv_any(cv, x, out),
+    }
+}
+
+#[inline(always)]
+fn conv_n<const CO: usize, const FMA: bool>(cv: &Conv, x: &[f32], out: &mut [f32]) {
+    let (k, cin) = (cv.k, cv.cin);
+    let pad = k / 2;
+    let bias: [f32; CO] = cv.b[..CO].try_into().expect("cout biases");
+    let fma = |a: f32, v: f32, w: f32| if FMA { v.mul_add(w, a) } else { a + v * w };
+    // Two neighbouring points of a row at once: each weight row read serves both.
+    for r in 0..SIDE {
+        for c in (0..SIDE).step_by(2) {
+            let pp = (r + 1) * PSIDE + c + 1;
+            let two = c + 1 < SIDE;
+            let (mut a0, mut a1) = (bias, bias);
+            for tap in 0..k * k {
+                let (dy, dx) = (tap / k, tap % k);
+                let q = pp + dy * PSIDE + dx - pad * PSIDE - pad;
+                let x0 = &x[q * cin..(q + 1) * cin];
+                // (a row's last point alone: the second is itself, and dropped)
+                let q1 = if two { q + 1 } else { q };
+                let x1 = &x[q1 * cin..(q1 + 1) * cin];
+                let wt = &cv.w[tap * cin * CO..(tap + 1) * cin * CO];
+                for ((&v0, &v1), w) in x0.iter().zip(x1).zip(wt.chunks_exact(CO)) {
+                    if v0 == 0.0 && v1 == 0.0 {
+                        continue;
+                    }
+                    let w: &[f32; CO] = w.try_into().expect("cout weights");
+                    for j in 0..CO {
+                        a0[j] = fma(a0[j], v0, w[j]);
+                        a1[j] = fma(a1[j], v1, w[j]);
+                    }
+                }
+            }
+            out[pp * CO..(pp + 1) * CO].copy_from_slice(&a0);
+            if two {
+                out[(pp + 1) * CO..(pp + 2) * CO].copy_from_slice(&a1);
+            }
+        }
+    }
+}
+
+/// [`conv`] for any width.
+fn conv_any(cv: &Conv, x: &[f32], out: &mut [f32]) {
     let (k, cin, cout) = (cv.k, cv.cin, cv.cout);
     let pad = k / 2;
     for p in 0..POINTS {
@@ -335,6 +425,42 @@ fn conv(cv: &Conv, x: &[f32], out: &mut [f32]) {
             }
         }
     }
+}
+
+/// The 17 input planes (version 1) of a 19×19 position of the search's board, `recent` its last
+/// four moves (most recent first; [`PASS`] for a pass or none) and `komi` the game's; `None` for
+/// another size.
+pub fn planes_of(b: &FastBoard, recent: &[Idx; 4], komi: f32) -> Option<Vec<f32>> {
+    if (b.width(), b.height()) != (SIDE, SIDE) {
+        return None;
+    }
+    let point = |i: Idx| -> i32 {
+        if i == PASS || !b.on_board(i) {
+            NONE as i32
+        } else {
+            let (x, y) = b.xy(i);
+            (y * SIDE + x) as i32
+        }
+    };
+    let mut board = vec![0u8; POINTS];
+    for i in b.points() {
+        if let Some(c) = b.stone(i) {
+            let libs = b.liberties_upto(i, 3) as u8;
+            let base = if c == Colour::Black { 0 } else { 3 };
+            board[point(i) as usize] = base + libs.clamp(1, 3);
+        }
+    }
+    let to_move = if b.to_move() == Colour::Black { 1 } else { 2 };
+    let meta = [
+        to_move,
+        point(b.ko()),
+        point(recent[0]),
+        point(recent[1]),
+        point(recent[2]),
+        point(recent[3]),
+        (komi * 2.0).round() as i32,
+    ];
+    Some(planes_from_compact(&board, &meta))
 }
 
 /// The 17 input planes (version 1) of a compact position, as `goboard.planes()` builds them:
@@ -442,6 +568,55 @@ mod tests {
     }
 
     #[test]
+    fn the_built_in_network_reads_and_states_its_data_and_accuracy() {
+        let net = PolicyNet::builtin();
+        assert_eq!((net.blocks(), net.channels()), (6, 48));
+        assert!(net.header("data").unwrap().contains("computer-go-dataset"));
+        assert!(net.header("held-out").unwrap().starts_with("top1 0.4"));
+        assert!(net
+            .header("recipe")
+            .unwrap()
+            .contains("scripts/train-go-policy"));
+    }
+
+    #[test]
+    fn planes_of_the_search_board_match_the_compact_ones() {
+        // Black D4, White C3 pressed by Black C2 and B3 (two liberties left); Black played
+        // last, so White is to move.
+        let mut b = FastBoard::new(19, 19);
+        let at = |b: &FastBoard, x, y| b.idx(x, y);
+        for (x, y, c) in [
+            (3, 3, Colour::Black),
+            (2, 2, Colour::White),
+            (2, 1, Colour::Black),
+            (1, 2, Colour::Black),
+        ] {
+            let i = at(&b, x, y);
+            b.play(i, c);
+        }
+        let recent = [at(&b, 1, 2), at(&b, 2, 1), at(&b, 2, 2), PASS];
+        let pl = planes_of(&b, &recent, 7.5).unwrap();
+        let p = |x: usize, y: usize| y * SIDE + x;
+        let v = |plane: usize, q: usize| pl[plane * POINTS + q];
+        assert_eq!(b.to_move(), Colour::White);
+        // White (to move) has one stone with two liberties; Black three stones.
+        assert_eq!(v(0, p(2, 2)), 1.0);
+        assert_eq!(v(4, p(2, 2)), 1.0, "two liberties");
+        assert_eq!(pl[POINTS..2 * POINTS].iter().sum::<f32>(), 3.0);
+        assert_eq!(v(8, p(3, 3)), 1.0, "three or more liberties");
+        assert_eq!(v(10, p(1, 2)), 1.0, "the last move");
+        assert_eq!(v(11, p(2, 1)), 1.0, "the one before");
+        assert_eq!(
+            pl[13 * POINTS..14 * POINTS].iter().sum::<f32>(),
+            0.0,
+            "a pass"
+        );
+        assert_eq!(v(15, 0), 0.0, "White to move");
+        assert_eq!(v(16, 0), 0.75, "komi 7.5 for the side to move, / 10");
+        assert!(planes_of(&FastBoard::new(9, 9), &recent, 7.5).is_none());
+    }
+
+    #[test]
     fn reads_the_test_network() {
         let net = PolicyNet::parse(NET, "test.bin").unwrap();
         assert_eq!((net.blocks(), net.channels()), (2, 8));
@@ -483,13 +658,23 @@ mod tests {
         let fx = parse_fixture(&text);
         check_logits(&net, &fx);
         let planes = planes_from_compact(&fx[fx.len() - 1].board, &fx[fx.len() - 1].meta);
-        let t = std::time::Instant::now();
-        let n = 50;
+        // CPU time of this thread (Linux), not the wall clock: the figure holds on a busy machine.
+        let cpu_ns = || {
+            std::fs::read_to_string("/proc/thread-self/schedstat")
+                .ok()
+                .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        };
+        let (t, c) = (std::time::Instant::now(), cpu_ns());
+        let n = 100;
         for _ in 0..n {
             std::hint::black_box(net.forward(&planes));
         }
+        let cpu = match (c, cpu_ns()) {
+            (Some(a), Some(b)) => format!("{:.2} ms of CPU", (b - a) / 1e6 / n as f64),
+            _ => "CPU time unknown".into(),
+        };
         eprintln!(
-            "{}x{}: {} positions checked, {:.2} ms a forward pass",
+            "{}x{}: {} positions checked, {:.2} ms a forward pass ({cpu})",
             net.blocks(),
             net.channels(),
             fx.len(),

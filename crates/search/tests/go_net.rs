@@ -1,0 +1,113 @@
+//! The policy network in the bot (issue 44): `priors=net` gives the nodes nearest the root the
+//! network's priors, a kept tree's new root gets them too, and a bad weights file is refused when
+//! the option is read, naming the file.
+
+use baduk_go::{Game, Move, Rules};
+use baduk_search::go::lib_game::{self, genmove};
+use baduk_search::go::{Bot, BotConfig, SearchRequest};
+
+fn bot(opts: &str, playouts: u64) -> Bot {
+    let mut c = BotConfig {
+        playouts: Some(playouts),
+        move_time: None,
+        seed: 7,
+        ..BotConfig::default()
+    };
+    c.apply_options(opts).unwrap();
+    Bot::new(c)
+}
+
+fn evals(b: &Bot) -> u64 {
+    b.tree().map_or(0, |t| t.net_evals())
+}
+
+#[test]
+fn the_network_gives_the_root_its_priors_and_only_down_to_its_depth() {
+    let g = Game::new(Rules::parse("chinese").unwrap());
+    // Depth 0: the root alone is evaluated.
+    let mut b = bot("priors=net,net-depth=0", 200);
+    let (mv, _) = genmove(&mut b, &g, SearchRequest::default());
+    assert!(matches!(mv, Some(Move::Play(_))), "{mv:?}");
+    assert_eq!(evals(&b), 1);
+    // Depth 1: the root and the children that were expanded.
+    let mut b = bot("priors=net,net-depth=1", 200);
+    genmove(&mut b, &g, SearchRequest::default());
+    assert!(evals(&b) > 1, "{}", evals(&b));
+    // Patterns only: none.
+    let mut b = bot("priors=patterns", 200);
+    genmove(&mut b, &g, SearchRequest::default());
+    assert_eq!(evals(&b), 0);
+}
+
+#[test]
+fn a_search_with_the_network_is_reproducible_by_its_seed() {
+    let g = Game::new(Rules::parse("chinese").unwrap());
+    let a = genmove(&mut bot("priors=net", 300), &g, SearchRequest::default()).0;
+    let b = genmove(&mut bot("priors=net", 300), &g, SearchRequest::default()).0;
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_kept_tree_gets_the_network_at_its_new_root() {
+    let mut g = Game::new(Rules::parse("chinese").unwrap());
+    let mut b = bot("priors=net,net-depth=0,reuse=true", 400);
+    let (mv, _) = genmove(&mut b, &g, SearchRequest::default());
+    // The opponent answers with the reply the tree searched most (so the tree is kept).
+    let (pv, board) = {
+        let t = b.tree().unwrap();
+        (t.pv_values(1.0), t.root_board().clone())
+    };
+    assert_eq!(
+        pv[0].0,
+        lib_game::idx_of(&board, mv.unwrap().point().unwrap())
+    );
+    g.play(mv.unwrap()).unwrap();
+    let mut after = board.clone();
+    after.play(pv[0].0, after.to_move());
+    g.play(lib_game::move_of(&after, pv[1].0)).unwrap();
+    let (before, visits) = (evals(&b), b.tree().unwrap().root_visits());
+    genmove(&mut b, &g, SearchRequest::default());
+    let t = b.tree().unwrap();
+    assert!(
+        t.root_visits() > 400.0,
+        "kept: {} root visits after {visits}",
+        t.root_visits()
+    );
+    assert_eq!(
+        t.net_evals(),
+        before + 1,
+        "one evaluation for the kept root"
+    );
+}
+
+#[test]
+fn a_bad_weights_file_is_refused_naming_it() {
+    let mut c = BotConfig::default();
+    let e = c.apply_options("net=/nonexistent/net.bin").unwrap_err();
+    assert!(e.starts_with("/nonexistent/net.bin: cannot read"), "{e}");
+    let dir = std::env::temp_dir().join(format!("baduk-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut refused = |name: &str, bytes: &[u8]| {
+        let f = dir.join(name);
+        std::fs::write(&f, bytes).unwrap();
+        c.apply_options(&format!("net={}", f.display()))
+            .unwrap_err()
+    };
+    let e = refused("foreign.bin", b"GGUF not ours\n");
+    assert!(
+        e.contains("foreign.bin") && e.contains("not a `baduk-go-policy 1` file"),
+        "{e}"
+    );
+    let full = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../models/go-policy.bin"
+    ))
+    .unwrap();
+    let e = refused("truncated.bin", &full[..full.len() / 2]);
+    assert!(
+        e.contains("truncated.bin") && e.contains("truncated"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(c.net.is_none(), "nothing taken from a refused file");
+}
