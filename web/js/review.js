@@ -4,7 +4,7 @@
 
 import { lang, t } from './i18n.js';
 import { writeHeaders } from './api.js';
-import { h, fmtNum, ruleName, initChrome } from './ui.js';
+import { h, put, addTo, fmtNum, ruleName, noteText, initChrome } from './ui.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
 
@@ -317,7 +317,7 @@ function renderNav() {
   $('moves-title').textContent = tr('moves', n);
   const list = $('moves');
   if (list.children.length !== n) {
-    list.replaceChildren(
+    put(list,
       ...d.moves.map((m, i) => {
         const text = d.game === 'go' ? `${m.color === 'B' ? '●' : '○'} ${m.move === 'pass' ? tr('pass') : m.move}` : m;
         const li = h('li', { 'data-move': i + 1 }, h('button', { type: 'button', class: 'mv' }, text));
@@ -343,7 +343,7 @@ function renderRules() {
   const box = $('rules-box');
   if (d.game !== 'go') {
     const s = d.positions[view.pos].score;
-    box.replaceChildren(
+    put(box,
       h('p', { class: 'wall-score', 'data-score': '' }, tr('wall_score', s.A, s.B, s.neutral)),
       d.result ? h('p', { class: 'wall-result' }, tr('wall_result', d.result.text)) : null,
     );
@@ -371,7 +371,7 @@ function renderRules() {
     say = tr('end', v.end);
   }
   $('why').textContent = say || '';
-  box.replaceChildren(
+  put(box,
     h('label', { class: 'rules-pick' }, tr('rules'), ' ', sel),
     h('p', { class: 'accepted', id: 'accepted' }, tr('accepted', ok.length ? ok.join(', ') : tr('none'))),
     bad.length ? h('p', { class: 'rejected', id: 'rejected' }, tr('rejected', bad.join(', '))) : null,
@@ -384,8 +384,8 @@ function renderLab() {
   const box = $('lab');
   const table = $('table');
   if (d.game !== 'go') {
-    box.replaceChildren();
-    table.replaceChildren();
+    put(box);
+    put(table);
     return;
   }
   const lab = view.lab && view.lab.move === view.pos ? view.lab : null;
@@ -399,7 +399,7 @@ function renderLab() {
     render();
   };
   const from = lab ? tr(lab.dead_from === 'marks' ? 'from_marks' : lab.dead_from === 'file' ? 'from_file' : 'from_estimator') : '';
-  box.replaceChildren(
+  put(box,
     h('h2', {}, tr('lab')),
     h('p', { class: 'hint' }, tr('lab_hint')),
     h('div', { class: 'row' }, lab ? null : scoreBtn, lab ? restore : null),
@@ -412,7 +412,7 @@ function renderLab() {
     lab && !lab.finished ? h('p', { class: 'hint' }, tr('not_finished')) : null,
   );
   if (!lab) {
-    table.replaceChildren();
+    put(table);
     return;
   }
   const head = ['col_rules', 'col_komi', 'col_black', 'col_white', 'col_result', 'col_notes'].map((k) => h('th', { scope: 'col' }, tr(k)));
@@ -425,13 +425,13 @@ function renderLab() {
       h('td', { class: 'num' }, fmtNum(r.black)),
       h('td', { class: 'num' }, fmtNum(r.white)),
       h('td', { class: `res ${r.winner === 'B' ? 'wb' : r.winner === 'W' ? 'ww' : ''}` }, r.result),
-      h('td', { class: 'notes' }, (r.notes || []).join('; ')),
+      h('td', { class: 'notes' }, (r.notes || []).map(noteText).join('; ')),
     ),
   );
   const why = lab.why.length
     ? h('ul', { class: 'why-differ' }, ...lab.why.map((w) => h('li', {}, tr('why_line', ruleName(w.a), w.results[0], ruleName(w.b), w.results[1], w.why))))
     : h('p', { class: 'hint' }, tr('agree'));
-  table.replaceChildren(
+  put(table,
     h(
       'div',
       { class: 'table-wrap' },
@@ -511,41 +511,41 @@ function renderGraph(box) {
     const r = svg.getBoundingClientRect();
     go(Math.round(((e.clientX - r.left) / r.width) * n));
   });
-  box.append(svg);
+  addTo(box, svg);
 }
 
 function renderEngine() {
   const d = view.data;
   const box = $('engine');
   const a = view.analysis;
-  box.replaceChildren();
+  put(box);
   if (!a) return;
   const budget = d.game === 'go' ? `${a.budget.playouts} playouts, ≤ ${a.budget.max_ms / 1000} s${a.rules ? `, ${ruleName(a.rules)}` : ''}` : `expert, ${a.budget.wall_nodes} nodes, ≤ ${a.budget.max_ms / 1000} s`;
-  box.append(h('h2', {}, tr('engine')), h('p', { class: 'hint' }, tr('engine_hint', budget)));
+  addTo(box, h('h2', {}, tr('engine')), h('p', { class: 'hint' }, tr('engine_hint', budget)));
   if (a.status === 'none') {
     const run = h('button', { type: 'button', class: 'primary small', id: 'run-engine' }, tr('run'));
     run.onclick = startEngine;
-    box.append(run);
+    addTo(box, run);
     return;
   }
   const word =
     a.status === 'queued' ? (a.queue_position ? tr('queued', a.queue_position) : tr('queued_next')) : a.status === 'running' ? tr('running') : a.status === 'done' ? tr('done_all') : tr('partial');
   const bar = h('progress', { id: 'engine-progress', max: String(a.total), value: String(a.done) });
-  box.append(h('p', { class: 'engine-status', id: 'engine-status', 'data-status': a.status }, `${word} · ${tr('progress', a.done, a.total)}`), bar);
+  addTo(box, h('p', { class: 'engine-status', id: 'engine-status', 'data-status': a.status }, `${word} · ${tr('progress', a.done, a.total)}`), bar);
   renderGraph(box);
   const here = analysisAt(view.pos);
-  if (here && d.game === 'go') box.append(h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), here.score > 0 ? `B+${here.score}` : `W+${-here.score}`, here.best)));
-  if (here && d.game !== 'go' && here.to_move) box.append(h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, here.value, here.best)));
+  if (here && d.game === 'go') addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), here.score > 0 ? `B+${here.score}` : `W+${-here.score}`, here.best)));
+  if (here && d.game !== 'go' && here.to_move) addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, here.value, here.best)));
   const pv = h('input', { type: 'checkbox', id: 'show-pv', checked: view.showPv });
   pv.onchange = () => {
     view.showPv = pv.checked;
     render();
   };
-  box.append(h('label', { class: 'switch' }, pv, ' ', tr(d.game === 'go' ? 'pv' : 'pv_wall')));
-  if (d.game !== 'go' && view.showPv && here && here.best && view.pos < d.moves.length) box.append(h('p', { class: 'hint', id: 'suggest-legend' }, tr('legend_wall')));
+  addTo(box, h('label', { class: 'switch' }, pv, ' ', tr(d.game === 'go' ? 'pv' : 'pv_wall')));
+  if (d.game !== 'go' && view.showPv && here && here.best && view.pos < d.moves.length) addTo(box, h('p', { class: 'hint', id: 'suggest-legend' }, tr('legend_wall')));
   const ms = mistakes();
   if (ms.length) {
-    box.append(
+    addTo(box,
       h('h3', {}, tr('mistakes')),
       h(
         'ul',

@@ -18,6 +18,22 @@ export function h(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** The children `h` would keep: no null, undefined, false or empty string (the DOM's own
+ * `append`/`replaceChildren` would print "null"). */
+const kept = (kids) => kids.flat().filter((c) => c !== null && c !== undefined && c !== false && c !== '');
+
+/** Replaces `el`'s children with `kids`, leaving out what `h` leaves out. */
+export function put(el, ...kids) {
+  el.replaceChildren(...kept(kids));
+  return el;
+}
+
+/** Appends `kids` to `el`, leaving out what `h` leaves out. */
+export function addTo(el, ...kids) {
+  el.append(...kept(kids));
+  return el;
+}
+
 /** A button that copies `text` to the clipboard and says so (the text stays selectable by hand). */
 export function copyButton(text, label = t('lobby.copy'), attrs = {}) {
   const b = h('button', { type: 'button', class: 'small', ...attrs }, label);

@@ -1,0 +1,67 @@
+// What a player still trips over (issue 42): the review page never prints `null`, `undefined`
+// or `NaN`, in either language, whatever is clicked.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, launch, person, shots } from './lib.mjs';
+
+/** A 9×9 record that ends by two passes with a dead white stone inside Black's area. */
+function settled() {
+  const b = ['cc', 'cd', 'ce', 'cf', 'cg', 'dg', 'eg', 'fg', 'gg', 'gf', 'ge', 'gd', 'gc', 'fc', 'ec', 'dc'];
+  const w = ['ee', 'hh', 'hg', 'hf', 'he', 'hd', 'hc', 'hb', 'gb', 'fb', 'eb', 'db', 'cb', 'bb', 'bc', 'bd'];
+  let s = '(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]PB[Black]PW[White]';
+  for (let i = 0; i < b.length; i++) s += `;B[${b[i]}];W[${w[i]}]`;
+  return `${s};B[];W[])`;
+}
+
+/** The words of the page that must never show: what a template prints for a missing value. */
+async function noMissing(page, where) {
+  const text = await page.evaluate(() => document.body.innerText);
+  const bad = text.match(/\b(null|undefined|NaN)\b/g);
+  assert.equal(bad, null, `${where}: the page prints ${bad}: …${text.slice(Math.max(0, text.search(/\b(null|undefined|NaN)\b/) - 80)).slice(0, 160)}…`);
+}
+
+describe('issue 42', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  test('1. the review page prints no null, undefined or NaN after keys, rule changes and the Benson switch, in both languages', async (t) => {
+    const r = await fetch(`${BASE}/api/reviews`, { method: 'POST', headers: { 'content-type': 'application/x-go-sgf' }, body: settled() });
+    assert.equal(r.status, 201);
+    const { url } = await r.json();
+    const { page } = await person(browser, 'null-hunter');
+    await shots(t, [page], async () => {
+      await page.goto(`${BASE}${url}`);
+      await page.waitForSelector('body[data-ready="1"]');
+      for (const lang of ['en', 'ko']) {
+        await noMissing(page, `${lang}: opened`);
+        await page.keyboard.press('End');
+        // The rules lab at the end: the estimator's dead stones and the table.
+        if (await page.$('#score-here')) await page.click('#score-here');
+        await page.waitForSelector('#scores');
+        await noMissing(page, `${lang}: scored`);
+        await page.check('#overlay');
+        await noMissing(page, `${lang}: Benson on`);
+        const options = await page.$$eval('#rules option', (os) => os.map((o) => o.value));
+        for (const v of options.slice(0, 4)) {
+          await page.selectOption('#rules', v);
+          await noMissing(page, `${lang}: rules ${v}`);
+        }
+        for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowLeft');
+        await noMissing(page, `${lang}: stepped back`);
+        await page.keyboard.press('Home');
+        await page.keyboard.press('End');
+        await page.uncheck('#overlay');
+        await noMissing(page, `${lang}: Benson off`);
+        if (lang === 'en') await page.click('#lang');
+      }
+      await page.click('#lang');
+      assert.deepEqual(page.errors, []);
+    });
+  });
+});
