@@ -381,7 +381,7 @@ pub struct BenchServeArgs {
 /// Runs `bench serve`: prints the signature, then the rate, latencies, errors and memory.
 pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
     if let Some(players) = a.players {
-        let opts = baduk_server::bench_players::PlayersOptions {
+        let opts = baduk_loadgen::bench_players::PlayersOptions {
             addr: a.addr,
             players,
             moves: a.moves,
@@ -390,14 +390,14 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
             server_pid: a.server_pid.first().copied(),
             timeout: std::time::Duration::from_secs(60),
         };
-        let report = baduk_server::block_on(baduk_server::bench_players::run(&opts))
+        let report = baduk_server::block_on(baduk_loadgen::bench_players::run(&opts))
             .map_err(|e| CliError::input(format!("baduk bench serve --players: {e}")))?;
         for line in report.lines() {
             println!("{line}");
         }
         return Ok(());
     }
-    let opts = baduk_server::bench::BenchOptions {
+    let opts = baduk_loadgen::bench::BenchOptions {
         addr: a.addr,
         games: a.games,
         moves: a.moves,
@@ -408,7 +408,7 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
         one_socket: a.one_socket,
         ..Default::default()
     };
-    let report = baduk_server::block_on(baduk_server::bench::run(&opts))
+    let report = baduk_server::block_on(baduk_loadgen::bench::run(&opts))
         .map_err(|e| CliError::input(format!("baduk bench serve: {e}")))?;
     for line in report.lines() {
         println!("{line}");
@@ -450,7 +450,7 @@ pub fn bench_abuse(a: BenchAbuseArgs) -> Result<(), CliError> {
     if !a.think.is_finite() || a.think < 0.0 {
         return Err(CliError::input("--think: seconds, 0 or more"));
     }
-    let opts = baduk_server::abuse::AbuseOptions {
+    let opts = baduk_loadgen::abuse::AbuseOptions {
         addr: a.addr,
         seconds: a.seconds,
         honest: a.honest,
@@ -460,7 +460,7 @@ pub fn bench_abuse(a: BenchAbuseArgs) -> Result<(), CliError> {
         server_pid: a.server_pid,
         seed: a.seed,
     };
-    let report = baduk_server::block_on(baduk_server::abuse::run(&opts))
+    let report = baduk_server::block_on(baduk_loadgen::abuse::run(&opts))
         .map_err(|e| CliError::input(format!("baduk bench abuse: {e}")))?;
     for line in report.lines() {
         println!("{line}");

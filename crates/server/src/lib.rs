@@ -5,11 +5,8 @@
 //! It is an adapter: every move is checked by the rules libraries (`baduk-go`, `baduk-wallgo`),
 //! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
 
-pub mod abuse;
 pub mod accounts;
 pub mod backup;
-pub mod bench;
-pub mod bench_players;
 pub mod bots;
 pub mod bus;
 pub mod chat;

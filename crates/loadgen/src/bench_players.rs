@@ -343,7 +343,10 @@ pub async fn run(opts: &PlayersOptions) -> Result<PlayersReport, String> {
         ..PlayersReport::default()
     };
     // Names unique to this run (the database may hold earlier runs' players).
-    let run_tag = format!("{:x}", crate::hub::now_ms() % 0xff_ffff);
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    let run_tag = format!("{:x}", now_ms % 0xff_ffff);
     let started = Instant::now();
     let gate = Arc::new(tokio::sync::Semaphore::new(opts.parallel.max(1)));
     let mut tasks = Vec::new();

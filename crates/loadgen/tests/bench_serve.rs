@@ -1,7 +1,7 @@
 //! `baduk bench serve` against an in-process server: every planned move is stored, acknowledged
 //! and seen by the other seat, and the same seed plays the same moves. Counts only, never times.
 
-use baduk_server::bench::{run, BenchOptions};
+use baduk_loadgen::bench::{run, BenchOptions};
 use baduk_server::{start, Config};
 
 /// A server on a fresh SQLite file in `dir`, with no limits (the bench is one client).
@@ -97,7 +97,7 @@ async fn three_games_of_six_moves_are_all_stored_and_broadcast() {
 /// is played out and resigned, and nothing errs. Counts only, never times.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn twenty_signed_in_players_are_paired_and_play_their_games_out() {
-    use baduk_server::bench_players::{run as run_players, PlayersOptions};
+    use baduk_loadgen::bench_players::{run as run_players, PlayersOptions};
     let dir = tempfile::tempdir().expect("a temp dir");
     let server = unlimited_server(&dir).await;
     let r = run_players(&PlayersOptions {
