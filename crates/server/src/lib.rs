@@ -5,35 +5,20 @@
 //! It is an adapter: every move is checked by the rules libraries (`baduk-go`, `baduk-wallgo`),
 //! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
 
-pub mod accounts;
-pub mod backup;
-pub mod bots;
-pub mod bus;
-pub mod chat;
-pub mod clock;
 pub mod cluster;
-pub mod conn;
-pub mod export;
-pub mod forward;
-pub mod go_room;
+pub mod game;
 pub mod http;
-pub mod hub;
-pub mod limit;
-pub mod logs;
-pub mod metrics;
 pub mod players;
-pub mod ratings;
 pub mod review;
-pub mod room;
-pub mod seeks;
 pub mod store;
-pub mod wall_room;
-pub mod web;
-pub mod work;
 
 use bots::{BotLimits, Models};
+use cluster::bus;
+use game::{bots, hub, room};
+use http::{conn, limit, metrics};
 use hub::{Hub, HubOptions};
 use limit::Cidr;
+use players::seeks;
 use room::Ends;
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -1,10 +1,22 @@
+//! Owns: the web edge: the routing table and the game and socket handlers (this file), the
+//! accept loop (`conn`), rate budgets and client addresses (`limit`), logs (`logs`), counters and
+//! `/metrics` (`metrics`), the embedded web pages (`web`). May use every domain. For now
+//! `AppState` and the handlers' common answers live here too, and the domains below reach up
+//! for them (issue 40 moves them down next).
+//!
 //! HTTP and WebSocket handlers: parse, authenticate the seat, call the hub, map its errors to
 //! status codes. No game logic here.
 
-use crate::hub::{now_ms, Cred, Hub};
-use crate::limit::{client_ip, Budget, Cidr, ClientKey, Refused};
+pub mod conn;
+pub mod limit;
+pub mod logs;
+pub mod metrics;
+pub mod web;
+
+use crate::game::hub::{now_ms, Cred, Hub};
+use crate::game::room::{ActError, SeatSpec, Settings};
+use crate::http::limit::{client_ip, Budget, Cidr, ClientKey, Refused};
 use crate::players::Auth;
-use crate::room::{ActError, SeatSpec, Settings};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
@@ -56,13 +68,13 @@ pub struct AppState {
     /// Sign-in attempts per account name from addresses that have not signed in to it lately.
     pub login_accounts: Arc<Budget<String>>,
     /// The addresses that signed in to each account lately (they pass `login_accounts`).
-    pub login_known: Arc<crate::limit::Known>,
+    pub login_known: Arc<crate::http::limit::Known>,
     /// Chat messages per account.
     pub chat_accounts: Arc<Budget<String>>,
     /// Chat messages per address.
     pub chat_clients: Arc<Budget>,
     /// Seekers waiting on this process.
-    pub waiters: Arc<crate::seeks::Waiters>,
+    pub waiters: Arc<crate::players::seeks::Waiters>,
     /// When each account was last noted as seen (ms), so "online" costs a write a minute.
     touched: Arc<Mutex<HashMap<String, i64>>>,
 }
@@ -115,10 +127,10 @@ impl AppState {
                 l.logins_per_account_minute / 60.0,
                 l.logins_per_account_minute.ceil() as u32,
             )),
-            login_known: Arc::new(crate::limit::Known::default()),
+            login_known: Arc::new(crate::http::limit::Known::default()),
             chat_accounts: Arc::new(Budget::new("chat messages", l.chat_per_second, 5)),
             chat_clients: Arc::new(Budget::new("chat messages", l.chat_per_second * 4.0, 20)),
-            waiters: Arc::new(crate::seeks::Waiters::default()),
+            waiters: Arc::new(crate::players::seeks::Waiters::default()),
             touched: Arc::new(Mutex::new(HashMap::new())),
         }
     }
@@ -201,8 +213,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/seats/{seat}/rotate", post(post_rotate))
         .route("/ws/games/{id}", get(ws_game))
         .merge(crate::players::routes())
-        .merge(crate::seeks::routes())
-        .merge(crate::chat::routes())
+        .merge(crate::players::seeks::routes())
+        .merge(crate::players::chat::routes())
         .merge(crate::review::routes())
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -212,7 +224,7 @@ pub fn router(state: AppState) -> Router {
         // the client's rates, before anything is looked up here).
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            crate::forward::route,
+            crate::cluster::forward::route,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -221,18 +233,18 @@ pub fn router(state: AppState) -> Router {
     let api_service: Router = api.clone().with_state(state.clone());
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
-        .route("/metrics", get(crate::metrics::endpoint))
+        .route("/metrics", get(crate::http::metrics::endpoint))
         .route(
             "/internal/forward/{*rest}",
             axum::routing::any(move |State(st): State<AppState>, req: Request| {
                 let api = api_service.clone();
-                async move { crate::forward::internal(st, api, req).await }
+                async move { crate::cluster::forward::internal(st, api, req).await }
             }),
         )
         .merge(api)
-        .merge(crate::web::routes())
+        .merge(crate::http::web::routes())
         .fallback(not_found)
-        .layer(axum::middleware::from_fn(crate::logs::log_request))
+        .layer(axum::middleware::from_fn(crate::http::logs::log_request))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
@@ -240,7 +252,9 @@ pub fn router(state: AppState) -> Router {
                     .into_response()
             },
         ))
-        .layer(axum::middleware::map_response(crate::web::security_headers))
+        .layer(axum::middleware::map_response(
+            crate::http::web::security_headers,
+        ))
         .with_state(state)
 }
 
@@ -249,7 +263,7 @@ async fn not_found(req: Request) -> Response {
     if path.starts_with("/api/") || path.starts_with("/ws/") {
         ActError::not_found(format!("no such route: {path}")).into_response()
     } else {
-        crate::web::not_found_page(&path)
+        crate::http::web::not_found_page(&path)
     }
 }
 
@@ -275,7 +289,11 @@ async fn rate_limit(
     next: Next,
 ) -> Response {
     // A call another process forwarded: that process charged the client already.
-    if let Some(f) = req.extensions().get::<crate::forward::Forwarded>().copied() {
+    if let Some(f) = req
+        .extensions()
+        .get::<crate::cluster::forward::Forwarded>()
+        .copied()
+    {
         req.extensions_mut().insert(f.client);
         return next.run(req).await;
     }
@@ -487,8 +505,8 @@ async fn create_game(
 ) -> Result<Response, ActError> {
     let req: CreateReq = parse_json(&body)?;
     let (settings, names) = match req.game.as_str() {
-        "go" => (go_settings(&req)?, crate::go_room::SEATS),
-        "wallgo" => (wall_settings(&req)?, crate::wall_room::SEATS),
+        "go" => (go_settings(&req)?, crate::game::go_room::SEATS),
+        "wallgo" => (wall_settings(&req)?, crate::game::wall_room::SEATS),
         g => {
             return Err(ActError::bad_request(format!(
                 "game `{g}`: expected go or wallgo"
@@ -518,17 +536,17 @@ async fn create_game(
         return Ok(too_many(r));
     }
     // A signed-in creator holds the first human seat.
-    let mut players: [Option<crate::room::Player>; 2] = [None, None];
+    let mut players: [Option<crate::game::room::Player>; 2] = [None, None];
     if let Some(who) = &auth.who {
         if let Some(i) = seats.iter().position(|s| s.kind == "human") {
-            let kind = crate::ratings::kind_of(&settings);
+            let kind = crate::game::ratings::kind_of(&settings);
             players[i] = Some(crate::players::player_of(&st.hub.store, &who.account, kind).await?);
         }
     }
     let listed = req.listed.unwrap_or(true);
     let (id, tokens) = st
         .hub
-        .create_game(crate::hub::NewGame {
+        .create_game(crate::game::hub::NewGame {
             settings,
             seats,
             client: Some(client),
@@ -551,12 +569,12 @@ async fn create_game(
     // An unlisted game's open seats are claimed with this secret, never with the id alone.
     // Until it is stored the game's open seats refuse everybody.
     if !listed {
-        let secret = crate::hub::new_token();
+        let secret = crate::game::hub::new_token();
         st.hub
             .store
-            .set_invite(&id, &crate::accounts::secret_hash(&secret))
+            .set_invite(&id, &crate::players::accounts::secret_hash(&secret))
             .await
-            .map_err(crate::accounts::storage)?;
+            .map_err(crate::players::accounts::storage)?;
         body["invite"] = json!(format!("/g/{id}#invite={secret}"));
         body["invite_secret"] = json!(secret);
     }
@@ -580,7 +598,7 @@ async fn check_invite(st: &AppState, id: &str, invite: Option<&str>) -> Result<(
         .store
         .invite_of(id)
         .await
-        .map_err(crate::accounts::storage)?;
+        .map_err(crate::players::accounts::storage)?;
     let Some((listed, kept)) = found else {
         // No such game: the join itself answers 404.
         return Ok(());
@@ -590,7 +608,7 @@ async fn check_invite(st: &AppState, id: &str, invite: Option<&str>) -> Result<(
     }
     match (kept, invite) {
         (Some(kept), Some(given)) if given.len() <= 200 => {
-            let given = crate::accounts::secret_hash(given);
+            let given = crate::players::accounts::secret_hash(given);
             if bool::from(given.as_bytes().ct_eq(kept.as_bytes())) {
                 Ok(())
             } else {
@@ -675,7 +693,7 @@ async fn get_game(
 ) -> Result<Json<Value>, ActError> {
     let Query(q) = q.map_err(|e| ActError::bad_request(e.body_text()))?;
     let you = match (bearer(&headers), auth.account_id()) {
-        (Some(t), _) if !t.starts_with(crate::accounts::API_TOKEN_PREFIX) => {
+        (Some(t), _) if !t.starts_with(crate::players::accounts::API_TOKEN_PREFIX) => {
             Some(st.hub.hello(&id, t).await?)
         }
         (_, Some(a)) => st.hub.hello_as(&id, Cred::Account(a)).await.ok(),
@@ -730,7 +748,7 @@ async fn post_action(
     ),
     axum::Extension(client): axum::Extension<ClientKey>,
     axum::Extension(auth): axum::Extension<Auth>,
-    forwarded: Option<axum::Extension<crate::forward::Forwarded>>,
+    forwarded: Option<axum::Extension<crate::cluster::forward::Forwarded>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ActError> {
@@ -750,7 +768,9 @@ async fn post_action(
         }
     }
     let cred = match (bearer(&headers), auth.account_id()) {
-        (Some(t), _) if !t.starts_with(crate::accounts::API_TOKEN_PREFIX) => Cred::Token(t),
+        (Some(t), _) if !t.starts_with(crate::players::accounts::API_TOKEN_PREFIX) => {
+            Cred::Token(t)
+        }
         (_, Some(a)) => Cred::Account(a),
         _ => {
             return Err(ActError::unauthorized(
@@ -805,7 +825,7 @@ async fn post_join(
             let kind = {
                 let h = st.hub.get(&id).await?;
                 let room = h.room.lock().await;
-                crate::ratings::kind_of(&room.settings)
+                crate::game::ratings::kind_of(&room.settings)
             };
             Some(crate::players::player_of(&st.hub.store, &who.account, kind).await?)
         }
@@ -834,12 +854,12 @@ async fn ws_game(
             .and_then(|v| v.to_str().ok())
             .map(str::to_string)
     };
-    let creds = crate::forward::Creds {
+    let creds = crate::cluster::forward::Creds {
         cookie: text(header::COOKIE),
         authorization: text(header::AUTHORIZATION),
         csrf: match &auth.who {
-            Some(crate::accounts::Identity {
-                via: crate::accounts::Via::Session { csrf, .. },
+            Some(crate::players::accounts::Identity {
+                via: crate::players::accounts::Via::Session { csrf, .. },
                 ..
             }) => Some(csrf.clone()),
             _ => None,
@@ -879,12 +899,16 @@ fn too_many_sockets() -> Response {
 struct SocketSeat {
     st: AppState,
     client: ClientKey,
-    h: Arc<crate::hub::Handle>,
+    h: Arc<crate::game::hub::Handle>,
 }
 
 impl SocketSeat {
     /// Counts a socket for `client` on game `h`, or None when either cap is reached.
-    fn take(st: &AppState, client: ClientKey, h: &Arc<crate::hub::Handle>) -> Option<SocketSeat> {
+    fn take(
+        st: &AppState,
+        client: ClientKey,
+        h: &Arc<crate::game::hub::Handle>,
+    ) -> Option<SocketSeat> {
         let per_client = st.limits.sockets_per_client;
         let per_game = st.limits.sockets_per_game;
         let mut open = st.open_sockets.lock().expect("sockets lock");
@@ -947,11 +971,11 @@ async fn send_within(socket: &mut WebSocket, msg: Message, limit: Duration) -> b
 }
 
 /// The full state as a socket message (on connect, after falling behind, on `sync`).
-fn snapshot_json(room: &crate::room::Room) -> Value {
+fn snapshot_json(room: &crate::game::room::Room) -> Value {
     json!({"type": "state", "state": room.state(now_ms(), None, None)})
 }
 
-fn snapshot(room: &crate::room::Room) -> Message {
+fn snapshot(room: &crate::game::room::Room) -> Message {
     Message::Text(snapshot_json(room).to_string().into())
 }
 
@@ -959,10 +983,10 @@ async fn watch(
     mut socket: WebSocket,
     st: AppState,
     id: String,
-    h: Arc<crate::hub::Handle>,
+    h: Arc<crate::game::hub::Handle>,
     client: ClientKey,
     _seat: SocketSeat,
-    (auth, creds): (Auth, crate::forward::Creds),
+    (auth, creds): (Auth, crate::cluster::forward::Creds),
 ) {
     let send_limit = st.limits.socket_send_timeout;
     let idle = st.limits.socket_idle;
@@ -1059,13 +1083,13 @@ async fn watch(
 #[derive(Clone, Debug, Default)]
 pub struct SocketIdentity {
     /// The signed-in account, if any.
-    pub who: Option<crate::accounts::Identity>,
+    pub who: Option<crate::players::accounts::Identity>,
     /// It holds a seat (reads the players' chat).
     pub player: bool,
     /// A player muted the spectators' chat.
     pub muted: bool,
     /// The client's credentials, for actions forwarded to the game's owner.
-    pub creds: crate::forward::Creds,
+    pub creds: crate::cluster::forward::Creds,
 }
 
 /// The answer to one socket message (`hello`, `ping`, `sync` or an action) from `client`.
@@ -1114,13 +1138,13 @@ pub async fn ws_reply_as(
         },
         (Some("chat"), None, _) => {
             let Some(who) = me.who.clone() else {
-                return err(crate::accounts::sign_in_first());
+                return err(crate::players::accounts::sign_in_first());
             };
             let h = match st.hub.get(id).await {
                 Ok(h) => h,
                 Err(e) => return err(e),
             };
-            match crate::chat::post_message(
+            match crate::players::chat::post_message(
                 st,
                 &h,
                 &who,
@@ -1199,7 +1223,7 @@ async fn socket_action(
 ) -> Result<Value, (u16, Value)> {
     // Another process owns the game: the action goes there with this client's credentials.
     if let Some(answer) =
-        crate::forward::socket_action(st, id, token, &me.creds, client, action).await
+        crate::cluster::forward::socket_action(st, id, token, &me.creds, client, action).await
     {
         return answer.map(|state| state["version"].clone());
     }
@@ -1217,8 +1241,10 @@ async fn socket_action(
     match st.hub.act_version(id, cred, action).await {
         Ok(v) => Ok(Value::from(v)),
         // The game went to another process meanwhile (nothing was stored): played there.
-        Err(e) if e.code == crate::hub::MOVED_CODE => {
-            match crate::forward::socket_action(st, id, token, &me.creds, client, action).await {
+        Err(e) if e.code == crate::game::hub::MOVED_CODE => {
+            match crate::cluster::forward::socket_action(st, id, token, &me.creds, client, action)
+                .await
+            {
                 Some(answer) => answer.map(|state| state["version"].clone()),
                 None => Err((e.status, e.to_json())),
             }

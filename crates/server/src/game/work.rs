@@ -6,7 +6,7 @@
 //! (the dead-stone estimate at its count, a dispute's verification) has a budget of its own,
 //! [`live`]: it waits for a core but is never refused, and never waits behind reviews.
 
-use crate::room::ActError;
+use crate::game::room::ActError;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use tokio::sync::Semaphore;

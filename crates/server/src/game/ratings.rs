@@ -1,7 +1,7 @@
 //! Ratings on the server: which rating a game counts for, the bots' fixed ratings, and the
 //! Glicko-2 update of a rated game's players, run inside the transaction that stores its result.
 
-use crate::room::{Core, Room, Settings};
+use crate::game::room::{Core, Room, Settings};
 use crate::store::StoreError;
 use baduk_rating::{go_rank, Config, Game, Rating};
 use serde_json::{json, Value};

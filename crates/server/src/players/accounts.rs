@@ -2,8 +2,8 @@
 //! naming a server-side row), personal API tokens, and the SQL behind them (one schema for
 //! SQLite and PostgreSQL). docs/api.md, "Players".
 
-use crate::hub::{hash_token, new_id, new_token, now_ms};
-use crate::room::ActError;
+use crate::game::hub::{hash_token, new_id, new_token, now_ms};
+use crate::game::room::ActError;
 use crate::store::{Store, StoreError};
 use serde_json::{json, Value};
 use sqlx::Row;

@@ -1,3 +1,8 @@
+//! Owns: the processes of one cluster on PostgreSQL: nodes, leases, takeover and handoff (this
+//! file), forwarding of actions and the internal endpoint (`forward`), the event bus over
+//! LISTEN/NOTIFY (`bus`). May use: `game`, `store`, and the web side's shared state for the
+//! internal endpoint. Never `crate::players` or `crate::review`.
+//!
 //! The cluster: the server processes (nodes) sharing one database, and which one owns each
 //! live game (docs/scaling.md). A node holds a lease (`nodes.alive_until`) that it renews every
 //! [`RENEW_MS`]; a game's owner (`games.owner`) alone runs its clock and bots and commits its
@@ -5,7 +10,10 @@
 //! lease runs out, the survivors take its games over; a node that joins receives new games
 //! first and some of the others' games by handoff. On SQLite there is one node: the same code.
 
-use crate::hub::{new_id, now_ms, Hub};
+pub mod bus;
+pub mod forward;
+
+use crate::game::hub::{new_id, now_ms, Hub};
 use crate::store::{Store, StoreError};
 use sqlx::Row;
 use std::collections::{HashMap, HashSet};
@@ -541,7 +549,7 @@ impl Scan {
 
 /// Which of `n` live nodes (by rank) takes orphan `id` first.
 fn spread(id: &str, n: usize) -> usize {
-    let h = crate::hub::hash_token(id);
+    let h = crate::game::hub::hash_token(id);
     (u64::from_le_bytes(h[..8].try_into().expect("8 bytes")) % n.max(1) as u64) as usize
 }
 

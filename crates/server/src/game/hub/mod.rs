@@ -9,9 +9,9 @@ mod clocks;
 
 pub use clocks::{local_ms, now_ms, set_clock_offset, HEARTBEAT_MS, OUTAGE_MS};
 
-use crate::bots::{bot_to_act, BotLimits, Bots, Job, Models};
-use crate::limit::ClientKey;
-use crate::room::{ActError, ActionRow, Ends, Player, Room, Seat, SeatSpec, Settings};
+use crate::game::bots::{bot_to_act, BotLimits, Bots, Job, Models};
+use crate::game::room::{ActError, ActionRow, Ends, Player, Room, Seat, SeatSpec, Settings};
+use crate::http::limit::ClientKey;
 use crate::store::{GameFlags, Store, StoreError};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -204,7 +204,7 @@ pub struct Hub {
     /// This process as a node of the cluster: its id, address and lease.
     pub cluster: crate::cluster::Cluster,
     /// Counters for `/metrics`.
-    pub metrics: crate::metrics::Metrics,
+    pub metrics: crate::http::metrics::Metrics,
     /// The stored versions the last periodic resync found ahead of a copy here.
     behind: Mutex<HashMap<String, i64>>,
 }
@@ -236,7 +236,7 @@ fn check_rated(
     seats: &[SeatSpec; 2],
     players: &[Option<Player>; 2],
 ) -> Result<(), ActError> {
-    let Some(kind) = crate::ratings::kind_of(settings) else {
+    let Some(kind) = crate::game::ratings::kind_of(settings) else {
         return Err(ActError::bad_request(
             "rated: only 9x9, 13x13 and 19x19 Go and Wall Go's standard rules are rated",
         )
@@ -252,7 +252,7 @@ fn check_rated(
             "human" => player.is_some(),
             "open" => true,
             "bot" => spec.bot.as_deref().is_some_and(|b| {
-                crate::ratings::bot_rating(kind, b, spec.options.as_deref()).is_some()
+                crate::game::ratings::bot_rating(kind, b, spec.options.as_deref()).is_some()
             }),
             _ => false,
         };
@@ -307,7 +307,7 @@ impl Hub {
                 opts.test_bots,
             )),
             cluster: crate::cluster::Cluster::new(opts.cluster_secret.clone()),
-            metrics: crate::metrics::Metrics::default(),
+            metrics: crate::http::metrics::Metrics::default(),
             behind: Mutex::new(HashMap::new()),
             opts,
             opened: Mutex::new(HashMap::new()),

@@ -2,12 +2,12 @@
 //! length- and rate-limited, plain text; and reports of messages for moderators. docs/api.md,
 //! "Chat".
 
-use crate::accounts::{self, Identity};
+use crate::game::hub::{new_id, now_ms, Handle};
+use crate::game::room::ActError;
+use crate::http::limit::ClientKey;
 use crate::http::AppState;
-use crate::hub::{new_id, now_ms, Handle};
-use crate::limit::ClientKey;
+use crate::players::accounts::{self, Identity};
 use crate::players::Auth;
-use crate::room::ActError;
 use crate::store::StoreError;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -88,7 +88,7 @@ async fn is_player(h: &Handle, auth: &Auth, headers: &HeaderMap) -> bool {
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "));
-    token.is_some_and(|t| crate::hub::Hub::seat_of_token(&room, t.trim()).is_ok())
+    token.is_some_and(|t| crate::game::hub::Hub::seat_of_token(&room, t.trim()).is_ok())
 }
 
 /// Posts a message from a signed-in socket; returns the stored message. `player`: the socket
@@ -170,7 +170,7 @@ pub async fn post_message(
                 seq = n + 1;
                 // The other processes' watchers hear of it from the bus, when it commits.
                 let event = chat_event(seq, channel, &who.account.name, &text, at);
-                if let Some(p) = crate::bus::chat_payload(
+                if let Some(p) = crate::cluster::bus::chat_payload(
                     &id,
                     &st.hub.cluster.node,
                     channel == "players",

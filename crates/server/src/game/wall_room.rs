@@ -1,7 +1,7 @@
 //! One game of Wall Go as the server plays it: the rules library's record [`Game`] plus
 //! resignations and the turns the server played for a player whose time ran out.
 
-use crate::room::ActError;
+use crate::game::room::ActError;
 use baduk_wallgo::{
     Action, ActionList, Cell, Game, Outcome, Phase, Player, RegionKind, Side, Variant, NUM_CELLS,
 };

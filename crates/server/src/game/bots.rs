@@ -3,7 +3,7 @@
 //! every search is capped in time and nodes, at most `threads` search threads run at once
 //! server-wide (queued oldest first), and a search is cancelled when its game moves on or ends.
 
-use crate::room::{seed_of, ActError, Core, Room, SeatSpec};
+use crate::game::room::{seed_of, ActError, Core, Room, SeatSpec};
 use baduk_go::Point;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -337,12 +337,17 @@ impl Bots {
                     }
                 }
                 match g.phase {
-                    crate::go_room::Phase::Marking => return Ok(g.bot_marking_answer().into()),
-                    crate::go_room::Phase::Handicap(_) => {
+                    crate::game::go_room::Phase::Marking => {
+                        return Ok(g.bot_marking_answer().into())
+                    }
+                    crate::game::go_room::Phase::Handicap(_) => {
                         let size = g.rules.size;
-                        let stars =
-                            crate::go_room::fixed_handicap_points(size.cols(), size.rows(), 9)
-                                .unwrap_or_default();
+                        let stars = crate::game::go_room::fixed_handicap_points(
+                            size.cols(),
+                            size.rows(),
+                            9,
+                        )
+                        .unwrap_or_default();
                         let legal = g.legal();
                         let pick = stars
                             .iter()
@@ -454,7 +459,7 @@ pub fn bot_to_act(room: &Room) -> Option<(usize, SeatSpec)> {
             return bot(1 - asker).map(|s| (1 - asker, s));
         }
         if let Some(m) = &g.marking {
-            if g.phase == crate::go_room::Phase::Marking {
+            if g.phase == crate::game::go_room::Phase::Marking {
                 return (0..2)
                     .find_map(|i| (!m.accepted[i]).then(|| bot(i).map(|s| (i, s))).flatten());
             }

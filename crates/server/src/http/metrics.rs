@@ -1,7 +1,7 @@
 //! Counters of one server process and `GET /metrics` (Prometheus' text format,
 //! docs/api.md "Metrics"; docs/scaling.md says what the cluster's counters mean).
 
-use crate::hub::Hub;
+use crate::game::hub::Hub;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -236,7 +236,9 @@ pub async fn listen(addr: &str, hub: Arc<Hub>) -> Result<SocketAddr, String> {
             axum::routing::get(|State(h): State<Arc<Hub>>| async move { text(&h) }),
         )
         .route("/healthz", axum::routing::get(|| async { "ok" }))
-        .layer(axum::middleware::map_response(crate::web::security_headers))
+        .layer(axum::middleware::map_response(
+            crate::http::web::security_headers,
+        ))
         .with_state(hub);
     tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {

@@ -7,8 +7,8 @@
 //! reconciliation). A chat message announces `chat:{"id":GAME,"node":NODE,"players":BOOL,
 //! "event":MESSAGE}`: every other process with watchers of the game passes it on to them.
 
-use crate::hub::Hub;
-use crate::room::ActionRow;
+use crate::game::hub::Hub;
+use crate::game::room::ActionRow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -230,7 +230,7 @@ mod tests {
             action: "D4".into(),
             at: 123,
             auto: false,
-            clocks: crate::clock::Clocks::new(crate::clock::ClockKind::None),
+            clocks: crate::game::clock::Clocks::new(crate::game::clock::ClockKind::None),
         };
         let p = action_payload("g1", &row).unwrap();
         assert_eq!(

@@ -3,7 +3,7 @@
 //! under the game's own rules and the table of every rule set. Every action is checked here, by
 //! the library, and nowhere else.
 
-use crate::room::ActError;
+use crate::game::room::ActError;
 use baduk_go::life::{self, Bound, ChainStatus, EstimateConfig, Mode, Status};
 use baduk_go::scoring::{self, GameFacts, PointSet, Settled};
 use baduk_go::{Board, Color, End, Game, GameEnd, Life, LossRule, Move, Placement, Point, Rules};
@@ -383,7 +383,7 @@ impl GoRoom {
             seed: EstimateConfig::default().seed ^ self.game.move_count() as u64,
             ..EstimateConfig::default()
         };
-        let est = crate::work::in_place(|| life::estimate(board, &cfg));
+        let est = crate::game::work::in_place(|| life::estimate(board, &cfg));
         let unsettled = est
             .chains
             .iter()
@@ -560,7 +560,7 @@ impl GoRoom {
                 depth: 10,
                 nodes: 3_000,
             };
-            let v = crate::work::in_place(|| life::verify(&board, t, mode, bound));
+            let v = crate::game::work::in_place(|| life::verify(&board, t, mode, bound));
             let owner = board.get(t).expect("a target is a stone");
             let (line, check) = check_lines(mode, t, owner, board.chain_stones(t).count(), &v);
             self.verification.push(line);

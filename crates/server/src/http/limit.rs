@@ -273,8 +273,8 @@ impl Refused {
     }
 
     /// The refusal as a 429 [`ActError`] with code `limit.rate`.
-    pub fn to_error(&self) -> crate::room::ActError {
-        crate::room::ActError::too_many(self.message()).with_code("limit.rate", self.args())
+    pub fn to_error(&self) -> crate::game::room::ActError {
+        crate::game::room::ActError::too_many(self.message()).with_code("limit.rate", self.args())
     }
 }
 

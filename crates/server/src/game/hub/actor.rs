@@ -87,7 +87,7 @@ impl Hub {
             )));
         }
         if room.rated && player.is_none() {
-            return Err(crate::accounts::sign_in_first());
+            return Err(crate::players::accounts::sign_in_first());
         }
         if let Some(p) = &player {
             if room.seats[1 - seat]
@@ -226,7 +226,7 @@ impl Hub {
                 ));
             }
         };
-        let rated = crate::ratings::rated_end(room);
+        let rated = crate::game::ratings::rated_end(room);
         let stored = self
             .store
             .append_rated(
@@ -274,9 +274,9 @@ impl Hub {
             let _ = h.tx.send(delta_message(room, base, keep));
         }
         self.metrics.action(match origin {
-            Origin::Player => crate::metrics::Source::Player,
-            Origin::Bot => crate::metrics::Source::Bot,
-            Origin::Clock => crate::metrics::Source::Clock,
+            Origin::Player => crate::http::metrics::Source::Player,
+            Origin::Bot => crate::http::metrics::Source::Bot,
+            Origin::Clock => crate::http::metrics::Source::Clock,
         });
         self.after_commit(h, room);
         Ok(row)

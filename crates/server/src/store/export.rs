@@ -1,7 +1,7 @@
 //! `baduk wall export`: finished Wall Go games from the database as record files, the input of
 //! `baduk wall train` (seed 003 part 3 fits its evaluation on game records).
 
-use crate::room::Room;
+use crate::game::room::Room;
 use crate::store::Store;
 use std::path::Path;
 

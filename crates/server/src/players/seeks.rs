@@ -3,13 +3,13 @@
 //! socket that learns of its game, and the bot offered when no person comes. docs/api.md,
 //! "Play now".
 
-use crate::accounts::{self, Identity};
+use crate::game::hub::{new_id, now_ms, NewGame};
+use crate::game::ratings::{bots_for, kind_of};
+use crate::game::room::{ActError, SeatSpec, Settings};
+use crate::http::limit::ClientKey;
 use crate::http::AppState;
-use crate::hub::{new_id, now_ms, NewGame};
-use crate::limit::ClientKey;
+use crate::players::accounts::{self, Identity};
 use crate::players::{player_of, rating_for, Auth};
-use crate::ratings::{bots_for, kind_of};
-use crate::room::{ActError, SeatSpec, Settings};
 use crate::store::{GameFlags, Store, StoreError};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -286,8 +286,8 @@ async fn load_seek(
 
 fn game_json(id: &str, settings: &Settings, seat: usize) -> Value {
     let names = match settings {
-        Settings::Go { .. } => crate::go_room::SEATS,
-        Settings::Wallgo { .. } => crate::wall_room::SEATS,
+        Settings::Go { .. } => crate::game::go_room::SEATS,
+        Settings::Wallgo { .. } => crate::game::wall_room::SEATS,
     };
     json!({"id": id, "url": format!("/g/{id}"), "seat": names[seat]})
 }
@@ -341,7 +341,7 @@ async fn try_match(st: &AppState, id: &str) -> Result<Option<Value>, ActError> {
         let game = new_id();
         // The lower rating takes Black (A); equal ratings, the game id's seed decides.
         let mine_first = if rating == other_rating {
-            crate::room::seed_of(&game).is_multiple_of(2)
+            crate::game::room::seed_of(&game).is_multiple_of(2)
         } else {
             rating < other_rating
         };
@@ -617,7 +617,7 @@ async fn follow(mut socket: WebSocket, st: AppState, seek: Seek, who: Identity) 
     let offer_at = tokio::time::Instant::now() + bot_after;
     let mut offered = false;
     // Jitter keeps two processes' sockets from retrying in step.
-    let jitter = Duration::from_millis(crate::room::seed_of(&seek.id) % 500);
+    let jitter = Duration::from_millis(crate::game::room::seed_of(&seek.id) % 500);
     let mut retry = tokio::time::interval(Duration::from_millis(1_000) + jitter);
     retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     retry.tick().await;

@@ -2,9 +2,9 @@
 //! the game's own room ([`GoRoom`] or [`WallRoom`]). The action log is the truth: replaying its
 //! rows rebuilds the same room in any process.
 
-use crate::clock::{Charge, ClockKind, Clocks};
-use crate::go_room::{self, GoRoom};
-use crate::wall_room::{self, WallRoom};
+use crate::game::clock::{Charge, ClockKind, Clocks};
+use crate::game::go_room::{self, GoRoom};
+use crate::game::wall_room::{self, WallRoom};
 use baduk_go::{Color, Game, Rules, TimeControl};
 use baduk_wallgo::Variant;
 use serde::{Deserialize, Serialize};
@@ -168,7 +168,7 @@ impl Player {
     pub fn to_json(&self, kind: Option<&str>) -> Value {
         match (self.rating, kind) {
             (Some((r, d, g)), Some(k)) => {
-                let mut v = crate::ratings::rating_json(
+                let mut v = crate::game::ratings::rating_json(
                     k,
                     &baduk_rating::Rating {
                         rating: r,
@@ -304,7 +304,7 @@ pub struct Room {
     /// Whether the result moves the players' ratings.
     pub rated: bool,
     /// The ratings the result moved (a rated game that ended).
-    pub rating_changes: Vec<crate::ratings::RatingChange>,
+    pub rating_changes: Vec<crate::game::ratings::RatingChange>,
 }
 
 /// Builds the game's core from its settings.
@@ -801,7 +801,7 @@ impl Room {
     /// The state; without `history` it leaves out the arrays whose length grows with the game.
     fn view(&self, now: i64, upto: Option<usize>, you: Option<usize>, history: bool) -> Value {
         let names = self.seat_names();
-        let kind = crate::ratings::kind_of(&self.settings);
+        let kind = crate::game::ratings::kind_of(&self.settings);
         let to_move = self.to_move();
         let clocks = self.clocks_json(now);
         let seats: serde_json::Map<String, Value> = names
@@ -935,7 +935,7 @@ impl Room {
     /// One line of the lobby.
     pub fn summary(&self) -> Value {
         let names = self.seat_names();
-        let kind = crate::ratings::kind_of(&self.settings);
+        let kind = crate::game::ratings::kind_of(&self.settings);
         let seats: serde_json::Map<String, Value> = names
             .iter()
             .zip(&self.seats)

@@ -1,15 +1,23 @@
+//! Owns: people: accounts, passwords and sessions (`accounts`), the players' pages and API (this
+//! file), seeks and their matching (`seeks`), chat (`chat`). May use: `game`, `store`, `cluster`
+//! and the web side's shared state. Never `crate::review`.
+//!
 //! The players' HTTP side: who a request is (session cookie with CSRF, or API token), sign-up,
 //! sign-in and guests, API tokens, profiles, the players online, handicap suggestions and the
 //! bots' ratings. docs/api.md, "Players".
 
-use crate::accounts::{
-    self, csrf_refused, session_ended, sign_in_first, wrong_login, Account, Identity,
-    SessionLookup, Via, COOKIE, SESSION_MS,
-};
+pub mod accounts;
+pub mod chat;
+pub mod seeks;
+
+use crate::game::ratings::{bots_for, kind_of, rating_json, KINDS};
+use crate::game::room::{ActError, Player, Room};
+use crate::http::limit::ClientKey;
 use crate::http::{parse_json as parse, too_many, AppState};
-use crate::limit::ClientKey;
-use crate::ratings::{bots_for, kind_of, rating_json, KINDS};
-use crate::room::{ActError, Player, Room};
+use crate::players::accounts::{
+    csrf_refused, session_ended, sign_in_first, wrong_login, Account, Identity, SessionLookup, Via,
+    COOKIE, SESSION_MS,
+};
 use crate::store::Store;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, Request, State};
@@ -519,7 +527,7 @@ async fn guest(
         return Ok(too_many(r));
     }
     for _ in 0..5 {
-        let name = format!("guest-{}", &crate::hub::new_id()[..6]);
+        let name = format!("guest-{}", &crate::game::hub::new_id()[..6]);
         match st.hub.store.create_account(&name, &name, None, true).await {
             Ok(a) => return signed_in(&st, &headers, &a, StatusCode::CREATED).await,
             Err(crate::store::StoreError::Conflict) => continue,
@@ -694,7 +702,7 @@ async fn players_online(
     let accounts = st
         .hub
         .store
-        .online(crate::hub::now_ms() - ONLINE_MS, 100)
+        .online(crate::game::hub::now_ms() - ONLINE_MS, 100)
         .await
         .map_err(accounts::storage)?;
     let mut out = Vec::new();
@@ -820,7 +828,7 @@ async fn profile(
     let seen = store.seen_at(&a.id).await.map_err(accounts::storage)?;
     Ok(Json(json!({
         "name": a.name, "guest": a.guest, "created_at": a.created_at,
-        "online": crate::hub::now_ms() - seen < ONLINE_MS,
+        "online": crate::game::hub::now_ms() - seen < ONLINE_MS,
         "ratings": ratings_of(store, &a.id).await?,
         "history": history, "games": games, "opponents": opponents,
     })))
@@ -855,7 +863,7 @@ async fn games_sgf(
         }
     }
     // Replaying and writing up to a hundred games is CPU work: off the runtime.
-    let out = crate::work::heavy()
+    let out = crate::game::work::heavy()
         .run(move || {
             let mut out = String::new();
             for (id, g) in games {
@@ -949,7 +957,7 @@ async fn bots() -> Json<Value> {
 }
 
 /// The rating kind of a game's settings as the API names it (for seats and seeks).
-pub fn kind_name(settings: &crate::room::Settings) -> Option<&'static str> {
+pub fn kind_name(settings: &crate::game::room::Settings) -> Option<&'static str> {
     kind_of(settings)
 }
 

@@ -6,9 +6,9 @@
 //! shared secret (compared in constant time).
 
 use crate::cluster::{owner, Owner, LEASE_MS};
+use crate::game::room::ActError;
+use crate::http::limit::ClientKey;
 use crate::http::{AppState, BODY_LIMIT};
-use crate::limit::ClientKey;
-use crate::room::ActError;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
@@ -201,7 +201,8 @@ async fn to_owner(
 /// any more and stored nothing, so the action may be sent to the new owner.
 fn moved(status: StatusCode, body: &[u8]) -> bool {
     status == StatusCode::SERVICE_UNAVAILABLE
-        && serde_json::from_slice::<Value>(body).is_ok_and(|v| v["code"] == crate::hub::MOVED_CODE)
+        && serde_json::from_slice::<Value>(body)
+            .is_ok_and(|v| v["code"] == crate::game::hub::MOVED_CODE)
 }
 
 /// Middleware: an action for a game another process owns goes to that process.

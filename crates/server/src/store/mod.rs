@@ -1,10 +1,18 @@
+//! Owns: the schema (`migrations/`), its migrations and every query; `backup` and `export` of a
+//! database. May use: nothing above it but the types of what it stores (issue 40's known
+//! exceptions: `crate::game` for rooms, clocks, ratings and the time, `crate::cluster::bus` for
+//! the payload it notifies).
+//!
 //! Storage: one schema and one set of queries over SQLite (an embedded file, the default) or
 //! PostgreSQL (several server processes on one database). Games, seats with token hashes, and
 //! the append-only action log; a version column makes two processes unable to store two actions
 //! for the same turn.
 
-use crate::clock::Clocks;
-use crate::room::{ActionRow, SeatSpec, Settings};
+pub mod backup;
+pub mod export;
+
+use crate::game::clock::Clocks;
+use crate::game::room::{ActionRow, SeatSpec, Settings};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor, Row};
@@ -16,34 +24,42 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (
         1,
         "games seats actions",
-        include_str!("../migrations/0001_games.sql"),
+        include_str!("../../migrations/0001_games.sql"),
     ),
     (
         2,
         "heartbeat",
-        include_str!("../migrations/0002_heartbeat.sql"),
+        include_str!("../../migrations/0002_heartbeat.sql"),
     ),
     (
         3,
         "finished by end",
-        include_str!("../migrations/0003_finished_by_end.sql"),
+        include_str!("../../migrations/0003_finished_by_end.sql"),
     ),
     (
         4,
         "accounts",
-        include_str!("../migrations/0004_accounts.sql"),
+        include_str!("../../migrations/0004_accounts.sql"),
     ),
-    (5, "reviews", include_str!("../migrations/0005_reviews.sql")),
-    (6, "cluster", include_str!("../migrations/0006_cluster.sql")),
+    (
+        5,
+        "reviews",
+        include_str!("../../migrations/0005_reviews.sql"),
+    ),
+    (
+        6,
+        "cluster",
+        include_str!("../../migrations/0006_cluster.sql"),
+    ),
     (
         7,
         "review plan",
-        include_str!("../migrations/0007_review_plan.sql"),
+        include_str!("../../migrations/0007_review_plan.sql"),
     ),
     (
         8,
         "invites and name skeletons",
-        include_str!("../migrations/0008_invites_skeletons.sql"),
+        include_str!("../../migrations/0008_invites_skeletons.sql"),
     ),
 ];
 
@@ -140,11 +156,11 @@ pub struct StoredGame {
     /// The action log.
     pub actions: Vec<ActionRow>,
     /// The accounts holding the seats (as many as `seats`).
-    pub players: Vec<Option<crate::room::Player>>,
+    pub players: Vec<Option<crate::game::room::Player>>,
     /// Whether the game is rated.
     pub rated: bool,
     /// The rating changes its result made.
-    pub rating_changes: Vec<crate::ratings::RatingChange>,
+    pub rating_changes: Vec<crate::game::ratings::RatingChange>,
     /// The node that owns it now (None: nobody yet, or its owner left).
     pub owner: Option<String>,
 }
@@ -473,9 +489,9 @@ impl Store {
         row: &ActionRow,
         status: &str,
         summary: &str,
-        rated: Option<&crate::ratings::RatedEnd>,
+        rated: Option<&crate::game::ratings::RatedEnd>,
         owner: &str,
-    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
+    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
         // SQLite: actions of several games that arrive together share one transaction (group
         // commit); each is answered once its batch has committed.
         if let (Some(tx), None) = (&self.batcher, rated) {
@@ -507,19 +523,21 @@ impl Store {
         row: &ActionRow,
         status: &str,
         summary: &str,
-        rated: Option<&crate::ratings::RatedEnd>,
+        rated: Option<&crate::game::ratings::RatedEnd>,
         owner: &str,
-    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
+    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
         let mut tx = self.write().begin().await?;
         self.append_in(&mut tx, id, row, status, summary, owner)
             .await??;
         let changes = match rated {
-            Some(end) => crate::ratings::apply(&mut tx, self.postgres, id, end, row.at).await?,
+            Some(end) => {
+                crate::game::ratings::apply(&mut tx, self.postgres, id, end, row.at).await?
+            }
             None => Vec::new(),
         };
         // The event carries the action itself: the other processes apply it without reading
         // the game. A rated game's end carries rating changes too: those are read again.
-        match crate::bus::action_payload(id, row).filter(|_| rated.is_none()) {
+        match crate::cluster::bus::action_payload(id, row).filter(|_| rated.is_none()) {
             Some(payload) => self.notify_payload(&mut tx, &payload).await?,
             None => self.notify(&mut tx, id).await?,
         }
@@ -710,13 +728,13 @@ impl Store {
         if !self.postgres {
             return Ok(0);
         }
-        let before = crate::hub::local_ms();
+        let before = crate::game::hub::local_ms();
         let row = sqlx::query(
             "SELECT CAST(FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000) AS BIGINT)",
         )
         .fetch_one(self.read())
         .await?;
-        let after = crate::hub::local_ms();
+        let after = crate::game::hub::local_ms();
         let db: i64 = row.try_get(0)?;
         Ok(db - (before + after) / 2)
     }
@@ -737,7 +755,7 @@ impl Store {
         let created_at: i64 = g.try_get(1)?;
         let rated: i64 = g.try_get(2)?;
         let owner: Option<String> = g.try_get(3)?;
-        let kind = crate::ratings::kind_of(&settings).unwrap_or("");
+        let kind = crate::game::ratings::kind_of(&settings).unwrap_or("");
         let rows = sqlx::query(
             "SELECT s.spec, s.token_hash, s.joined, s.account_id, a.name, r.rating, r.deviation, r.games \
              FROM seats s LEFT JOIN accounts a ON a.id = s.account_id \
@@ -762,14 +780,18 @@ impl Store {
             let rating: Option<f64> = r.try_get(5)?;
             let deviation: Option<f64> = r.try_get(6)?;
             let games: Option<i64> = r.try_get(7)?;
-            players.push(account.zip(name).map(|(id, name)| crate::room::Player {
-                id,
-                name,
-                rating: Some(match (rating, deviation) {
-                    (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
-                    _ => (1500.0, 350.0, 0),
-                }),
-            }));
+            players.push(
+                account
+                    .zip(name)
+                    .map(|(id, name)| crate::game::room::Player {
+                        id,
+                        name,
+                        rating: Some(match (rating, deviation) {
+                            (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
+                            _ => (1500.0, 350.0, 0),
+                        }),
+                    }),
+            );
         }
         let rating_changes = if rated != 0 {
             self.rating_changes(id, &players).await?
@@ -793,8 +815,8 @@ impl Store {
     async fn rating_changes(
         &self,
         id: &str,
-        players: &[Option<crate::room::Player>],
-    ) -> Result<Vec<crate::ratings::RatingChange>, StoreError> {
+        players: &[Option<crate::game::room::Player>],
+    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
         let rows = sqlx::query(
             "SELECT account_id, kind, rating_before, deviation_before, rating, deviation \
              FROM rating_history WHERE game_id = $1",
@@ -816,7 +838,7 @@ impl Store {
                 deviation: d,
                 volatility: 0.06,
             };
-            out.push(crate::ratings::RatingChange {
+            out.push(crate::game::ratings::RatingChange {
                 seat,
                 kind: r.try_get(1)?,
                 before: rating(r.try_get(2)?, r.try_get(3)?),
