@@ -178,7 +178,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
     let mut trusted = Vec::new();
     for t in &a.trusted_proxy {
         trusted.push(
-            t.parse::<baduk_server::http::limit::Cidr>()
+            t.parse::<baduk_server::state::limit::Cidr>()
                 .map_err(|e| CliError::input(format!("--trusted-proxy {e}")))?,
         );
     }

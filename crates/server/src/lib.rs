@@ -10,16 +10,18 @@ pub mod game;
 pub mod http;
 pub mod players;
 pub mod review;
+pub mod state;
 pub mod store;
 
 use bots::{BotLimits, Models};
 use cluster::bus;
 use game::{bots, hub, room};
-use http::{conn, limit, metrics};
+use http::{conn, metrics};
 use hub::{Hub, HubOptions};
 use limit::Cidr;
 use players::seeks;
 use room::Ends;
+use state::limit;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -273,7 +275,7 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         Some(a) => Some(metrics::listen(a, hub.clone()).await.map_err(StartError)?),
         None => None,
     };
-    let state = http::AppState::new(hub.clone(), &cfg);
+    let state = state::AppState::new(hub.clone(), &cfg);
     // The rate budgets remember every client they saw: forget the idle ones now and then, so
     // a stream of new addresses cannot grow them without bound.
     let budgets = state.clone();

@@ -7,8 +7,8 @@
 
 use crate::cluster::{owner, Owner, LEASE_MS};
 use crate::game::room::ActError;
-use crate::http::limit::ClientKey;
-use crate::http::{AppState, BODY_LIMIT};
+use crate::state::limit::ClientKey;
+use crate::state::{AppState, BODY_LIMIT};
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};

@@ -8,7 +8,7 @@
 //! idle rule applies) but keeps its place under the caps until it closes. A trusted proxy's
 //! connections carry many clients: they count towards `max_connections` only.
 
-use crate::http::limit::{Cidr, ClientKey};
+use crate::state::limit::{Cidr, ClientKey};
 use axum::body::{Body, Bytes};
 use axum::extract::ConnectInfo;
 use axum::Router;

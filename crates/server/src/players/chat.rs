@@ -4,10 +4,10 @@
 
 use crate::game::hub::{new_id, now_ms, Handle};
 use crate::game::room::ActError;
-use crate::http::limit::ClientKey;
-use crate::http::AppState;
 use crate::players::accounts::{self, Identity};
 use crate::players::Auth;
+use crate::state::limit::ClientKey;
+use crate::state::AppState;
 use crate::store::StoreError;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -267,7 +267,7 @@ async fn report(
         )));
     }
     if let Err(r) = st.budgets.creates.check(&client) {
-        return Ok(crate::http::too_many(r));
+        return Ok(crate::state::too_many(r));
     }
     let exists = sqlx::query("SELECT 1 FROM chat WHERE game_id = $1 AND seq = $2")
         .bind(&id)

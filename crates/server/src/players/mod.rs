@@ -12,12 +12,12 @@ pub mod seeks;
 
 use crate::game::ratings::{bots_for, kind_of, rating_json, KINDS};
 use crate::game::room::{ActError, Player, Room};
-use crate::http::limit::ClientKey;
-use crate::http::{parse_json as parse, too_many, AppState};
 use crate::players::accounts::{
     csrf_refused, session_ended, sign_in_first, wrong_login, Account, Identity, SessionLookup, Via,
     COOKIE, SESSION_MS,
 };
+use crate::state::limit::ClientKey;
+use crate::state::{parse_json as parse, too_many, AppState};
 use crate::store::Store;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, Request, State};

@@ -6,10 +6,10 @@
 use crate::game::hub::{new_id, now_ms, NewGame};
 use crate::game::ratings::{bots_for, kind_of};
 use crate::game::room::{ActError, SeatSpec, Settings};
-use crate::http::limit::ClientKey;
-use crate::http::AppState;
 use crate::players::accounts::{self, Identity};
 use crate::players::{player_of, rating_for, Auth};
+use crate::state::limit::ClientKey;
+use crate::state::AppState;
 use crate::store::{GameFlags, Store, StoreError};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -174,10 +174,10 @@ async fn create(
             )))
         }
     }
-    let settings = crate::http::settings_of(&spec)?;
+    let settings = crate::game::settings::settings_of(&spec)?;
     let rated = req.rated.unwrap_or(false);
     if rated && who.account.guest {
-        return Err(crate::http::guest_unrated());
+        return Err(crate::state::guest_unrated());
     }
     let kind = kind_of(&settings);
     let kind_for_rating = match (rated, kind) {
@@ -213,7 +213,7 @@ async fn create(
     // A seek makes a game: it costs what creating one does, and the client's unstarted games
     // (paired ones included) stay under the open-games cap.
     if let Err(r) = st.budgets.creates.check(&client) {
-        return Ok(crate::http::too_many(r));
+        return Ok(crate::state::too_many(r));
     }
     st.hub.check_open_cap(Some(client))?;
     let seek = Seek {

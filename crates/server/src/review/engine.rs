@@ -10,8 +10,8 @@
 //! the secured areas and its best turn).
 
 use crate::game::room::ActError;
-use crate::http::limit::ClientKey;
-use crate::http::AppState;
+use crate::state::limit::ClientKey;
+use crate::state::AppState;
 use baduk_go::{Color, Move, Rules, SgfGame};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};

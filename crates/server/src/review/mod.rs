@@ -18,8 +18,8 @@
 use crate::game::go_room::rules_label;
 use crate::game::hub::{new_id, now_ms};
 use crate::game::room::ActError;
-use crate::http::limit::ClientKey;
-use crate::http::AppState;
+use crate::state::limit::ClientKey;
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::StatusCode;
@@ -61,10 +61,6 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/reviews/{id}/analysis",
             get(get_analysis).post(start_analysis),
-        )
-        .route(
-            "/r/{id}",
-            get(|Path(_id): Path<String>| async { crate::http::web::page("review.html") }),
         )
         .layer(Extension(engine))
 }

@@ -34,7 +34,8 @@ use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use baduk_server::game::hub::{Hub, HubOptions};
 use baduk_server::game::room::{Core, Room, Seat, Settings};
-use baduk_server::http::{router, AppState};
+use baduk_server::http::router;
+use baduk_server::state::AppState;
 use baduk_server::store::Store;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -614,10 +615,13 @@ impl Api {
         for line in text.split('\n').take(MAX_ACTIONS) {
             let (id, tokens) = if go { &self.go } else { &self.wall };
             let msg = line.replace("$0", &tokens[0]).replace("$1", &tokens[1]);
-            let client = baduk_server::http::limit::ClientKey::of([127, 0, 0, 1].into());
-            let reply =
-                self.rt
-                    .block_on(baduk_server::http::ws_reply(&self.state, id, &msg, &client));
+            let client = baduk_server::state::limit::ClientKey::of([127, 0, 0, 1].into());
+            let reply = self.rt.block_on(baduk_server::http::sockets::ws_reply(
+                &self.state,
+                id,
+                &msg,
+                &client,
+            ));
             let kind = reply["type"].as_str().unwrap_or_default();
             assert!(
                 ["pong", "hello", "ack", "error", "state"].contains(&kind),

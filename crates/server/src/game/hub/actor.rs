@@ -274,9 +274,9 @@ impl Hub {
             let _ = h.tx.send(delta_message(room, base, keep));
         }
         self.metrics.action(match origin {
-            Origin::Player => crate::http::metrics::Source::Player,
-            Origin::Bot => crate::http::metrics::Source::Bot,
-            Origin::Clock => crate::http::metrics::Source::Clock,
+            Origin::Player => crate::game::metrics::Source::Player,
+            Origin::Bot => crate::game::metrics::Source::Bot,
+            Origin::Clock => crate::game::metrics::Source::Clock,
         });
         self.after_commit(h, room);
         Ok(row)

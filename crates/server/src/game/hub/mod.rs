@@ -11,7 +11,7 @@ pub use clocks::{local_ms, now_ms, set_clock_offset, HEARTBEAT_MS, OUTAGE_MS};
 
 use crate::game::bots::{bot_to_act, BotLimits, Bots, Job, Models};
 use crate::game::room::{ActError, ActionRow, Ends, Player, Room, Seat, SeatSpec, Settings};
-use crate::http::limit::ClientKey;
+use crate::state::limit::ClientKey;
 use crate::store::{GameFlags, Store, StoreError};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -204,7 +204,7 @@ pub struct Hub {
     /// This process as a node of the cluster: its id, address and lease.
     pub cluster: crate::cluster::Cluster,
     /// Counters for `/metrics`.
-    pub metrics: crate::http::metrics::Metrics,
+    pub metrics: crate::game::metrics::Metrics,
     /// The stored versions the last periodic resync found ahead of a copy here.
     behind: Mutex<HashMap<String, i64>>,
 }
@@ -307,7 +307,7 @@ impl Hub {
                 opts.test_bots,
             )),
             cluster: crate::cluster::Cluster::new(opts.cluster_secret.clone()),
-            metrics: crate::http::metrics::Metrics::default(),
+            metrics: crate::game::metrics::Metrics::default(),
             behind: Mutex::new(HashMap::new()),
             opts,
             opened: Mutex::new(HashMap::new()),
