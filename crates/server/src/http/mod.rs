@@ -1,8 +1,7 @@
-//! Owns: the web edge: the routing table and the game and socket handlers (this file), the
-//! accept loop (`conn`), rate budgets and client addresses (`limit`), logs (`logs`), counters and
-//! `/metrics` (`metrics`), the embedded web pages (`web`). May use every domain. For now
-//! `AppState` and the handlers' common answers live here too, and the domains below reach up
-//! for them (issue 40 moves them down next).
+//! Owns: the web edge: the routing table and its middleware (this file), the games' handlers
+//! (`games`) and sockets (`sockets`), the accept loop (`conn`), logs (`logs`), `/metrics`
+//! (`metrics`), the embedded web pages (`web`). May use every domain; no domain uses it but
+//! `lib.rs` (issue 40; `tests/layout.rs` keeps it so).
 //!
 //! HTTP and WebSocket handlers: parse, authenticate the seat, call the hub, map its errors to
 //! status codes. No game logic here.

@@ -1,6 +1,6 @@
 //! Owns: the schema (`migrations/`), its migrations and every query; `backup` and `export` of a
-//! database. May use: nothing above it but the types of what it stores (issue 40's known
-//! exceptions: `crate::game` for rooms, clocks, ratings and the time, `crate::cluster::bus` for
+//! database. May use nothing above it, but for the types of what it stores (issue 40's known
+//! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks, ratings and the time, `crate::cluster::bus` for
 //! the payload it notifies).
 //!
 //! Storage: one schema and one set of queries over SQLite (an embedded file, the default) or
