@@ -121,7 +121,7 @@ pub struct ServeArgs {
     pub test_bots: bool,
     /// How log lines on standard error look: `text`, or `json` (one object a line).
     #[arg(long, default_value = "text")]
-    pub log_format: baduk_server::logs::LogFormat,
+    pub log_format: baduk_server::http::logs::LogFormat,
     /// Which events are logged, as RUST_LOG reads it (default: RUST_LOG, else `info`); e.g.
     /// `info,baduk::http=debug` adds a line for every request.
     #[arg(long)]
@@ -158,7 +158,7 @@ fn seconds(name: &str, v: f64, lo: f64, hi: f64) -> Result<std::time::Duration, 
 
 /// Runs `serve` until Ctrl-C or SIGTERM.
 pub fn serve(a: ServeArgs) -> Result<(), CliError> {
-    baduk_server::logs::init(a.log_format, a.log.as_deref()).map_err(CliError::input)?;
+    baduk_server::http::logs::init(a.log_format, a.log.as_deref()).map_err(CliError::input)?;
     for (name, v) in [
         ("--rate-limit", a.rate_limit),
         ("--creates-per-minute", a.creates_per_minute),
@@ -178,12 +178,12 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
     let mut trusted = Vec::new();
     for t in &a.trusted_proxy {
         trusted.push(
-            t.parse::<baduk_server::limit::Cidr>()
+            t.parse::<baduk_server::state::limit::Cidr>()
                 .map_err(|e| CliError::input(format!("--trusted-proxy {e}")))?,
         );
     }
     let hour = 3600.0;
-    let ends = baduk_server::room::Ends {
+    let ends = baduk_server::game::room::Ends {
         abandon_ms: seconds("--abandon-hours", a.abandon_hours, 1.0 / 60.0, 24.0 * 365.0)?
             .mul_f64(hour)
             .as_millis() as i64,
@@ -198,7 +198,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         marking_ms: seconds("--marking-seconds", a.marking_seconds, 5.0, 86_400.0)?.as_millis()
             as i64,
     };
-    let mut bots = baduk_server::bots::BotLimits {
+    let mut bots = baduk_server::game::bots::BotLimits {
         max_time: seconds("--bot-max-time", a.bot_max_time, 0.05, 600.0)?,
         allow_bot_games: a.allow_bot_games,
         ..Default::default()
@@ -209,10 +209,10 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         }
         bots.threads = n;
     }
-    if a.review_playouts == 0 || a.review_playouts > baduk_server::bots::MAX_GO_PLAYOUTS {
+    if a.review_playouts == 0 || a.review_playouts > baduk_server::game::bots::MAX_GO_PLAYOUTS {
         return Err(CliError::input(format!(
             "--review-playouts: 1 to {}",
-            baduk_server::bots::MAX_GO_PLAYOUTS
+            baduk_server::game::bots::MAX_GO_PLAYOUTS
         )));
     }
     let limits = baduk_server::Limits {
@@ -316,8 +316,11 @@ pub struct ExportArgs {
 
 /// Runs `wall export`.
 pub fn export(a: ExportArgs) -> Result<(), CliError> {
-    let n = baduk_server::block_on(baduk_server::export::export_wall(&a.database, &a.out))
-        .map_err(CliError::input)?;
+    let n = baduk_server::block_on(baduk_server::store::export::export_wall(
+        &a.database,
+        &a.out,
+    ))
+    .map_err(CliError::input)?;
     println!("{n} finished Wall Go games written to {}", a.out.display());
     Ok(())
 }
@@ -334,7 +337,7 @@ pub struct BackupArgs {
 
 /// Runs `backup`.
 pub fn backup(a: BackupArgs) -> Result<(), CliError> {
-    let bytes = baduk_server::block_on(baduk_server::backup::backup(&a.database, &a.out))
+    let bytes = baduk_server::block_on(baduk_server::store::backup::backup(&a.database, &a.out))
         .map_err(CliError::input)?;
     println!("{} written ({bytes} bytes)", a.out.display());
     Ok(())
@@ -381,7 +384,7 @@ pub struct BenchServeArgs {
 /// Runs `bench serve`: prints the signature, then the rate, latencies, errors and memory.
 pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
     if let Some(players) = a.players {
-        let opts = baduk_server::bench_players::PlayersOptions {
+        let opts = baduk_loadgen::bench_players::PlayersOptions {
             addr: a.addr,
             players,
             moves: a.moves,
@@ -390,14 +393,14 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
             server_pid: a.server_pid.first().copied(),
             timeout: std::time::Duration::from_secs(60),
         };
-        let report = baduk_server::block_on(baduk_server::bench_players::run(&opts))
+        let report = baduk_server::block_on(baduk_loadgen::bench_players::run(&opts))
             .map_err(|e| CliError::input(format!("baduk bench serve --players: {e}")))?;
         for line in report.lines() {
             println!("{line}");
         }
         return Ok(());
     }
-    let opts = baduk_server::bench::BenchOptions {
+    let opts = baduk_loadgen::bench::BenchOptions {
         addr: a.addr,
         games: a.games,
         moves: a.moves,
@@ -408,7 +411,7 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
         one_socket: a.one_socket,
         ..Default::default()
     };
-    let report = baduk_server::block_on(baduk_server::bench::run(&opts))
+    let report = baduk_server::block_on(baduk_loadgen::bench::run(&opts))
         .map_err(|e| CliError::input(format!("baduk bench serve: {e}")))?;
     for line in report.lines() {
         println!("{line}");
@@ -450,7 +453,7 @@ pub fn bench_abuse(a: BenchAbuseArgs) -> Result<(), CliError> {
     if !a.think.is_finite() || a.think < 0.0 {
         return Err(CliError::input("--think: seconds, 0 or more"));
     }
-    let opts = baduk_server::abuse::AbuseOptions {
+    let opts = baduk_loadgen::abuse::AbuseOptions {
         addr: a.addr,
         seconds: a.seconds,
         honest: a.honest,
@@ -460,7 +463,7 @@ pub fn bench_abuse(a: BenchAbuseArgs) -> Result<(), CliError> {
         server_pid: a.server_pid,
         seed: a.seed,
     };
-    let report = baduk_server::block_on(baduk_server::abuse::run(&opts))
+    let report = baduk_server::block_on(baduk_loadgen::abuse::run(&opts))
         .map_err(|e| CliError::input(format!("baduk bench abuse: {e}")))?;
     for line in report.lines() {
         println!("{line}");

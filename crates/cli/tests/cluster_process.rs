@@ -38,7 +38,7 @@ async fn metric(base: &str, name: &str) -> Option<u64> {
 
 /// The test database with a fresh schema first in the search path (a cluster of its own).
 async fn fresh_schema(db: &str) -> String {
-    let schema = format!("c_{}", baduk_server::hub::new_id());
+    let schema = format!("c_{}", baduk_server::game::hub::new_id());
     let pool = sqlx::postgres::PgPool::connect(db).await.unwrap();
     sqlx::query(&format!("CREATE SCHEMA {schema}"))
         .execute(&pool)

@@ -296,7 +296,7 @@ fn jk_art_4_3_ecce_finishes_the_game_without_two_passes() {
 /// every `baduk go` command: no "not a rule set this program knows", no error.
 #[test]
 fn every_ru_the_server_writes_is_read_by_every_go_command() {
-    use baduk_server::room::{Room, Seat, Settings};
+    use baduk_server::game::room::{Room, Seat, Settings};
     let human = Seat::joined_human();
     for preset in baduk_go::Rules::presets() {
         for extra in ["", ",ko=situational,komi=0"] {

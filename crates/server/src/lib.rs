@@ -5,39 +5,23 @@
 //! It is an adapter: every move is checked by the rules libraries (`baduk-go`, `baduk-wallgo`),
 //! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
 
-pub mod abuse;
-pub mod accounts;
-pub mod backup;
-pub mod bench;
-pub mod bench_players;
-pub mod bots;
-pub mod bus;
-pub mod chat;
-pub mod clock;
 pub mod cluster;
-pub mod conn;
-pub mod export;
-pub mod forward;
-pub mod go_room;
+pub mod game;
 pub mod http;
-pub mod hub;
-pub mod limit;
-pub mod logs;
-pub mod metrics;
 pub mod players;
-pub mod ratings;
 pub mod review;
-pub mod room;
-pub mod seeks;
+pub mod state;
 pub mod store;
-pub mod wall_room;
-pub mod web;
-pub mod work;
 
 use bots::{BotLimits, Models};
+use cluster::bus;
+use game::{bots, hub, room};
+use http::{conn, metrics};
 use hub::{Hub, HubOptions};
 use limit::Cidr;
+use players::seeks;
 use room::Ends;
+use state::limit;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -291,7 +275,7 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         Some(a) => Some(metrics::listen(a, hub.clone()).await.map_err(StartError)?),
         None => None,
     };
-    let state = http::AppState::new(hub.clone(), &cfg);
+    let state = state::AppState::new(hub.clone(), &cfg);
     // The rate budgets remember every client they saw: forget the idle ones now and then, so
     // a stream of new addresses cannot grow them without bound.
     let budgets = state.clone();

@@ -7,8 +7,8 @@
 mod common;
 
 use baduk_server::cluster::LEASE_MS;
-use baduk_server::hub::{Hub, HubOptions};
-use baduk_server::room::{SeatSpec, Settings};
+use baduk_server::game::hub::{Hub, HubOptions};
+use baduk_server::game::room::{SeatSpec, Settings};
 use baduk_server::store::{Store, StoreError};
 use common::{databases, token, Server};
 use proptest::prelude::*;

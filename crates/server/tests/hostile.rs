@@ -577,7 +577,7 @@ async fn ten_thousand_undo_requests_are_refused_after_the_cap() {
             s.ok(&id, &w, "undo-decline").await;
         }
     }
-    assert_eq!(accepted, baduk_server::room::UNDO_PER_TURN);
+    assert_eq!(accepted, baduk_server::game::room::UNDO_PER_TURN);
     let (code, v) = s.act(&id, &b, "undo").await;
     assert_eq!(code, 409);
     assert!(
@@ -590,7 +590,7 @@ async fn ten_thousand_undo_requests_are_refused_after_the_cap() {
     let st = s.state(&id).await;
     assert_eq!(
         st["version"],
-        1 + 2 * baduk_server::room::UNDO_PER_TURN as i64
+        1 + 2 * baduk_server::game::room::UNDO_PER_TURN as i64
     );
     // Undo accepted and the move replayed, again and again: the game's cap holds.
     let (id, seats) = s.create(json!({"game": "go", "size": 9})).await;
@@ -604,7 +604,7 @@ async fn ten_thousand_undo_requests_are_refused_after_the_cap() {
         s.ok(&id, &w, "undo-accept").await;
         cycles += 1;
     }
-    assert_eq!(cycles, baduk_server::room::UNDO_PER_GAME);
+    assert_eq!(cycles, baduk_server::game::room::UNDO_PER_GAME);
     let (code, v) = s.act(&id, &b, "undo").await;
     assert_eq!(code, 409);
     assert!(
@@ -631,7 +631,7 @@ async fn dead_stone_toggles_are_capped_in_a_phase() {
             ok += 1;
         }
     }
-    assert_eq!(ok, baduk_server::room::MARKS_PER_PHASE);
+    assert_eq!(ok, baduk_server::game::room::MARKS_PER_PHASE);
     let (code, v) = s.act(&id, &w, "dead E5").await;
     assert_eq!(code, 409, "{v}");
     // Every action of the phase counts: accept and restore too.
@@ -644,7 +644,7 @@ async fn dead_stone_toggles_are_capped_in_a_phase() {
 #[tokio::test]
 async fn games_nobody_finishes_end_as_documented() {
     let s = Server::start_config("sqlite", |c| {
-        c.limits.ends = baduk_server::room::Ends {
+        c.limits.ends = baduk_server::game::room::Ends {
             abandon_ms: 1_500,
             unstarted_ms: 1_500,
             marking_ms: 1_500,

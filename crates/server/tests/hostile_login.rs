@@ -11,7 +11,7 @@ use std::net::IpAddr;
 
 /// A unique name for this run (tests share one PostgreSQL database).
 fn uniq(base: &str) -> String {
-    format!("{base}{}", &baduk_server::hub::new_id()[..6])
+    format!("{base}{}", &baduk_server::game::hub::new_id()[..6])
 }
 
 const PASSWORD: &str = "correct horse battery";

@@ -349,7 +349,7 @@ fn regex_like_handler(html: &str) -> Option<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spectators_filling_their_channel_leave_the_players_channel_open() {
-    let cap = baduk_server::chat::MAX_MESSAGES;
+    let cap = baduk_server::players::chat::MAX_MESSAGES;
     let s = Server::start("sqlite").await;
     let black = signup(&s, &uniq("black")).await;
     let watcher = signup(&s, &uniq("watcher")).await;
@@ -450,7 +450,7 @@ async fn an_api_token_mints_no_tokens_and_sign_out_everywhere_revokes_it() {
 async fn a_name_that_looks_like_an_existing_one_is_refused() {
     for db in databases() {
         let s = Server::start(&db).await;
-        let tail = &baduk_server::hub::new_id()[..4];
+        let tail = &baduk_server::game::hub::new_id()[..4];
         signup(&s, &format!("alice{tail}")).await;
         for look_alike in [
             format!("aIice{tail}"),
@@ -504,8 +504,10 @@ async fn metrics_are_for_the_operator_not_for_strangers() {
     let stranger: std::net::SocketAddr = "203.0.113.9:4000".parse().unwrap();
     let limits = baduk_server::Limits::default();
     let none = reqwest::header::HeaderMap::new();
-    assert!(!baduk_server::metrics::may_read(&limits, stranger, &none));
-    assert!(baduk_server::metrics::may_read(
+    assert!(!baduk_server::http::metrics::may_read(
+        &limits, stranger, &none
+    ));
+    assert!(baduk_server::http::metrics::may_read(
         &limits,
         "127.0.0.1:4000".parse().unwrap(),
         &none
@@ -532,7 +534,11 @@ async fn metrics_are_for_the_operator_not_for_strangers() {
     };
     let mut h = reqwest::header::HeaderMap::new();
     h.insert("authorization", "Bearer scrape-me".parse().unwrap());
-    assert!(baduk_server::metrics::may_read(&with_token, stranger, &h));
+    assert!(baduk_server::http::metrics::may_read(
+        &with_token,
+        stranger,
+        &h
+    ));
 
     // --metrics-addr: served apart.
     let dir = tempfile::tempdir().unwrap();

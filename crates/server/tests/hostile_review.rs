@@ -225,7 +225,7 @@ async fn ratings_cannot_be_farmed_by_quick_resignations_guests_or_one_opponent()
         );
 
         // Two moves each: rated, up to the cap a day for this pair.
-        let cap = baduk_server::ratings::RATED_PAIR_PER_DAY;
+        let cap = baduk_server::game::ratings::RATED_PAIR_PER_DAY;
         for k in 0..cap + 1 {
             let (black, white, id) = rated_pair(&s, &x, &y).await;
             for (who, mv) in [(black, "C3"), (white, "G7"), (black, "C7"), (white, "G3")] {

@@ -461,7 +461,7 @@ async fn two_seeks_pair_once_and_a_rated_game_moves_both_ratings_as_glicko2_says
 }
 
 fn rand_seed() -> u64 {
-    baduk_server::room::seed_of(&baduk_server::hub::new_id())
+    baduk_server::game::room::seed_of(&baduk_server::game::hub::new_id())
 }
 
 #[tokio::test]

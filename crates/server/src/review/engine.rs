@@ -9,9 +9,9 @@
 //! and principal variation); Wall Go positions by `expert`'s alpha-beta search (its value for A,
 //! the secured areas and its best turn).
 
-use crate::http::AppState;
-use crate::limit::ClientKey;
-use crate::room::ActError;
+use crate::game::room::ActError;
+use crate::state::limit::ClientKey;
+use crate::state::AppState;
 use baduk_go::{Color, Move, Rules, SgfGame};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -237,7 +237,7 @@ pub fn go_plan_of(summary: &Value, g: &SgfGame) -> Plan {
     let (rules, n) = go_plan(summary, g);
     Plan {
         positions: n,
-        rules: Some(crate::go_room::rules_label(&rules)),
+        rules: Some(crate::game::go_room::rules_label(&rules)),
     }
 }
 
@@ -256,7 +256,7 @@ pub async fn stored_plan(
         return Ok(p);
     }
     let (kind, summary, record) = (kind.to_string(), summary.to_string(), record.to_string());
-    let p = crate::work::heavy()
+    let p = crate::game::work::heavy()
         .run(move || {
             let summary: Value = serde_json::from_str(&summary).unwrap_or(Value::Null);
             plan(&kind, &summary, &record, index)
@@ -311,7 +311,7 @@ async fn step(st: &AppState, id: &str) -> Result<bool, String> {
     let permit = st.hub.bots.review_thread().await?;
     let limits = st.limits.clone();
     let model = st.hub.bots.go_model();
-    let seed = crate::room::seed_of(id) ^ (k as u64).wrapping_mul(0x9E37_79B9);
+    let seed = crate::game::room::seed_of(id) ^ (k as u64).wrapping_mul(0x9E37_79B9);
     let result = tokio::task::spawn_blocking(move || {
         let time = limits.bots.max_time;
         if kind == "go" {
@@ -370,7 +370,7 @@ fn search_go(
     let mut bot = baduk_search::go::Bot::new(cfg);
     let req = baduk_search::go::SearchRequest {
         root_moves: Some(lib_game::root_moves(&game, &fb)),
-        playouts: Some(playouts.clamp(1, crate::bots::MAX_GO_PLAYOUTS)),
+        playouts: Some(playouts.clamp(1, crate::game::bots::MAX_GO_PLAYOUTS)),
         time: Some(time),
         ..Default::default()
     };
@@ -421,7 +421,7 @@ fn search_wall(record: &str, k: usize, time: Duration) -> Result<Value, String> 
     };
     let mut s = search::Searcher::new(cfg, Evaluator::HandTerritory);
     let (best, info) = s.search(&pos);
-    let room = crate::wall_room::WallRoom::new(game.variant());
+    let room = crate::game::wall_room::WallRoom::new(game.variant());
     Ok(json!({
         "position": k,
         "to_move": if me == baduk_wallgo::Player::A { "A" } else { "B" },

@@ -1,3 +1,7 @@
+//! Owns: reviews of uploaded records (this file), the engine's review of a game (`engine`),
+//! their export (`export`). May use: `game` (rooms' rules, bots, the heavy pool), `store`, and
+//! the web side's shared state. Never `crate::players` or `crate::cluster`.
+//!
 //! Reviews: a record (an SGF game in any `CA` charset, one game of a collection, or a Wall Go
 //! record) stored under its own id, with its replay, its legality under every rule set and the
 //! table of every rule set at its final position; dead chains toggled on any position give a
@@ -6,16 +10,16 @@
 //! Every request is a stranger's: the body is capped ([`BODY_LIMIT`]), the record's shape too
 //! ([`MAX_NODES`], [`MAX_VARIATIONS`], the library's 25×25 board and its cap on set-up
 //! points), a refused record stores nothing, and replay, scoring and export run on the
-//! server-wide heavy pool ([`crate::work`]), never on the runtime's threads. A record is read
+//! server-wide heavy pool ([`crate::game::work`]), never on the runtime's threads. A record is read
 //! once, at upload: what `GET` serves (the summary and the engine's plan) is stored then, so
 //! reading a review costs its JSON, not a replay. A review is read-only: toggling marks
 //! computes a table and stores nothing.
 
-use crate::go_room::rules_label;
-use crate::http::AppState;
-use crate::hub::{new_id, now_ms};
-use crate::limit::ClientKey;
-use crate::room::ActError;
+use crate::game::go_room::rules_label;
+use crate::game::hub::{new_id, now_ms};
+use crate::game::room::ActError;
+use crate::state::limit::ClientKey;
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::StatusCode;
@@ -57,10 +61,6 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/reviews/{id}/analysis",
             get(get_analysis).post(start_analysis),
-        )
-        .route(
-            "/r/{id}",
-            get(|Path(_id): Path<String>| async { crate::web::page("review.html") }),
         )
         .layer(Extension(engine))
 }
@@ -351,7 +351,7 @@ fn legality(g: &SgfGame) -> Vec<Value> {
                     "end": game.end().map(|e| e.to_string()),
                 }),
                 Err(e) => {
-                    let err = crate::go_room::illegal(&e, &rules);
+                    let err = crate::game::go_room::illegal(&e, &rules);
                     let at = g.moves.get(e.number.wrapping_sub(1));
                     json!({
                         "rules": label,
@@ -560,7 +560,7 @@ fn wall_summary(text: &str) -> Result<Value, ActError> {
             json!({"line": e.line, "message": e.to_string()}),
         )
     })?;
-    let mut room = crate::wall_room::WallRoom::new(game.variant());
+    let mut room = crate::game::wall_room::WallRoom::new(game.variant());
     let mut positions = vec![room.state()];
     for &a in game.actions() {
         room.game
@@ -615,7 +615,7 @@ async fn create(
     if let Err(r) = st.budgets.creates.check(&client) {
         return Err(r.to_error());
     }
-    let up = crate::work::heavy()
+    let up = crate::game::work::heavy()
         .run(move || read_upload(&body, q.game))
         .await??;
     let id = new_id();
@@ -776,7 +776,7 @@ async fn get_record(
     let body = if q.analysis == Some(1) && s.kind == "go" {
         let a = engine::status(&st, &engine, &id, &s.plan).await?;
         let (record, index) = (s.record, s.index);
-        crate::work::heavy()
+        crate::game::work::heavy()
             .run(move || {
                 let g = SgfGame::parse_game(&record, index).map_err(|e| sgf_error(&e))?;
                 Ok::<_, ActError>(export::sgf(&g, &a))
@@ -915,7 +915,7 @@ async fn marks(
             "dead stones are marked on Go records; a Wall Go record has none",
         ));
     }
-    let v = crate::work::heavy()
+    let v = crate::game::work::heavy()
         .run(move || {
             let g = SgfGame::parse_game(&s.record, s.index).map_err(|e| sgf_error(&e))?;
             marks_table(&g, req)

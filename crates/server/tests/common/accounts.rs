@@ -10,7 +10,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// A unique name for this run (tests share one PostgreSQL database).
 pub fn uniq(base: &str) -> String {
-    format!("{base}{}", &baduk_server::hub::new_id()[..6])
+    format!("{base}{}", &baduk_server::game::hub::new_id()[..6])
 }
 
 /// A browser-like client: its session cookie and CSRF token.

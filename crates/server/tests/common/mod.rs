@@ -23,7 +23,7 @@ pub async fn fresh_schema(db: &str) -> String {
     if !db.starts_with("postgres") || db.contains("search_path") {
         return db.to_string();
     }
-    let schema = format!("t_{}", baduk_server::hub::new_id());
+    let schema = format!("t_{}", baduk_server::game::hub::new_id());
     use sqlx::Connection;
     let mut conn = sqlx::postgres::PgConnection::connect(db)
         .await
@@ -45,7 +45,7 @@ pub struct Server {
     /// The server's address.
     pub addr: std::net::SocketAddr,
     /// The server's live games (for counters: sockets, bots).
-    pub hub: std::sync::Arc<baduk_server::hub::Hub>,
+    pub hub: std::sync::Arc<baduk_server::game::hub::Hub>,
     _dir: Option<tempfile::TempDir>,
 }
 

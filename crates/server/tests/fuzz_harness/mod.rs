@@ -32,9 +32,10 @@
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
-use baduk_server::http::{router, AppState};
-use baduk_server::hub::{Hub, HubOptions};
-use baduk_server::room::{Core, Room, Seat, Settings};
+use baduk_server::game::hub::{Hub, HubOptions};
+use baduk_server::game::room::{Core, Room, Seat, Settings};
+use baduk_server::http::router;
+use baduk_server::state::AppState;
 use baduk_server::store::Store;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -545,12 +546,12 @@ pub fn bot_options(data: &[u8]) {
             text.to_string(),
         ),
     };
-    let limits = baduk_server::bots::BotLimits {
+    let limits = baduk_server::game::bots::BotLimits {
         max_time: std::time::Duration::from_secs(3),
         threads: 2,
         allow_bot_games: false,
     };
-    match baduk_server::bots::normalise_options(game, &name, &opts, &limits) {
+    match baduk_server::game::bots::normalise_options(game, &name, &opts, &limits) {
         Err(e) => {
             assert_eq!(e.status, 400, "{name}:{opts}: {e}");
             assert!(
@@ -561,20 +562,22 @@ pub fn bot_options(data: &[u8]) {
         Ok(norm) => {
             assert!(!norm.contains("model"), "{name}:{opts} → {norm}");
             assert!(!norm.contains('/'), "{name}:{opts} → {norm}");
-            let again = baduk_server::bots::normalise_options(game, &name, &norm, &limits)
+            let again = baduk_server::game::bots::normalise_options(game, &name, &norm, &limits)
                 .unwrap_or_else(|e| panic!("{name}:{opts} → {norm} no longer reads: {e}"));
             assert_eq!(again, norm, "the normal form is stable");
             for kv in norm.split(',').filter(|s| !s.is_empty()) {
                 let (k, v) = kv.split_once('=').expect("key=value");
                 if let Ok(x) = v.parse::<f64>() {
                     let hi = match k {
-                        "nodes" => baduk_server::bots::MAX_WALL_NODES as f64,
-                        "playouts" => baduk_server::bots::MAX_GO_PLAYOUTS as f64,
+                        "nodes" => baduk_server::game::bots::MAX_WALL_NODES as f64,
+                        "playouts" => baduk_server::game::bots::MAX_GO_PLAYOUTS as f64,
                         "ms" => 3000.0,
                         "time" => 3.0,
                         "threads" => 2.0,
-                        "tt" => baduk_server::bots::MAX_WALL_TT as f64,
-                        "depth" if name == "medium" => baduk_server::bots::MAX_MEDIUM_DEPTH as f64,
+                        "tt" => baduk_server::game::bots::MAX_WALL_TT as f64,
+                        "depth" if name == "medium" => {
+                            baduk_server::game::bots::MAX_MEDIUM_DEPTH as f64
+                        }
                         "depth" => 60.0,
                         "level" => 10.0,
                         _ => 1.0,
@@ -612,10 +615,13 @@ impl Api {
         for line in text.split('\n').take(MAX_ACTIONS) {
             let (id, tokens) = if go { &self.go } else { &self.wall };
             let msg = line.replace("$0", &tokens[0]).replace("$1", &tokens[1]);
-            let client = baduk_server::limit::ClientKey::of([127, 0, 0, 1].into());
-            let reply =
-                self.rt
-                    .block_on(baduk_server::http::ws_reply(&self.state, id, &msg, &client));
+            let client = baduk_server::state::limit::ClientKey::of([127, 0, 0, 1].into());
+            let reply = self.rt.block_on(baduk_server::http::sockets::ws_reply(
+                &self.state,
+                id,
+                &msg,
+                &client,
+            ));
             let kind = reply["type"].as_str().unwrap_or_default();
             assert!(
                 ["pong", "hello", "ack", "error", "state"].contains(&kind),

@@ -1,0 +1,11 @@
+//! Load generators: client code that drives a running `baduk serve` over HTTP and WebSocket, as
+//! `baduk bench serve` and `baduk bench abuse` (and `scripts/bench-serve`, `scripts/abuse-serve`)
+//! run it. Kept apart from the server library (issue 40): the server holds no client code.
+//!
+//! - [`bench`]: many concurrent human-versus-human games, the latencies a player waits for.
+//! - [`bench_players`]: accounts, seeks and rated games of many signed-in players.
+//! - [`abuse`]: hostile clients beside honest games, and what the honest ones still get.
+
+pub mod abuse;
+pub mod bench;
+pub mod bench_players;

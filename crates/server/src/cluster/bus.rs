@@ -1,0 +1,263 @@
+//! The event bus between processes: PostgreSQL's LISTEN/NOTIFY on one channel. A committed
+//! action is announced as itself, `act:{"id":GAME,"row":{seq,seat,action,at,auto,clocks}}`: a
+//! process that has the game loaded applies it without reading the database (docs/scaling.md,
+//! "Events"). Any other change (a join, a claimed seat, a new token, a rated game's end) announces
+//! the game's id alone, and the processes that have it loaded read it again. A change of owner
+//! announces `own:NODE:GAME` (that node starts playing the game at once instead of at its next
+//! reconciliation). A chat message announces `chat:{"id":GAME,"node":NODE,"players":BOOL,
+//! "event":MESSAGE}`: every other process with watchers of the game passes it on to them.
+
+use crate::game::hub::Hub;
+use crate::game::room::ActionRow;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The PostgreSQL channel every process announces its commits on.
+pub const CHANNEL: &str = "baduk_games";
+
+/// A LISTEN connection on [`CHANNEL`].
+pub async fn listen(url: &str) -> Result<sqlx::postgres::PgListener, sqlx::Error> {
+    let mut l = sqlx::postgres::PgListener::connect(url).await?;
+    l.listen(CHANNEL).await?;
+    Ok(l)
+}
+
+/// NOTIFY refuses payloads of 8000 bytes or more; a larger event is sent as the id alone.
+pub const MAX_PAYLOAD: usize = 7_900;
+
+/// The payload announcing action `row` of game `id` (None when too large for NOTIFY: the id
+/// alone is sent then, and the others read the game).
+pub fn action_payload(id: &str, row: &ActionRow) -> Option<String> {
+    let p = format!("act:{}", serde_json::json!({"id": id, "row": row}));
+    (p.len() <= MAX_PAYLOAD).then_some(p)
+}
+
+/// The payload announcing a chat message (`event`, as watchers receive it) of game `id`, posted
+/// on process `node`; None when too large for NOTIFY (never: a message is at most 500
+/// characters).
+pub fn chat_payload(id: &str, node: &str, players: bool, event: &str) -> Option<String> {
+    let p = format!(
+        "chat:{}",
+        serde_json::json!({"id": id, "node": node, "players": players, "event": event})
+    );
+    (p.len() <= MAX_PAYLOAD).then_some(p)
+}
+
+/// What one notification asks of this process.
+#[derive(Debug, PartialEq)]
+pub enum Event<'a> {
+    /// Game `id` changed: catch up if it is loaded here.
+    Changed(&'a str),
+    /// Action `row` of game `id` was committed.
+    Action {
+        /// The game.
+        id: String,
+        /// The action as stored.
+        row: ActionRow,
+    },
+    /// A chat message of game `id` posted on process `node`.
+    Chat {
+        /// The game.
+        id: String,
+        /// The process it was posted on (which told its own watchers already).
+        node: String,
+        /// Only the players' channel.
+        players: bool,
+        /// The message as watchers receive it.
+        event: String,
+    },
+    /// An event this process cannot read: every loaded game is checked by its version.
+    Unreadable,
+    /// Node `node` owns game `id` now.
+    Owned {
+        /// The new owner.
+        node: &'a str,
+        /// The game.
+        id: &'a str,
+    },
+}
+
+/// Reads a notification's payload.
+pub fn parse(payload: &str) -> Event<'_> {
+    if let Some(json) = payload.strip_prefix("act:") {
+        #[derive(serde::Deserialize)]
+        struct Act {
+            id: String,
+            row: ActionRow,
+        }
+        return match serde_json::from_str::<Act>(json) {
+            Ok(a) => Event::Action {
+                id: a.id,
+                row: a.row,
+            },
+            // Unreadable (a newer process's format?): catch up by versions instead.
+            Err(_) => Event::Unreadable,
+        };
+    }
+    if let Some(json) = payload.strip_prefix("chat:") {
+        #[derive(serde::Deserialize)]
+        struct Chat {
+            id: String,
+            node: String,
+            players: bool,
+            event: String,
+        }
+        return match serde_json::from_str::<Chat>(json) {
+            Ok(c) => Event::Chat {
+                id: c.id,
+                node: c.node,
+                players: c.players,
+                event: c.event,
+            },
+            // A chat line this version cannot read is dropped (the history has it).
+            Err(_) => Event::Unreadable,
+        };
+    }
+    match payload
+        .strip_prefix("own:")
+        .and_then(|rest| rest.split_once(':'))
+    {
+        Some((node, id)) => Event::Owned { node, id },
+        None => Event::Changed(payload),
+    }
+}
+
+/// Queues that apply actions in the order they were committed: a game's events always go to
+/// the same queue, so one game's are applied one after another, and different games' in
+/// parallel.
+const APPLY_QUEUES: usize = 8;
+/// Events a queue holds before the listener waits for it (the database keeps the rest).
+const APPLY_BACKLOG: usize = 4_096;
+
+/// Starts the apply queues; returns their senders.
+fn apply_queues(hub: &Arc<Hub>) -> Vec<tokio::sync::mpsc::Sender<(String, ActionRow)>> {
+    (0..APPLY_QUEUES)
+        .map(|_| {
+            let (tx, mut rx) = tokio::sync::mpsc::channel::<(String, ActionRow)>(APPLY_BACKLOG);
+            let hub = hub.clone();
+            tokio::spawn(async move {
+                while let Some((id, row)) = rx.recv().await {
+                    hub.apply_event(&id, row).await;
+                }
+            });
+            tx
+        })
+        .collect()
+}
+
+/// The queue of game `id`'s events.
+fn queue_of(id: &str) -> usize {
+    let h = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    });
+    (h % APPLY_QUEUES as u64) as usize
+}
+
+/// Follows other processes' commits and handoffs, reconnecting when the link drops.
+pub async fn follow(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListener) {
+    let queues = apply_queues(&hub);
+    let mut listener = Some(first);
+    loop {
+        let mut l = match listener.take() {
+            Some(l) => l,
+            None => match listen(&url).await {
+                Ok(l) => {
+                    hub.resync().await;
+                    l
+                }
+                Err(e) => {
+                    tracing::warn!("cannot LISTEN on PostgreSQL: {e}");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    continue;
+                }
+            },
+        };
+        loop {
+            match l.recv().await {
+                Ok(n) => {
+                    let payload = n.payload().to_string();
+                    if let Event::Action { id, row } = parse(&payload) {
+                        // In commit order, one game after another.
+                        let _ = queues[queue_of(&id)].send((id, row)).await;
+                        continue;
+                    }
+                    let hub = hub.clone();
+                    tokio::spawn(async move {
+                        match parse(&payload) {
+                            Event::Changed(id) => hub.reload_event(id).await,
+                            Event::Action { .. } => {}
+                            Event::Owned { node, id }
+                                if node == hub.cluster.node
+                                    && !hub.loaded_handle(id).is_some_and(|h| h.owned()) =>
+                            {
+                                hub.adopt(id).await
+                            }
+                            Event::Owned { .. } => {}
+                            Event::Chat {
+                                id,
+                                node,
+                                players,
+                                event,
+                            } if node != hub.cluster.node => {
+                                if let Some(h) = hub.loaded_handle(&id) {
+                                    let _ = h.chat.send((players, event.into()));
+                                }
+                            }
+                            Event::Chat { .. } => {}
+                            Event::Unreadable => hub.resync().await,
+                        }
+                    });
+                }
+                Err(e) => {
+                    tracing::warn!("LISTEN connection lost: {e}");
+                    break;
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payloads_read_as_actions_changes_or_owners() {
+        let row = ActionRow {
+            seq: 7,
+            seat: 1,
+            action: "D4".into(),
+            at: 123,
+            auto: false,
+            clocks: crate::game::clock::Clocks::new(crate::game::clock::ClockKind::None),
+        };
+        let p = action_payload("g1", &row).unwrap();
+        assert_eq!(
+            parse(&p),
+            Event::Action {
+                id: "g1".into(),
+                row
+            }
+        );
+        assert_eq!(parse("act:{nonsense"), Event::Unreadable);
+        let c = chat_payload("g1", "n2", true, r#"{"type":"chat"}"#).unwrap();
+        assert_eq!(
+            parse(&c),
+            Event::Chat {
+                id: "g1".into(),
+                node: "n2".into(),
+                players: true,
+                event: r#"{"type":"chat"}"#.into()
+            }
+        );
+        assert_eq!(parse("abc"), Event::Changed("abc"));
+        assert_eq!(
+            parse("own:n1:g2"),
+            Event::Owned {
+                node: "n1",
+                id: "g2"
+            }
+        );
+    }
+}

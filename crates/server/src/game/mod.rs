@@ -1,0 +1,23 @@
+//! The game core: live rooms of Go and Wall Go and everything that runs inside a game.
+//!
+//! Owns: a room's state and rules (`room`, its views apart; `go_room` with its dead-stone phase
+//! apart, and `wall_room`), a create request's settings (`settings`), clocks (`clock`,
+//! `hub::clocks`), the bots in seats (`bots`) and their thread budget (`work`), the rated end of
+//! a game (`ratings`), the process's counters (`metrics`), and the hub of live games with each
+//! game's actor (`hub`).
+//!
+//! May use: `store` (below it). Never `http`, `review`, `players`, `cluster` or `state`, but for
+//! issue 40's known exceptions (listed in `tests/layout.rs`): the hub holds the cluster's state
+//! (`crate::cluster`), keys clients by `crate::state::limit::ClientKey`, and refuses a guest
+//! with `crate::players::accounts::sign_in_first`.
+
+pub mod bots;
+pub mod clock;
+pub mod go_room;
+pub mod hub;
+pub mod metrics;
+pub mod ratings;
+pub mod room;
+pub mod settings;
+pub mod wall_room;
+pub mod work;

@@ -1,0 +1,192 @@
+//! A game's settings as a create request (and a seek) names them: the JSON of `POST /api/games`
+//! checked into `Settings`, or the `ActError` that says what is wrong.
+
+use crate::game::room::{ActError, SeatSpec, Settings};
+use baduk_go::{Rules, Size, TimeControl};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The body of `POST /api/games`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CreateReq {
+    pub(crate) game: String,
+    #[serde(default)]
+    pub(crate) size: Option<Value>,
+    #[serde(default)]
+    pub(crate) rules: Option<String>,
+    #[serde(default)]
+    pub(crate) komi: Option<f64>,
+    #[serde(default)]
+    pub(crate) handicap: Option<u32>,
+    #[serde(default)]
+    pub(crate) clock: Option<String>,
+    #[serde(default)]
+    pub(crate) variant: Option<String>,
+    #[serde(default)]
+    pub(crate) turn_seconds: Option<f64>,
+    #[serde(default)]
+    pub(crate) seats: Option<BTreeMap<String, SeatSpec>>,
+    #[serde(default)]
+    pub(crate) rated: Option<bool>,
+    #[serde(default)]
+    pub(crate) listed: Option<bool>,
+}
+
+/// The settings a create request's JSON names (the seeks read theirs the same way).
+pub fn settings_of(v: &Value) -> Result<Settings, ActError> {
+    let r: CreateReq = serde_json::from_value(v.clone())
+        .map_err(|e| ActError::bad_request(format!("bad settings: {e}")))?;
+    match r.game.as_str() {
+        "go" => go_settings(&r),
+        "wallgo" => wall_settings(&r),
+        g => Err(ActError::bad_request(format!(
+            "game `{g}`: expected go or wallgo"
+        ))),
+    }
+}
+
+/// The longest time setting accepted (a week, in seconds).
+const MAX_SECONDS: u32 = 7 * 24 * 3600;
+
+pub(crate) fn go_settings(r: &CreateReq) -> Result<Settings, ActError> {
+    if r.variant.is_some() || r.turn_seconds.is_some() {
+        return Err(ActError::bad_request(
+            "variant and turn_seconds are Wall Go settings, not Go",
+        ));
+    }
+    let text = r.rules.as_deref().unwrap_or("japanese");
+    if text.len() > 300 {
+        return Err(ActError::bad_request("rules: too long"));
+    }
+    let mut rules = Rules::parse(text).map_err(|e| ActError::bad_request(format!("rules: {e}")))?;
+    if let Some(size) = &r.size {
+        let (c, w) = match size {
+            Value::Number(n) => {
+                let n = n.as_u64().unwrap_or(0);
+                (n, n)
+            }
+            Value::Array(a) if a.len() == 2 => {
+                (a[0].as_u64().unwrap_or(0), a[1].as_u64().unwrap_or(0))
+            }
+            _ => {
+                return Err(ActError::bad_request(
+                    "size: a number (9) or [cols, rows] such as [13, 9]",
+                ))
+            }
+        };
+        if !(2..=25).contains(&c) || !(2..=25).contains(&w) {
+            return Err(ActError::bad_request(format!(
+                "size {c}x{w}: each side must be 2 to 25"
+            )));
+        }
+        let s = Size::new(c as u32, w as u32)
+            .map_err(|e| ActError::bad_request(format!("size: {e}")))?;
+        rules = rules.with_size(s);
+    }
+    if let Some(k) = r.komi {
+        if !k.is_finite() || k.abs() > 1000.0 {
+            return Err(ActError::bad_request(format!(
+                "komi {k}: a finite number between -1000 and 1000"
+            )));
+        }
+        rules
+            .set("komi", &k.to_string())
+            .map_err(|e| ActError::bad_request(format!("komi: {e}")))?;
+    }
+    if let Some(c) = &r.clock {
+        if c.len() > 100 {
+            return Err(ActError::bad_request("clock: too long"));
+        }
+        rules
+            .set("time", c)
+            .map_err(|e| ActError::bad_request(format!("clock: {e}")))?;
+    }
+    let nums: Vec<u32> = match rules.time {
+        TimeControl::None => vec![],
+        TimeControl::Absolute { main } | TimeControl::Ing { main } => vec![main],
+        TimeControl::ByoYomi {
+            main,
+            periods,
+            period,
+        } => {
+            if period == 0 || periods == 0 {
+                return Err(ActError::bad_request(
+                    "clock: byo-yomi needs at least one period of at least a second",
+                ));
+            }
+            vec![main, periods, period]
+        }
+        TimeControl::Canadian {
+            main,
+            stones,
+            period,
+        } => {
+            if period == 0 || stones == 0 {
+                return Err(ActError::bad_request(
+                    "clock: Canadian overtime needs stones and a period",
+                ));
+            }
+            vec![main, stones, period]
+        }
+        TimeControl::Fischer { main, increment } => vec![main, increment],
+    };
+    if nums.iter().any(|&n| n > MAX_SECONDS) {
+        return Err(ActError::bad_request(format!(
+            "clock {}: every number must be at most {MAX_SECONDS} (a week in seconds)",
+            rules.time
+        )));
+    }
+    if matches!(
+        rules.time,
+        TimeControl::Absolute { main: 0 }
+            | TimeControl::Fischer { main: 0, .. }
+            | TimeControl::Ing { main: 0 }
+    ) {
+        return Err(ActError::bad_request(
+            "clock: main time must be at least a second",
+        ));
+    }
+    let handicap = r.handicap.unwrap_or(0);
+    if handicap > 9 {
+        return Err(ActError::bad_request(format!(
+            "handicap {handicap}: at most 9 stones"
+        )));
+    }
+    Ok(Settings::Go {
+        rules: rules.to_string(),
+        handicap,
+    })
+}
+
+pub(crate) fn wall_settings(r: &CreateReq) -> Result<Settings, ActError> {
+    if r.size.is_some()
+        || r.rules.is_some()
+        || r.komi.is_some()
+        || r.handicap.is_some()
+        || r.clock.is_some()
+    {
+        return Err(ActError::bad_request(
+            "size, rules, komi, handicap and clock are Go settings, not Wall Go (use variant and turn_seconds)",
+        ));
+    }
+    let text = r.variant.as_deref().unwrap_or("");
+    if text.len() > 200 {
+        return Err(ActError::bad_request("variant: too long"));
+    }
+    let mut v: baduk_wallgo::Variant = text
+        .parse()
+        .map_err(|e: baduk_wallgo::VariantError| ActError::bad_request(format!("variant: {e}")))?;
+    let secs = r.turn_seconds.unwrap_or(v.seconds_per_turn as f64);
+    if !secs.is_finite() || !(0.0..=3600.0).contains(&secs) || (secs > 0.0 && secs < 1.0) {
+        return Err(ActError::bad_request(format!(
+            "turn_seconds {secs}: 0 (no limit) or 1 to 3600"
+        )));
+    }
+    v.seconds_per_turn = secs.round() as u32;
+    Ok(Settings::Wallgo {
+        variant: v.to_string(),
+        turn_ms: (secs * 1000.0).round() as i64,
+    })
+}

@@ -1,0 +1,150 @@
+//! Counters of one server process and `GET /metrics` (Prometheus' text format,
+//! docs/api.md "Metrics"; docs/scaling.md says what the cluster's counters mean).
+
+use crate::game::hub::Hub;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use std::fmt::Write;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// The text of `GET /metrics`.
+pub fn render(hub: &Hub) -> String {
+    let m = &hub.metrics;
+    let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
+    let mut out = String::new();
+    let q = &hub.store.queries;
+    // name, kind, help, value: one metric each.
+    let rows: [(&str, &str, &str, u64); 14] = [
+        ("baduk_games_owned", "gauge", "Live games this process owns now (it runs their clocks and bots).", hub.owned_live() as u64),
+        ("baduk_games_loaded", "gauge", "Games in this process's memory (owned, or watched here).", hub.loaded() as u64),
+        ("baduk_sockets", "gauge", "Game WebSockets open on this process.", hub.sockets() as u64),
+        ("baduk_bot_queue_depth", "gauge", "Bot searches waiting for a thread.", hub.bots.waiting() as u64),
+        ("baduk_bot_searches_total", "counter", "Bot searches started by this process.", g(&m.bot_searches)),
+        ("baduk_lease_renewals_total", "counter", "Renewals of this process's lease stored.", g(&m.lease_renewals)),
+        ("baduk_takeovers_total", "counter", "Games this process took over from a node whose lease ran out.", g(&m.takeovers)),
+        ("baduk_handoffs_total", "counter", "Games this process handed to a less loaded node.", g(&m.handoffs)),
+        ("baduk_forwarded_total", "counter", "Requests this process forwarded to the owner of their game.", g(&m.forwarded)),
+        ("baduk_fenced_total", "counter", "Commits refused because this process no longer owned the game.", g(&m.fenced)),
+        ("baduk_events_applied_total", "counter", "Other processes' actions applied here from their events, without reading the game.", g(&m.events_applied)),
+        ("baduk_event_reloads_total", "counter", "Loaded games read again from the database to catch up (events that carry no action, missed events).", g(&m.event_reloads)),
+        ("baduk_group_commits_total", "counter", "SQLite transactions that stored a batch of actions (group commit).", g(&q.group_commits)),
+        ("baduk_group_commit_actions_total", "counter", "Actions stored by group commits.", g(&q.group_commit_actions)),
+    ];
+    for (name, kind, help, value) in rows {
+        let _ = writeln!(
+            out,
+            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "# HELP baduk_actions_total Actions this process stored, by who made them.\n\
+         # TYPE baduk_actions_total counter\n\
+         baduk_actions_total{{source=\"player\"}} {}\n\
+         baduk_actions_total{{source=\"bot\"}} {}\n\
+         baduk_actions_total{{source=\"clock\"}} {}",
+        g(&m.actions_player),
+        g(&m.actions_bot),
+        g(&m.actions_clock)
+    );
+    let _ = writeln!(
+        out,
+        "# HELP baduk_db_queries_total Statements this process ran on the games' tables, by kind.\n\
+         # TYPE baduk_db_queries_total counter\n\
+         baduk_db_queries_total{{kind=\"select\"}} {}\n\
+         baduk_db_queries_total{{kind=\"write\"}} {}\n\
+         baduk_db_queries_total{{kind=\"notify\"}} {}",
+        g(&q.select),
+        g(&q.write),
+        g(&q.notify)
+    );
+    m.ack.render(
+        &mut out,
+        "baduk_ack_seconds",
+        "Time from an action's arrival at this process (HTTP or WebSocket, forwarded on or played here) to its acknowledgement.",
+    );
+    out
+}
+
+/// The metrics as Prometheus reads them.
+fn text(hub: &Hub) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        render(hub),
+    )
+        .into_response()
+}
+
+/// Whether a request on the server's own address may read `/metrics`: with the
+/// `--metrics-token` as its bearer; else, when no `--metrics-addr` serves them apart, a client
+/// on a loopback address that came direct (no proxy's forwarding header: Prometheus beside the
+/// server, not a stranger through nginx).
+pub fn may_read(limits: &crate::Limits, peer: SocketAddr, headers: &HeaderMap) -> bool {
+    use subtle::ConstantTimeEq;
+    if let Some(want) = &limits.metrics_token {
+        let given = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("")
+            .trim();
+        if bool::from(given.as_bytes().ct_eq(want.as_bytes())) {
+            return true;
+        }
+    }
+    let proxied = ["x-forwarded-for", "forwarded", "x-real-ip"]
+        .iter()
+        .any(|h| headers.contains_key(*h));
+    limits.metrics_addr.is_none() && peer.ip().is_loopback() && !proxied
+}
+
+/// `GET /metrics` on the server's own address: the counters to whom [`may_read`] allows,
+/// else 403 `metrics.private` naming the rule.
+pub async fn endpoint(
+    State(st): State<crate::state::AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    if may_read(&st.limits, peer, &headers) {
+        return text(&st.hub);
+    }
+    (
+        StatusCode::FORBIDDEN,
+        Json(serde_json::json!({
+            "error": "metrics: not on this address to this client; they are on --metrics-addr, \
+                      or here to a loopback client that came direct, or with the --metrics-token as bearer",
+            "code": "metrics.private", "args": null})),
+    )
+        .into_response()
+}
+
+/// Serves `/metrics` (and `/healthz`) alone on `addr` (`--metrics-addr`), for a Prometheus on
+/// a private address; returns the address it listens on.
+pub async fn listen(addr: &str, hub: Arc<Hub>) -> Result<SocketAddr, String> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on --metrics-addr {addr}: {e}"))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("cannot listen on --metrics-addr {addr}: {e}"))?;
+    let app = axum::Router::new()
+        .route(
+            "/metrics",
+            axum::routing::get(|State(h): State<Arc<Hub>>| async move { text(&h) }),
+        )
+        .route("/healthz", axum::routing::get(|| async { "ok" }))
+        .layer(axum::middleware::map_response(
+            crate::http::web::security_headers,
+        ))
+        .with_state(hub);
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!("the metrics listener stopped: {e}");
+        }
+    });
+    Ok(bound)
+}

@@ -1,0 +1,194 @@
+//! What every handler shares: `AppState` (the hub, the rate budgets, the limits, the seekers
+//! waiting here), and the common answers of the web side (a JSON body or 400, a 429 naming its
+//! budget, an `ActError` as a response). Below the domains that serve requests (`http`,
+//! `players`, `review`, `cluster`); it names none of them but the seekers' `Waiters`.
+
+pub mod limit;
+
+use crate::game::hub::{now_ms, Hub};
+use crate::game::room::ActError;
+use crate::state::limit::{Budget, Cidr, ClientKey, Refused};
+use axum::body::Bytes;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The rate budgets of every client.
+pub struct Budgets {
+    /// Every API and socket request.
+    pub requests: Budget,
+    /// Games created.
+    pub creates: Budget,
+    /// Actions (HTTP and WebSocket).
+    pub actions: Budget,
+    /// WebSocket connections opened.
+    pub sockets: Budget,
+    /// Sign-in attempts per address.
+    pub logins: Budget,
+    /// Guest sessions started per address.
+    pub guests: Budget,
+}
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The live games.
+    pub hub: Arc<Hub>,
+    /// Rates per client.
+    pub budgets: Arc<Budgets>,
+    /// Proxies whose `X-Forwarded-For` is believed.
+    pub trusted: Arc<Vec<Cidr>>,
+    /// Sockets open now per client.
+    pub open_sockets: Arc<Mutex<HashMap<ClientKey, usize>>>,
+    /// The limits the server runs under.
+    pub limits: Arc<crate::Limits>,
+    /// Sign-in attempts per address and account name together (the guessing budget).
+    pub login_names: Arc<Budget<(ClientKey, String)>>,
+    /// Sign-in attempts per account name from addresses that have not signed in to it lately.
+    pub login_accounts: Arc<Budget<String>>,
+    /// The addresses that signed in to each account lately (they pass `login_accounts`).
+    pub login_known: Arc<crate::state::limit::Known>,
+    /// Chat messages per account.
+    pub chat_accounts: Arc<Budget<String>>,
+    /// Chat messages per address.
+    pub chat_clients: Arc<Budget>,
+    /// Seekers waiting on this process.
+    pub waiters: Arc<crate::players::seeks::Waiters>,
+    /// When each account was last noted as seen (ms), so "online" costs a write a minute.
+    touched: Arc<Mutex<HashMap<String, i64>>>,
+}
+
+impl AppState {
+    /// The state of a server configured by `cfg`.
+    pub fn new(hub: Arc<Hub>, cfg: &crate::Config) -> AppState {
+        let l = &cfg.limits;
+        let r = cfg.rate_limit;
+        AppState {
+            hub,
+            budgets: Arc::new(Budgets {
+                requests: Budget::new("requests", r, (r * 4.0).ceil() as u32),
+                creates: Budget::new(
+                    "games created",
+                    l.creates_per_minute / 60.0,
+                    (l.creates_per_minute / 2.0).ceil() as u32,
+                ),
+                actions: Budget::new(
+                    "actions",
+                    l.actions_per_second,
+                    (l.actions_per_second * 3.0).ceil() as u32,
+                ),
+                sockets: Budget::new(
+                    "sockets opened",
+                    l.sockets_per_minute / 60.0,
+                    (l.sockets_per_minute / 3.0).ceil() as u32,
+                ),
+                logins: Budget::new(
+                    "sign-in attempts",
+                    l.logins_per_minute / 60.0,
+                    l.logins_per_minute.ceil() as u32,
+                ),
+                guests: Budget::new(
+                    "guest sessions",
+                    l.guests_per_minute / 60.0,
+                    l.guests_per_minute.ceil() as u32,
+                ),
+            }),
+            trusted: Arc::new(l.trusted_proxies.clone()),
+            open_sockets: Arc::new(Mutex::new(HashMap::new())),
+            limits: Arc::new(l.clone()),
+            login_names: Arc::new(Budget::new(
+                "sign-in attempts for this account from your address",
+                l.logins_per_name_minute / 60.0,
+                l.logins_per_name_minute.ceil() as u32,
+            )),
+            login_accounts: Arc::new(Budget::new(
+                "sign-in attempts for this account from new addresses",
+                l.logins_per_account_minute / 60.0,
+                l.logins_per_account_minute.ceil() as u32,
+            )),
+            login_known: Arc::new(crate::state::limit::Known::default()),
+            chat_accounts: Arc::new(Budget::new("chat messages", l.chat_per_second, 5)),
+            chat_clients: Arc::new(Budget::new("chat messages", l.chat_per_second * 4.0, 20)),
+            waiters: Arc::new(crate::players::seeks::Waiters::default()),
+            touched: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// Notes that an account was seen (at most one write a minute an account).
+    pub fn touch(&self, account_id: &str) {
+        let now = now_ms();
+        {
+            let mut t = self.touched.lock().expect("touched lock");
+            if t.get(account_id).is_some_and(|&at| now - at < 60_000) {
+                return;
+            }
+            if t.len() > 100_000 {
+                t.retain(|_, at| now - *at < 60_000);
+            }
+            t.insert(account_id.to_string(), now);
+        }
+        let store = self.hub.store.clone();
+        let id = account_id.to_string();
+        tokio::spawn(async move {
+            let _ = store.touch_account(&id).await;
+        });
+    }
+
+    /// Forgets idle clients of every budget (run now and then: memory stays bounded).
+    pub fn forget_idle(&self) {
+        for b in [
+            &self.budgets.requests,
+            &self.budgets.creates,
+            &self.budgets.actions,
+            &self.budgets.sockets,
+            &self.budgets.logins,
+            &self.budgets.guests,
+            &self.chat_clients,
+        ] {
+            b.forget_idle();
+        }
+        self.login_names.forget_idle();
+        self.login_accounts.forget_idle();
+        self.login_known.forget_idle();
+        self.chat_accounts.forget_idle();
+    }
+}
+
+impl IntoResponse for ActError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, Json(self.to_json())).into_response()
+    }
+}
+
+/// A 429 naming the budget, with `Retry-After`.
+pub fn too_many(r: Refused) -> Response {
+    let secs = r.retry_secs();
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, secs.to_string())],
+        Json(json!({"error": r.message(), "code": "limit.rate", "args": r.args(), "retry_after": secs})),
+    )
+        .into_response()
+}
+
+/// 403: guests play unrated games only (a rated game needs an account).
+pub fn guest_unrated() -> ActError {
+    ActError::forbidden("rated: guests play unrated games; sign up to play rated ones")
+        .with_code("rated.guest", Value::Null)
+}
+
+/// The largest request body accepted.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+/// A JSON body, or 400 naming what is wrong with it.
+pub fn parse_json<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, ActError> {
+    if body.is_empty() {
+        return Err(ActError::bad_request("the request has no JSON body"));
+    }
+    serde_json::from_slice(body).map_err(|e| ActError::bad_request(format!("bad JSON body: {e}")))
+}

@@ -1,0 +1,987 @@
+//! Owns: the schema (`migrations/`), its migrations and every query; `backup` and `export` of a
+//! database. May use nothing above it, but for the types of what it stores (issue 40's known
+//! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks, ratings and the time, `crate::cluster::bus` for
+//! the payload it notifies).
+//!
+//! Storage: one schema and one set of queries over SQLite (an embedded file, the default) or
+//! PostgreSQL (several server processes on one database). Games, seats with token hashes, and
+//! the append-only action log; a version column makes two processes unable to store two actions
+//! for the same turn.
+
+pub mod backup;
+pub mod export;
+
+use crate::game::clock::Clocks;
+use crate::game::room::{ActionRow, SeatSpec, Settings};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, Executor, Row};
+use std::borrow::Cow;
+use std::str::FromStr;
+
+/// The schema's migrations, in order (the same SQL serves both databases).
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "games seats actions",
+        include_str!("../../migrations/0001_games.sql"),
+    ),
+    (
+        2,
+        "heartbeat",
+        include_str!("../../migrations/0002_heartbeat.sql"),
+    ),
+    (
+        3,
+        "finished by end",
+        include_str!("../../migrations/0003_finished_by_end.sql"),
+    ),
+    (
+        4,
+        "accounts",
+        include_str!("../../migrations/0004_accounts.sql"),
+    ),
+    (
+        5,
+        "reviews",
+        include_str!("../../migrations/0005_reviews.sql"),
+    ),
+    (
+        6,
+        "cluster",
+        include_str!("../../migrations/0006_cluster.sql"),
+    ),
+    (
+        7,
+        "review plan",
+        include_str!("../../migrations/0007_review_plan.sql"),
+    ),
+    (
+        8,
+        "invites and name skeletons",
+        include_str!("../../migrations/0008_invites_skeletons.sql"),
+    ),
+];
+
+/// The database behind the server.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pub(crate) pool: AnyPool,
+    /// Where writes go: SQLite has one writer at a time, so one connection takes them all
+    /// (several would wait on each other's lock); PostgreSQL writes through the shared pool.
+    pub(crate) writer: AnyPool,
+    pub(crate) postgres: bool,
+    url: String,
+    /// Statements run on the games' tables, for `/metrics` (`baduk_db_queries_total`).
+    pub queries: std::sync::Arc<QueryCounts>,
+    /// SQLite: the queue of the group commit (None on PostgreSQL, and in the group commit's
+    /// own copy of the store).
+    batcher: Option<tokio::sync::mpsc::UnboundedSender<AppendJob>>,
+}
+
+/// One action waiting for the group commit.
+#[derive(Debug)]
+struct AppendJob {
+    id: String,
+    row: ActionRow,
+    status: String,
+    summary: String,
+    owner: String,
+    done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// The most actions one group commit stores.
+const GROUP_MAX: usize = 256;
+
+/// SQLite's group commit: whatever actions wait when the writer is free go in one
+/// transaction; none waits on purpose, so a lone action is stored at once. Ends when every
+/// copy of the store is dropped.
+async fn group_commits(store: Store, mut queue: tokio::sync::mpsc::UnboundedReceiver<AppendJob>) {
+    while let Some(first) = queue.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < GROUP_MAX {
+            match queue.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        let answers = match store.append_batch(&batch).await {
+            Ok(a) => a,
+            // Nothing of the batch was stored: one at a time, so one action's failure is
+            // its own.
+            Err(_) => {
+                let mut a = Vec::with_capacity(batch.len());
+                for j in &batch {
+                    a.push(
+                        store
+                            .append_alone(&j.id, &j.row, &j.status, &j.summary, None, &j.owner)
+                            .await
+                            .map(|_| ()),
+                    );
+                }
+                a
+            }
+        };
+        for (j, a) in batch.into_iter().zip(answers) {
+            let _ = j.done.send(a);
+        }
+    }
+}
+
+/// Statements the store and the cluster ran since the process started (the games, actions,
+/// seats and nodes tables; accounts, chat and reviews are not counted).
+#[derive(Debug, Default)]
+pub struct QueryCounts {
+    /// SELECTs (reads).
+    pub select: std::sync::atomic::AtomicU64,
+    /// Transactions that write (a commit of an action, a join, a lease renewal…).
+    pub write: std::sync::atomic::AtomicU64,
+    /// NOTIFYs sent (PostgreSQL).
+    pub notify: std::sync::atomic::AtomicU64,
+    /// Group commits (SQLite): transactions that stored a batch of actions.
+    pub group_commits: std::sync::atomic::AtomicU64,
+    /// Actions stored by group commits.
+    pub group_commit_actions: std::sync::atomic::AtomicU64,
+}
+
+/// A stored game, as read back.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// Its settings.
+    pub settings: Settings,
+    /// When it was created.
+    pub created_at: i64,
+    /// Seat specs, token hashes and whether each was joined.
+    pub seats: Vec<(SeatSpec, Option<[u8; 32]>, bool)>,
+    /// The action log.
+    pub actions: Vec<ActionRow>,
+    /// The accounts holding the seats (as many as `seats`).
+    pub players: Vec<Option<crate::game::room::Player>>,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// The rating changes its result made.
+    pub rating_changes: Vec<crate::game::ratings::RatingChange>,
+    /// The node that owns it now (None: nobody yet, or its owner left).
+    pub owner: Option<String>,
+}
+
+/// A new game's seat as stored: who sits there, its token's hash, the account holding it.
+pub type NewSeat = (SeatSpec, Option<[u8; 32]>, Option<String>);
+
+/// A new game's first row: its status and lobby line, when it was made, and its flags.
+#[derive(Clone, Copy, Debug)]
+pub struct FirstRow<'a> {
+    /// `open` or `live`.
+    pub status: &'a str,
+    /// The lobby line (JSON).
+    pub summary: &'a str,
+    /// When it was made (ms).
+    pub now: i64,
+    /// Rated and listed.
+    pub flags: GameFlags,
+    /// The node that will own it (docs/scaling.md).
+    pub owner: &'a str,
+}
+
+/// How a new game is listed and counted.
+#[derive(Clone, Copy, Debug)]
+pub struct GameFlags {
+    /// The result moves the players' ratings.
+    pub rated: bool,
+    /// Shown in the lobby (false: invite-only).
+    pub listed: bool,
+}
+
+impl Default for GameFlags {
+    fn default() -> GameFlags {
+        GameFlags {
+            rated: false,
+            listed: true,
+        }
+    }
+}
+
+/// What went wrong with storage.
+#[derive(Debug)]
+pub enum StoreError {
+    /// Another action was stored for this turn first (another process or request).
+    Conflict,
+    /// This node no longer owns the game (another took it over): nothing was stored.
+    Fenced,
+    /// The database failed.
+    Db(String),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Conflict => f.write_str("another action was stored for this turn first"),
+            StoreError::Fenced => f.write_str("this process no longer owns the game"),
+            StoreError::Db(e) => write!(f, "database: {e}"),
+        }
+    }
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError::Db(e.to_string())
+    }
+}
+
+fn hex(h: &[u8; 32]) -> String {
+    h.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<[u8; 32]> {
+    if s.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// Normalises a database URL: `sqlite:PATH` opens (and creates) a file.
+fn normalise(url: &str) -> Result<String, String> {
+    if let Some(rest) = url.strip_prefix("sqlite:") {
+        let rest = rest.trim_start_matches("//");
+        if rest.is_empty() {
+            return Err("sqlite: URL names no file (use sqlite:./baduk.db)".into());
+        }
+        if rest.starts_with(":memory:") {
+            return Err(
+                "an in-memory database would lose every game at exit; name a file (sqlite:./baduk.db)"
+                    .into(),
+            );
+        }
+        let sep = if rest.contains('?') { '&' } else { '?' };
+        Ok(if rest.contains("mode=") {
+            format!("sqlite://{rest}")
+        } else {
+            format!("sqlite://{rest}{sep}mode=rwc")
+        })
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(url.to_string())
+    } else {
+        Err("expected sqlite:PATH or postgres://USER@HOST/DB".into())
+    }
+}
+
+impl Store {
+    /// Opens the database at `url` and applies the migrations; the error names the URL and why.
+    pub async fn open(url: &str) -> Result<Store, String> {
+        sqlx::any::install_default_drivers();
+        let full = normalise(url).map_err(|e| format!("database {url}: {e}"))?;
+        let postgres = !full.starts_with("sqlite:");
+        let opts =
+            AnyConnectOptions::from_str(&full).map_err(|e| format!("database {url}: {e}"))?;
+        let connect = |max: u32| {
+            AnyPoolOptions::new()
+                .max_connections(max)
+                .after_connect(move |conn, _| {
+                    Box::pin(async move {
+                        if !postgres {
+                            // WAL with synchronous=NORMAL survives a killed process: a committed
+                            // transaction is in the WAL before the answer goes out.
+                            conn.execute("PRAGMA journal_mode=WAL").await?;
+                            conn.execute("PRAGMA synchronous=NORMAL").await?;
+                            conn.execute("PRAGMA busy_timeout=10000").await?;
+                            conn.execute("PRAGMA foreign_keys=ON").await?;
+                        }
+                        Ok(())
+                    })
+                })
+                .connect_with(opts.clone())
+        };
+        let pool = connect(if postgres { 10 } else { 4 })
+            .await
+            .map_err(|e| format!("database {url}: cannot open: {e}"))?;
+        let writer = if postgres {
+            pool.clone()
+        } else {
+            connect(1)
+                .await
+                .map_err(|e| format!("database {url}: cannot open: {e}"))?
+        };
+        let migrator = Migrator {
+            migrations: Cow::Owned(
+                MIGRATIONS
+                    .iter()
+                    .map(|&(v, d, sql)| {
+                        Migration::new(
+                            v,
+                            Cow::Borrowed(d),
+                            MigrationType::Simple,
+                            Cow::Borrowed(sql),
+                            false,
+                        )
+                    })
+                    .collect(),
+            ),
+            ..Migrator::DEFAULT
+        };
+        migrator
+            .run(&pool)
+            .await
+            .map_err(|e| format!("database {url}: cannot migrate: {e}"))?;
+        let mut store = Store {
+            pool,
+            writer,
+            postgres,
+            url: url.to_string(),
+            queries: Default::default(),
+            batcher: None,
+        };
+        store
+            .fill_skeletons()
+            .await
+            .map_err(|e| format!("database {url}: cannot note the names' skeletons: {e}"))?;
+        if !postgres {
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            tokio::spawn(group_commits(store.clone(), rx));
+            store.batcher = Some(tx);
+        }
+        Ok(store)
+    }
+
+    /// The pool for a counted read.
+    pub(crate) fn read(&self) -> &AnyPool {
+        self.counted_select();
+        &self.pool
+    }
+
+    /// The pool for a counted write.
+    pub(crate) fn write(&self) -> &AnyPool {
+        self.counted_write();
+        &self.writer
+    }
+
+    /// Counts one SELECT (for `/metrics`).
+    pub(crate) fn counted_select(&self) {
+        self.queries
+            .select
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Counts one writing statement or transaction (for `/metrics`).
+    pub(crate) fn counted_write(&self) {
+        self.queries
+            .write
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether this is PostgreSQL (events cross processes by LISTEN/NOTIFY).
+    pub fn is_postgres(&self) -> bool {
+        self.postgres
+    }
+
+    /// The URL it was opened with.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Stores a new game with its seats.
+    pub async fn create_game(
+        &self,
+        id: &str,
+        settings: &Settings,
+        seats: &[NewSeat; 2],
+        first: &FirstRow<'_>,
+    ) -> Result<(), StoreError> {
+        let FirstRow {
+            status,
+            summary,
+            now,
+            flags,
+            owner,
+        } = *first;
+        let mut tx = self.write().begin().await?;
+        let settings_json = serde_json::to_string(settings).expect("settings serialise");
+        let game = match settings {
+            Settings::Go { .. } => "go",
+            Settings::Wallgo { .. } => "wallgo",
+        };
+        sqlx::query(
+            "INSERT INTO games (id, game, settings, status, version, summary, created_at, updated_at, rated, listed, owner) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(id)
+        .bind(game)
+        .bind(settings_json)
+        .bind(status)
+        .bind(summary)
+        .bind(now)
+        .bind(now)
+        .bind(flags.rated as i64)
+        .bind(flags.listed as i64)
+        .bind(owner)
+        .execute(&mut *tx)
+        .await?;
+        for (i, (spec, hash, account)) in seats.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, spec, token_hash, joined, account_id) VALUES ($1, $2, $3, $4, 0, $5)",
+            )
+            .bind(id)
+            .bind(i as i64)
+            .bind(serde_json::to_string(spec).expect("seat spec serialises"))
+            .bind(hash.as_ref().map(hex))
+            .bind(account.as_deref())
+            .execute(&mut *tx)
+            .await?;
+        }
+        self.notify(&mut tx, id).await?;
+        self.notify_owner(&mut tx, id, owner).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn notify(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        id: &str,
+    ) -> Result<(), StoreError> {
+        self.notify_payload(tx, id).await
+    }
+
+    /// Sends `payload` on the bus (PostgreSQL; delivered when the transaction commits).
+    pub(crate) async fn notify_payload(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        payload: &str,
+    ) -> Result<(), StoreError> {
+        if self.postgres {
+            self.queries
+                .notify
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            sqlx::query("SELECT pg_notify('baduk_games', $1)")
+                .bind(payload)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Appends one action if the game is still at `row.seq - 1` stored actions and `owner`
+    /// still owns it; otherwise [`StoreError::Conflict`] (or [`StoreError::Fenced`]) and
+    /// nothing changes.
+    pub async fn append(
+        &self,
+        id: &str,
+        row: &ActionRow,
+        status: &str,
+        summary: &str,
+        owner: &str,
+    ) -> Result<(), StoreError> {
+        self.append_rated(id, row, status, summary, None, owner)
+            .await
+            .map(|_| ())
+    }
+
+    /// [`Store::append`], and when `rated` is given (a rated game's last action) the players'
+    /// new ratings in the same transaction; returns the rating changes. The lease check (the
+    /// game's `owner` is `owner`) is part of the same UPDATE: a node that lost the game stores
+    /// nothing.
+    pub async fn append_rated(
+        &self,
+        id: &str,
+        row: &ActionRow,
+        status: &str,
+        summary: &str,
+        rated: Option<&crate::game::ratings::RatedEnd>,
+        owner: &str,
+    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
+        // SQLite: actions of several games that arrive together share one transaction (group
+        // commit); each is answered once its batch has committed.
+        if let (Some(tx), None) = (&self.batcher, rated) {
+            let (done, answer) = tokio::sync::oneshot::channel();
+            let job = AppendJob {
+                id: id.to_string(),
+                row: row.clone(),
+                status: status.to_string(),
+                summary: summary.to_string(),
+                owner: owner.to_string(),
+                done,
+            };
+            if tx.send(job).is_ok() {
+                return match answer.await {
+                    Ok(r) => r.map(|()| Vec::new()),
+                    Err(_) => Err(StoreError::Db("the group commit stopped".into())),
+                };
+            }
+        }
+        self.append_alone(id, row, status, summary, rated, owner)
+            .await
+    }
+
+    /// One action in its own transaction (PostgreSQL, a rated game's end, or a batch that
+    /// failed and is retried one action at a time).
+    async fn append_alone(
+        &self,
+        id: &str,
+        row: &ActionRow,
+        status: &str,
+        summary: &str,
+        rated: Option<&crate::game::ratings::RatedEnd>,
+        owner: &str,
+    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
+        let mut tx = self.write().begin().await?;
+        self.append_in(&mut tx, id, row, status, summary, owner)
+            .await??;
+        let changes = match rated {
+            Some(end) => {
+                crate::game::ratings::apply(&mut tx, self.postgres, id, end, row.at).await?
+            }
+            None => Vec::new(),
+        };
+        // The event carries the action itself: the other processes apply it without reading
+        // the game. A rated game's end carries rating changes too: those are read again.
+        match crate::cluster::bus::action_payload(id, row).filter(|_| rated.is_none()) {
+            Some(payload) => self.notify_payload(&mut tx, &payload).await?,
+            None => self.notify(&mut tx, id).await?,
+        }
+        tx.commit().await.map_err(|e| match &e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
+            _ => e.into(),
+        })?;
+        Ok(changes)
+    }
+
+    /// The statements of one action inside `tx`: the version and owner check, then the row.
+    /// The inner error is a refusal that changed nothing (another action first, or the game
+    /// moved); the outer one leaves the transaction unusable (roll it back).
+    async fn append_in(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        id: &str,
+        row: &ActionRow,
+        status: &str,
+        summary: &str,
+        owner: &str,
+    ) -> Result<Result<(), StoreError>, StoreError> {
+        let done = sqlx::query(
+            "UPDATE games SET version = $1, status = $2, summary = $3, updated_at = $4 \
+             WHERE id = $5 AND version = $6 AND owner = $7",
+        )
+        .bind(row.seq)
+        .bind(status)
+        .bind(summary)
+        .bind(row.at)
+        .bind(id)
+        .bind(row.seq - 1)
+        .bind(owner)
+        .execute(&mut **tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            self.counted_select();
+            let now_owner = sqlx::query("SELECT owner FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut **tx)
+                .await?;
+            let now_owner: Option<String> = match now_owner {
+                Some(r) => r.try_get(0)?,
+                None => None,
+            };
+            return Ok(Err(if now_owner.as_deref() == Some(owner) {
+                StoreError::Conflict
+            } else {
+                StoreError::Fenced
+            }));
+        }
+        let inserted = sqlx::query(
+            "INSERT INTO actions (game_id, seq, seat, action, at, auto, clocks) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(id)
+        .bind(row.seq)
+        .bind(row.seat as i64)
+        .bind(&row.action)
+        .bind(row.at)
+        .bind(row.auto as i64)
+        .bind(serde_json::to_string(&row.clocks).expect("clocks serialise"))
+        .execute(&mut **tx)
+        .await;
+        match inserted {
+            Ok(_) => Ok(Ok(())),
+            // The game's row was updated already: the caller rolls back.
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Stores a batch of actions (of different games: a game's room lock lets one of its
+    /// actions through at a time) in one transaction; each one's own answer. Err: nothing of
+    /// the batch was stored.
+    async fn append_batch(
+        &self,
+        batch: &[AppendJob],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        let mut tx = self.write().begin().await?;
+        let mut out = Vec::with_capacity(batch.len());
+        for j in batch {
+            out.push(
+                self.append_in(&mut tx, &j.id, &j.row, &j.status, &j.summary, &j.owner)
+                    .await?,
+            );
+        }
+        tx.commit().await?;
+        use std::sync::atomic::Ordering::Relaxed;
+        self.queries.group_commits.fetch_add(1, Relaxed);
+        self.queries
+            .group_commit_actions
+            .fetch_add(batch.len() as u64, Relaxed);
+        Ok(out)
+    }
+
+    /// Marks a seat as joined (and refreshes the lobby line).
+    pub async fn join(
+        &self,
+        id: &str,
+        seat: usize,
+        status: &str,
+        summary: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write().begin().await?;
+        sqlx::query("UPDATE seats SET joined = 1 WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(seat as i64)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE games SET status = $1, summary = $2 WHERE id = $3")
+            .bind(status)
+            .bind(summary)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        self.notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Gives an open seat its token, once; false if it already had one.
+    pub async fn claim(
+        &self,
+        id: &str,
+        seat: usize,
+        hash: &[u8; 32],
+        account: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE seats SET token_hash = $1, account_id = $4 WHERE game_id = $2 AND seat = $3 AND token_hash IS NULL",
+        )
+        .bind(hex(hash))
+        .bind(id)
+        .bind(seat as i64)
+        .bind(account)
+        .execute(self.write())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Gives a seat a new token (rotation): the old one stops working.
+    pub async fn set_token(
+        &self,
+        id: &str,
+        seat: usize,
+        hash: &[u8; 32],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write().begin().await?;
+        sqlx::query("UPDATE seats SET token_hash = $1 WHERE game_id = $2 AND seat = $3")
+            .bind(hex(hash))
+            .bind(id)
+            .bind(seat as i64)
+            .execute(&mut *tx)
+            .await?;
+        self.notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The newest heartbeat any process stored (None: none yet).
+    pub async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT alive_at FROM heartbeat WHERE id = 1")
+            .fetch_optional(self.read())
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get(0)?),
+            None => None,
+        })
+    }
+
+    /// Records that a process is alive at `now` (never moves the heartbeat back).
+    pub async fn heartbeat(&self, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO heartbeat (id, alive_at) VALUES (1, $1) \
+             ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at \
+             WHERE heartbeat.alive_at < excluded.alive_at",
+        )
+        .bind(now)
+        .execute(self.write())
+        .await?;
+        Ok(())
+    }
+
+    /// How far the database's clock is ahead of this machine's, in ms (0 for SQLite, which is
+    /// on this machine).
+    pub async fn clock_offset(&self) -> Result<i64, StoreError> {
+        if !self.postgres {
+            return Ok(0);
+        }
+        let before = crate::game::hub::local_ms();
+        let row = sqlx::query(
+            "SELECT CAST(FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000) AS BIGINT)",
+        )
+        .fetch_one(self.read())
+        .await?;
+        let after = crate::game::hub::local_ms();
+        let db: i64 = row.try_get(0)?;
+        Ok(db - (before + after) / 2)
+    }
+
+    /// Reads a whole game, or None if there is no such game.
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let Some(g) =
+            sqlx::query("SELECT settings, created_at, rated, owner FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(self.read())
+                .await?
+        else {
+            return Ok(None);
+        };
+        let settings: String = g.try_get(0)?;
+        let settings: Settings = serde_json::from_str(&settings)
+            .map_err(|e| StoreError::Db(format!("game {id}: bad settings: {e}")))?;
+        let created_at: i64 = g.try_get(1)?;
+        let rated: i64 = g.try_get(2)?;
+        let owner: Option<String> = g.try_get(3)?;
+        let kind = crate::game::ratings::kind_of(&settings).unwrap_or("");
+        let rows = sqlx::query(
+            "SELECT s.spec, s.token_hash, s.joined, s.account_id, a.name, r.rating, r.deviation, r.games \
+             FROM seats s LEFT JOIN accounts a ON a.id = s.account_id \
+             LEFT JOIN ratings r ON r.account_id = s.account_id AND r.kind = $2 \
+             WHERE s.game_id = $1 ORDER BY s.seat",
+        )
+        .bind(id)
+        .bind(kind)
+        .fetch_all(self.read())
+        .await?;
+        let mut seats = Vec::new();
+        let mut players = Vec::new();
+        for r in rows {
+            let spec: String = r.try_get(0)?;
+            let hash: Option<String> = r.try_get(1)?;
+            let joined: i64 = r.try_get(2)?;
+            let spec: SeatSpec = serde_json::from_str(&spec)
+                .map_err(|e| StoreError::Db(format!("game {id}: bad seat: {e}")))?;
+            seats.push((spec, hash.as_deref().and_then(unhex), joined != 0));
+            let account: Option<String> = r.try_get(3)?;
+            let name: Option<String> = r.try_get(4)?;
+            let rating: Option<f64> = r.try_get(5)?;
+            let deviation: Option<f64> = r.try_get(6)?;
+            let games: Option<i64> = r.try_get(7)?;
+            players.push(
+                account
+                    .zip(name)
+                    .map(|(id, name)| crate::game::room::Player {
+                        id,
+                        name,
+                        rating: Some(match (rating, deviation) {
+                            (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
+                            _ => (1500.0, 350.0, 0),
+                        }),
+                    }),
+            );
+        }
+        let rating_changes = if rated != 0 {
+            self.rating_changes(id, &players).await?
+        } else {
+            Vec::new()
+        };
+        let actions = self.actions_since(id, 0).await?;
+        Ok(Some(StoredGame {
+            settings,
+            created_at,
+            seats,
+            actions,
+            players,
+            rated: rated != 0,
+            rating_changes,
+            owner,
+        }))
+    }
+
+    /// The rating changes stored for a game's seats.
+    async fn rating_changes(
+        &self,
+        id: &str,
+        players: &[Option<crate::game::room::Player>],
+    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT account_id, kind, rating_before, deviation_before, rating, deviation \
+             FROM rating_history WHERE game_id = $1",
+        )
+        .bind(id)
+        .fetch_all(self.read())
+        .await?;
+        let mut out = Vec::new();
+        for r in rows {
+            let account: String = r.try_get(0)?;
+            let Some(seat) = players
+                .iter()
+                .position(|p| p.as_ref().is_some_and(|p| p.id == account))
+            else {
+                continue;
+            };
+            let rating = |a: f64, d: f64| baduk_rating::Rating {
+                rating: a,
+                deviation: d,
+                volatility: 0.06,
+            };
+            out.push(crate::game::ratings::RatingChange {
+                seat,
+                kind: r.try_get(1)?,
+                before: rating(r.try_get(2)?, r.try_get(3)?),
+                after: rating(r.try_get(4)?, r.try_get(5)?),
+            });
+        }
+        out.sort_by_key(|c| c.seat);
+        Ok(out)
+    }
+
+    /// The actions after `seq`, in order.
+    pub async fn actions_since(&self, id: &str, seq: i64) -> Result<Vec<ActionRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, seat, action, at, auto, clocks FROM actions \
+             WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+        )
+        .bind(id)
+        .bind(seq)
+        .fetch_all(self.read())
+        .await?;
+        rows.into_iter()
+            .map(|r| {
+                let clocks: String = r.try_get(5)?;
+                let clocks: Clocks = serde_json::from_str(&clocks)
+                    .map_err(|e| StoreError::Db(format!("game {id}: bad clocks: {e}")))?;
+                Ok(ActionRow {
+                    seq: r.try_get(0)?,
+                    seat: r.try_get::<i64, _>(1)? as usize,
+                    action: r.try_get(2)?,
+                    at: r.try_get(3)?,
+                    auto: r.try_get::<i64, _>(4)? != 0,
+                    clocks,
+                })
+            })
+            .collect()
+    }
+
+    /// The lobby: summaries of games with `status`, newest first (finished ones by when they
+    /// ended), `limit` of them, older than the cursor `before` (`time:id`).
+    pub async fn list(
+        &self,
+        status: &str,
+        limit: i64,
+        before: Option<(i64, String)>,
+    ) -> Result<Vec<(String, i64, String)>, StoreError> {
+        let (t, id) = before.unwrap_or((i64::MAX, String::new()));
+        // Finished games by when they ended (their last action), the others by creation.
+        let col = if status == "finished" {
+            "updated_at"
+        } else {
+            "created_at"
+        };
+        let sql = format!(
+            "SELECT id, {col}, summary FROM games WHERE status = $1 AND listed = 1 \
+             AND ({col} < $2 OR ({col} = $3 AND id < $4)) \
+             ORDER BY {col} DESC, id DESC LIMIT $5"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(status)
+            .bind(t)
+            .bind(t)
+            .bind(if id.is_empty() { "~".to_string() } else { id })
+            .bind(limit)
+            .fetch_all(self.read())
+            .await?;
+        rows.into_iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .collect()
+    }
+
+    /// Keeps the hash (hex SHA-256) of an unlisted game's invite secret.
+    pub async fn set_invite(&self, id: &str, invite_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET invite_hash = $1 WHERE id = $2")
+            .bind(invite_hash)
+            .bind(id)
+            .execute(self.write())
+            .await?;
+        Ok(())
+    }
+
+    /// Whether a game is listed, and its invite hash (hex) if it keeps one; None: no such game.
+    pub async fn invite_of(&self, id: &str) -> Result<Option<(bool, Option<String>)>, StoreError> {
+        let row = sqlx::query("SELECT listed, invite_hash FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(self.read())
+            .await?;
+        match row {
+            None => Ok(None),
+            Some(r) => Ok(Some((r.try_get::<i64, _>(0)? != 0, r.try_get(1)?))),
+        }
+    }
+
+    /// Ids of every game not yet finished (loaded at start so clocks and bots run on).
+    pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        let rows =
+            sqlx::query("SELECT id FROM games WHERE status NOT IN ('finished', 'cancelled')")
+                .fetch_all(self.read())
+                .await?;
+        rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+
+    /// The stored versions of the games `ids` (those that exist), to catch up on missed
+    /// events: one query per 500 games, never a scan of every game.
+    pub async fn versions_of(&self, ids: &[String]) -> Result<Vec<(String, i64)>, StoreError> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT id, version FROM games WHERE id IN ({})",
+                marks.join(", ")
+            );
+            let mut q = sqlx::query(&sql);
+            for id in chunk {
+                q = q.bind(id);
+            }
+            for r in q.fetch_all(self.read()).await? {
+                out.push((r.try_get(0)?, r.try_get(1)?));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Ids of finished games of `game` (`go` or `wallgo`), oldest first.
+    pub async fn finished(&self, game: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'finished' AND game = $1 ORDER BY created_at, id",
+        )
+        .bind(game)
+        .fetch_all(self.read())
+        .await?;
+        rows.into_iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+}
+
+/// The pools for modules that keep their own tables and SQL (reviews).
+impl Store {
+    /// The pool reads go through.
+    pub(crate) fn read_pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// The pool writes go through (one connection on SQLite).
+    pub(crate) fn writer_pool(&self) -> &AnyPool {
+        &self.writer
+    }
+}
