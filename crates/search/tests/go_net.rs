@@ -111,3 +111,86 @@ fn a_bad_weights_file_is_refused_naming_it() {
     std::fs::remove_dir_all(&dir).ok();
     assert!(c.net.is_none(), "nothing taken from a refused file");
 }
+
+/// The review's agreement with strong play (issue 44): with `GO_AGREEMENT_SGF` naming SGF files
+/// (separated by `:`), each position of each game is searched as the review engine does (1,000
+/// playouts, the built-in patterns, with and without the network) and the preferred move compared
+/// with the move played. Prints the counts; run it with `--release -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn agreement_with_the_moves_played() {
+    let Ok(files) = std::env::var("GO_AGREEMENT_SGF") else {
+        return;
+    };
+    let playouts: u64 = std::env::var("GO_AGREEMENT_PLAYOUTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    let mut agree = [0usize; 3];
+    let mut total = 0usize;
+    for f in files.split(':').filter(|f| !f.is_empty()) {
+        let text = std::fs::read_to_string(f).unwrap();
+        let g = baduk_go::SgfGame::parse_game(&text, 0).unwrap();
+        let rules = g.rules(Some(Rules::parse("chinese").unwrap())).unwrap();
+        let n = g.moves.len();
+        let mut game_agree = [0usize; 3];
+        for k in 0..n {
+            let played = g.moves[k].mv;
+            let game = g.replay(rules, Some(k)).unwrap();
+            // The network alone (its most likely legal point), then the two searches.
+            let m = lib_game::mirror(&game);
+            let fb = m.board().clone();
+            let net = baduk_search::go::policy_net::PolicyNet::builtin();
+            let recent = {
+                let mut r = [baduk_search::go::board::PASS; 4];
+                for (slot, mv) in r.iter_mut().zip(m.moves().iter().rev()) {
+                    *slot = mv.1;
+                }
+                r
+            };
+            let roots = lib_game::root_moves(&game, &fb);
+            let raw = baduk_search::go::policy_net::planes_of(&fb, &recent, m.rules.komi)
+                .map(|p| net.forward(&p))
+                .and_then(|l| {
+                    roots.iter().copied().max_by(|&a, &b| {
+                        let at = |i| {
+                            let (x, y) = fb.xy(i);
+                            l[y * 19 + x]
+                        };
+                        at(a).total_cmp(&at(b))
+                    })
+                })
+                .map(|i| lib_game::move_of(&fb, i));
+            let mut picks = vec![raw];
+            for opts in ["priors=patterns", "priors=net"] {
+                let mut c = BotConfig {
+                    playouts: Some(playouts),
+                    move_time: None,
+                    seed: 1 + k as u64,
+                    ..BotConfig::default()
+                };
+                c.apply_options(opts).unwrap();
+                let mut bot = Bot::new(c);
+                picks.push(genmove(&mut bot, &game, SearchRequest::default()).0);
+            }
+            for (a, p) in game_agree.iter_mut().zip(&picks) {
+                *a += usize::from(*p == Some(played));
+            }
+        }
+        eprintln!(
+            "{f}: {n} positions; agree: network alone {}, patterns {}, network {}",
+            game_agree[0], game_agree[1], game_agree[2]
+        );
+        for (a, g) in agree.iter_mut().zip(game_agree) {
+            *a += g;
+        }
+        total += n;
+    }
+    let pct = |a: usize| 100.0 * a as f64 / total.max(1) as f64;
+    eprintln!(
+        "all: {total} positions at {playouts} playouts; agree: network alone {:.1}%, patterns {:.1}%, network {:.1}%",
+        pct(agree[0]),
+        pct(agree[1]),
+        pct(agree[2])
+    );
+}

@@ -366,6 +366,11 @@ fn search_go(
         seed,
         ..Default::default()
     };
+    // With learned priors, the policy network gives them near the root (19×19; the patterns
+    // elsewhere): the engine's preferred move is then the strong players' far more often.
+    if model.is_some() {
+        cfg.net = Some(baduk_search::go::policy_net::PolicyNet::builtin());
+    }
     cfg.model = model;
     let mut bot = baduk_search::go::Bot::new(cfg);
     let req = baduk_search::go::SearchRequest {
