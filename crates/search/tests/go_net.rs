@@ -114,8 +114,9 @@ fn a_bad_weights_file_is_refused_naming_it() {
 
 /// The review's agreement with strong play (issue 44): with `GO_AGREEMENT_SGF` naming SGF files
 /// (separated by `:`), each position of each game is searched as the review engine does (1,000
-/// playouts, the built-in patterns, with and without the network) and the preferred move compared
-/// with the move played. Prints the counts; run it with `--release -- --ignored --nocapture`.
+/// playouts, the built-in patterns, with and without the network: `GO_AGREEMENT_NET` gives its
+/// options, `GO_AGREEMENT_PLAYOUTS` the budget) and the preferred move compared with the move
+/// played. Prints the counts; run it with `--release -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn agreement_with_the_moves_played() {
@@ -126,6 +127,8 @@ fn agreement_with_the_moves_played() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1000);
+    // The network's search options (GO_AGREEMENT_NET: `priors=net` and any others).
+    let net_opts = std::env::var("GO_AGREEMENT_NET").unwrap_or_else(|_| "priors=net".into());
     let mut agree = [0usize; 3];
     let mut total = 0usize;
     for f in files.split(':').filter(|f| !f.is_empty()) {
@@ -162,7 +165,7 @@ fn agreement_with_the_moves_played() {
                 })
                 .map(|i| lib_game::move_of(&fb, i));
             let mut picks = vec![raw];
-            for opts in ["priors=patterns", "priors=net"] {
+            for opts in ["priors=patterns", net_opts.as_str()] {
                 let mut c = BotConfig {
                     playouts: Some(playouts),
                     move_time: None,
