@@ -625,6 +625,9 @@ function wallHowTo() {
   };
   const ol = h('ol', {});
   for (let i = 1; i <= 6; i++) ol.append(h('li', {}, t(`howto.${i}`)));
+  // This game's "Staying in place" rule, in words.
+  const stay = /\bstay=([a-z-]+)/.exec(page.state?.variant || '')?.[1] || 'out-and-back';
+  ol.append(h('li', { 'data-howto-stay': stay }, t(`howto.stay.${stay}`)));
   d.append(ol);
   return d;
 }

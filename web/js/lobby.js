@@ -494,7 +494,7 @@ async function loadOnline() {
       const ranks = KINDS.filter((k) => p.ratings?.[k]?.games).map((k) => `${t(`kind.${k}.short`)} ${ratingShort(k, p.ratings[k])}`);
       return h('li', { 'data-online': p.name }, playerLink(p.name), ranks.length ? h('small', {}, ` ${ranks.join(' · ')}`) : '');
     });
-    if (guests) items.push(h('li', { class: 'guests', 'data-guests': guests }, t('lobby.guests', guests)));
+    if (guests) items.push(h('li', { class: 'guests', 'data-guests': guests }, t(guests === 1 ? 'lobby.guests.one' : 'lobby.guests', guests)));
     list.replaceChildren(...items);
     if (!items.length) list.append(h('li', { class: 'empty' }, t('lobby.nobody')));
   } catch (e) {
@@ -502,8 +502,14 @@ async function loadOnline() {
   }
 }
 
+/** What the chosen "Staying in place" rule lets a piece do, under the field. */
+function syncStay() {
+  $('#stay-hint').textContent = t(`howto.stay.${form.stay.value}`);
+}
+
 initChrome(() => {
   applyStatic();
+  syncStay();
   renderSeats();
   loadList();
   loadSeeks();
@@ -530,6 +536,8 @@ form.size.onchange = () => {
 };
 form.opponent.oninput = suggestSoon;
 form.clock.onchange = syncGoFields;
+form.stay.onchange = syncStay;
+syncStay();
 $('#tab-go').onclick = () => setGame('go');
 $('#tab-wallgo').onclick = () => setGame('wallgo');
 form.onsubmit = create;

@@ -1,9 +1,10 @@
 // What a player still trips over (issue 42): the review page never prints `null`, `undefined`
-// or `NaN`, in either language, whatever is clicked.
+// or `NaN`, in either language, whatever is clicked; Wall Go's "Staying in place" is explained
+// where it is chosen and in the game's how-to.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, shots } from './lib.mjs';
+import { BASE, launch, person, shots, api } from './lib.mjs';
 
 /** A 9×9 record that ends by two passes with a dead white stone inside Black's area. */
 function settled() {
@@ -60,6 +61,30 @@ describe('issue 42', () => {
         await noMissing(page, `${lang}: Benson off`);
         if (lang === 'en') await page.click('#lang');
       }
+      await page.click('#lang');
+      assert.deepEqual(page.errors, []);
+    });
+  });
+
+  test('7. "Staying in place" is explained beside its field and in the game\'s how-to, in both languages', async (t) => {
+    const { page } = await person(browser, 'stay-reader');
+    await shots(t, [page], async () => {
+      await page.goto(`${BASE}/`);
+      await page.click('#tab-wallgo');
+      assert.match(await page.textContent('#stay-hint'), /stepping out one cell and back/);
+      await page.selectOption('select[name=stay]', 'stuck-only');
+      assert.match(await page.textContent('#stay-hint'), /only when it cannot step at all/);
+      await page.click('#lang');
+      assert.match(await page.textContent('#stay-hint'), /못 움직일 때만/);
+      await page.click('#lang');
+      const w = await api('POST', '/api/games', { game: 'wallgo', variant: 'placement=ABAB stay=stuck-only tiebreak=none', seats: { A: { kind: 'human' }, B: { kind: 'bot', bot: 'easy' } } });
+      assert.equal(w.status, 201, JSON.stringify(w.data));
+      await page.goto(`${BASE}${w.data.seats.A.url}`);
+      await page.waitForSelector('details[data-howto=wallgo][open] li[data-howto-stay="stuck-only"]');
+      assert.match(await page.textContent('li[data-howto-stay]'), /Only when stuck.*cannot step/);
+      await page.click('#lang');
+      await page.waitForSelector('li[data-howto-stay]');
+      assert.match(await page.textContent('li[data-howto-stay]'), /못 움직일 때만/);
       await page.click('#lang');
       assert.deepEqual(page.errors, []);
     });
