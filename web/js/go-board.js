@@ -290,6 +290,15 @@ export class GoBoard {
     if (this.confirm && this.mode === 'play') {
       if (this.pending && this.pending.x === p.x && this.pending.y === p.y) return this.confirmPending();
       if (!this.zoom) this.zoom = this.#quadrant(p);
+      if (!this.legal.has(this.name(p.x, p.y))) {
+        // A point that cannot be played is refused at the tap, with the reason: no "Play" offer.
+        this.pending = null;
+        this.#setViewBox();
+        this.#drawPending();
+        this.handlers.onPending?.(null);
+        this.handlers.onHover?.(this.name(p.x, p.y), false);
+        return;
+      }
       this.pending = p;
       this.#setViewBox();
       this.#drawPending();

@@ -1,10 +1,11 @@
 // What a player still trips over (issue 42): the review page never prints `null`, `undefined`
 // or `NaN`, in either language, whatever is clicked; Wall Go's "Staying in place" is explained
-// where it is chosen and in the game's how-to.
+// where it is chosen and in the game's how-to; on a phone, a tap on an occupied point is refused
+// at the tap with its reason.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, shots, api } from './lib.mjs';
+import { BASE, launch, person, shots, api, pointAt } from './lib.mjs';
 
 /** A 9×9 record that ends by two passes with a dead white stone inside Black's area. */
 function settled() {
@@ -86,6 +87,30 @@ describe('issue 42', () => {
       await page.waitForSelector('li[data-howto-stay]');
       assert.match(await page.textContent('li[data-howto-stay]'), /못 움직일 때만/);
       await page.click('#lang');
+      assert.deepEqual(page.errors, []);
+    });
+  });
+
+  test('5. on a phone, a tap on an occupied point offers no "Play" and says why; a free point does', async (t) => {
+    const { page } = await person(browser, 'phone-tapper', { viewport: { width: 390, height: 844 }, touch: true });
+    await shots(t, [page], async () => {
+      const g = await api('POST', '/api/games', { game: 'go', size: 9, rules: 'japanese', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+      assert.equal(g.status, 201, JSON.stringify(g.data));
+      const { id, seats } = g.data;
+      assert.equal((await api('POST', `/api/games/${id}/actions`, { action: 'E5' }, seats.black.token)).status, 200);
+      assert.equal((await api('POST', `/api/games/${id}/actions`, { action: 'C3' }, seats.white.token)).status, 200);
+      await page.goto(`${BASE}${seats.black.url}`);
+      await page.waitForSelector('body[data-myturn="1"]');
+      let p = await pointAt(page, 'C3');
+      await page.touchscreen.tap(p.x, p.y);
+      await page.waitForSelector('#why:not([hidden])');
+      assert.match(await page.textContent('#why'), /C3: a stone is already there/);
+      assert.equal(await page.$('[data-action=confirm-move]'), null, 'no "Play C3" offered');
+      assert.equal(await page.$('circle.ghost.pending[visibility=visible]'), null);
+      p = await pointAt(page, 'D4');
+      await page.touchscreen.tap(p.x, p.y);
+      await page.waitForSelector('circle.ghost.pending[data-point=D4][visibility=visible]');
+      assert.match(await page.textContent('[data-action=confirm-move]'), /D4/);
       assert.deepEqual(page.errors, []);
     });
   });
