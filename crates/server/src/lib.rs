@@ -8,6 +8,7 @@
 pub mod cluster;
 pub mod game;
 pub mod http;
+pub mod net;
 pub mod players;
 pub mod review;
 pub mod state;

@@ -6,10 +6,10 @@
 //! a game (`ratings`), the process's counters (`metrics`), and the hub of live games with each
 //! game's actor (`hub`).
 //!
-//! May use: `store` (below it). Never `http`, `review`, `players`, `cluster` or `state`, but for
-//! issue 40's known exceptions (listed in `tests/layout.rs`): the hub holds the cluster's state
-//! (`crate::cluster`), keys clients by `crate::state::limit::ClientKey`, and refuses a guest
-//! with `crate::players::accounts::sign_in_first`.
+//! May use: `store` and `net` (below it). Never `http`, `review`, `players`, `cluster` or
+//! `state`, but for issue 40's known exceptions (listed in `tests/layout.rs`): the hub holds the
+//! cluster's state (`crate::cluster`) and refuses a guest with
+//! `crate::players::accounts::sign_in_first`.
 
 pub mod bots;
 pub mod clock;

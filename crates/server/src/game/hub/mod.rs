@@ -11,7 +11,7 @@ pub use clocks::{local_ms, now_ms, set_clock_offset, HEARTBEAT_MS, OUTAGE_MS};
 
 use crate::game::bots::{bot_to_act, BotLimits, Bots, Job, Models};
 use crate::game::room::{ActError, ActionRow, Ends, Player, Room, Seat, SeatSpec, Settings};
-use crate::state::limit::ClientKey;
+use crate::net::ClientKey;
 use crate::store::{GameFlags, Store, StoreError};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
