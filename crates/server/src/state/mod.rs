@@ -45,7 +45,7 @@ pub struct AppState {
     /// Sockets open now per client.
     pub open_sockets: Arc<Mutex<HashMap<ClientKey, usize>>>,
     /// The limits the server runs under.
-    pub limits: Arc<crate::Limits>,
+    pub limits: Arc<crate::config::Limits>,
     /// Sign-in attempts per address and account name together (the guessing budget).
     pub login_names: Arc<Budget<(ClientKey, String)>>,
     /// Sign-in attempts per account name from addresses that have not signed in to it lately.
@@ -64,7 +64,7 @@ pub struct AppState {
 
 impl AppState {
     /// The state of a server configured by `cfg`.
-    pub fn new(hub: Arc<Hub>, cfg: &crate::Config) -> AppState {
+    pub fn new(hub: Arc<Hub>, cfg: &crate::config::Config) -> AppState {
         let l = &cfg.limits;
         let r = cfg.rate_limit;
         AppState {
