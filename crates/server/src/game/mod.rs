@@ -7,9 +7,8 @@
 //! game's actor (`hub`).
 //!
 //! May use: `store` and `net` (below it). Never `http`, `review`, `players`, `cluster` or
-//! `state`, but for issue 40's known exceptions (listed in `tests/layout.rs`): the hub holds the
-//! cluster's state (`crate::cluster`) and refuses a guest with
-//! `crate::players::accounts::sign_in_first`.
+//! `state`, but for issue 40's known exception (listed in `tests/layout.rs`): the hub holds the
+//! cluster's state (`crate::cluster`).
 
 pub mod bots;
 pub mod clock;
