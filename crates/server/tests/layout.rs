@@ -51,8 +51,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("store/mod.rs", "game::ratings"),
     ("store/mod.rs", "game::hub::local_ms"),
     ("store/mod.rs", "cluster::bus::action_payload"),
-    // The seekers waiting on this process are part of the handlers' shared state.
-    ("state/mod.rs", "players::seeks::Waiters"),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
