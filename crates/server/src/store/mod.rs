@@ -1,7 +1,7 @@
 //! Owns: the schema (`migrations/`), its migrations and every query; `backup` and `export` of a
 //! database. May use nothing above it, but for the types of what it stores (issue 40's known
-//! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks, ratings and the time, `crate::cluster::bus` for
-//! the payload it notifies).
+//! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks, ratings and the
+//! time). `payload` builds what it notifies the other processes with (`cluster::bus` reads it).
 //!
 //! Storage: one schema and one set of queries over SQLite (an embedded file, the default) or
 //! PostgreSQL (several server processes on one database). Games, seats with token hashes, and
@@ -10,6 +10,7 @@
 
 pub mod backup;
 pub mod export;
+pub mod payload;
 
 use crate::game::clock::Clocks;
 use crate::game::room::{ActionRow, SeatSpec, Settings};
@@ -537,7 +538,7 @@ impl Store {
         };
         // The event carries the action itself: the other processes apply it without reading
         // the game. A rated game's end carries rating changes too: those are read again.
-        match crate::cluster::bus::action_payload(id, row).filter(|_| rated.is_none()) {
+        match payload::action_payload(id, row).filter(|_| rated.is_none()) {
             Some(payload) => self.notify_payload(&mut tx, &payload).await?,
             None => self.notify(&mut tx, id).await?,
         }
