@@ -50,7 +50,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("store/mod.rs", "game::room"),
     ("store/mod.rs", "game::clock"),
     ("store/mod.rs", "game::ratings"),
-    ("store/mod.rs", "game::hub::local_ms"),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

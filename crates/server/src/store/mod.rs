@@ -1,7 +1,7 @@
 //! Owns: the schema (`migrations/`), its migrations and every query; `backup` and `export` of a
 //! database. May use nothing above it, but for the types of what it stores (issue 40's known
-//! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks, ratings and the
-//! time). `payload` builds what it notifies the other processes with (`cluster::bus` reads it).
+//! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks and ratings). `payload` builds what it notifies the other processes with (`cluster::bus` reads it),
+//! `time` keeps the database's clock (the hub charges clocks by it).
 //!
 //! Storage: one schema and one set of queries over SQLite (an embedded file, the default) or
 //! PostgreSQL (several server processes on one database). Games, seats with token hashes, and
@@ -11,6 +11,7 @@
 pub mod backup;
 pub mod export;
 pub mod payload;
+pub mod time;
 
 use crate::game::clock::Clocks;
 use crate::game::room::{ActionRow, SeatSpec, Settings};
@@ -729,13 +730,13 @@ impl Store {
         if !self.postgres {
             return Ok(0);
         }
-        let before = crate::game::hub::local_ms();
+        let before = time::local_ms();
         let row = sqlx::query(
             "SELECT CAST(FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000) AS BIGINT)",
         )
         .fetch_one(self.read())
         .await?;
-        let after = crate::game::hub::local_ms();
+        let after = time::local_ms();
         let db: i64 = row.try_get(0)?;
         Ok(db - (before + after) / 2)
     }
