@@ -7,8 +7,8 @@
 //! game's actor (`hub`).
 //!
 //! May use: `store` and `net` (below it). Never `http`, `review`, `players`, `cluster` or
-//! `state`, but for issue 40's known exception (listed in `tests/layout.rs`): the hub holds the
-//! cluster's state (`crate::cluster`).
+//! `state` (`tests/layout.rs` keeps it so): the hub holds this process's node of the cluster
+//! (`hub::Cluster`) and places new games itself; the cluster's work on them is above.
 
 pub mod bots;
 pub mod clock;
