@@ -22,26 +22,7 @@ pub async fn listen(url: &str) -> Result<sqlx::postgres::PgListener, sqlx::Error
     Ok(l)
 }
 
-/// NOTIFY refuses payloads of 8000 bytes or more; a larger event is sent as the id alone.
-pub const MAX_PAYLOAD: usize = 7_900;
-
-/// The payload announcing action `row` of game `id` (None when too large for NOTIFY: the id
-/// alone is sent then, and the others read the game).
-pub fn action_payload(id: &str, row: &ActionRow) -> Option<String> {
-    let p = format!("act:{}", serde_json::json!({"id": id, "row": row}));
-    (p.len() <= MAX_PAYLOAD).then_some(p)
-}
-
-/// The payload announcing a chat message (`event`, as watchers receive it) of game `id`, posted
-/// on process `node`; None when too large for NOTIFY (never: a message is at most 500
-/// characters).
-pub fn chat_payload(id: &str, node: &str, players: bool, event: &str) -> Option<String> {
-    let p = format!(
-        "chat:{}",
-        serde_json::json!({"id": id, "node": node, "players": players, "event": event})
-    );
-    (p.len() <= MAX_PAYLOAD).then_some(p)
-}
+pub use crate::store::payload::{action_payload, chat_payload, MAX_PAYLOAD};
 
 /// What one notification asks of this process.
 #[derive(Debug, PartialEq)]

@@ -1,7 +1,9 @@
 //! Owns: the processes of one cluster on PostgreSQL: nodes, leases, takeover and handoff (this
 //! file), forwarding of actions and the internal endpoint (`forward`), the event bus over
 //! LISTEN/NOTIFY (`bus`). May use: `game`, `store`, and the web side's shared state for the
-//! internal endpoint. Never `crate::players` or `crate::review`.
+//! internal endpoint. Never `crate::players` or `crate::review`. This node's own state
+//! (`Cluster`, re-exported here) and the placing of a new game live in `game::hub`, which holds
+//! them.
 //!
 //! The cluster: the server processes (nodes) sharing one database, and which one owns each
 //! live game (docs/scaling.md). A node holds a lease (`nodes.alive_until`) that it renews every
@@ -13,12 +15,14 @@
 pub mod bus;
 pub mod forward;
 
-use crate::game::hub::{new_id, now_ms, Hub};
+pub use crate::game::hub::Cluster;
+
+use crate::game::hub::{now_ms, Hub};
 use crate::store::{Store, StoreError};
 use sqlx::Row;
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long a lease lasts after its renewal (ms).
@@ -35,68 +39,8 @@ const FORGET_DEAD_MS: i64 = 10 * 60_000;
 /// Statuses of games that are still played (open or live).
 const UNFINISHED: &str = "status NOT IN ('finished', 'cancelled')";
 
-/// This process as a node of the cluster.
-pub struct Cluster {
-    /// Its id (fresh at every start).
-    pub node: String,
-    /// The base URL other nodes reach it at (`http://host:port`).
-    addr: Mutex<String>,
-    /// The secret shared by the cluster's processes (None: no internal calls either way).
-    pub secret: Option<String>,
-    /// Until when its lease holds, as last stored (ms, the database's clock; 0: none yet).
-    lease_until: AtomicI64,
-    /// The HTTP client for forwarded requests.
-    pub client: reqwest::Client,
-    /// It left the cluster (shutting down): no more renewals or takeovers.
-    left: AtomicBool,
-    /// Where other nodes' games were last found: game id → (the owner's address, until when
-    /// its lease held then). A forward within that lease reads no database; at most
-    /// [`OWNER_CACHE`] games (emptied when full).
-    owners: Mutex<HashMap<String, (String, i64)>>,
-}
-
 /// The most games whose owner a node remembers.
 pub const OWNER_CACHE: usize = 100_000;
-
-impl std::fmt::Debug for Cluster {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Cluster").field("node", &self.node).finish()
-    }
-}
-
-impl Cluster {
-    /// A node with a fresh id and no address yet.
-    pub fn new(secret: Option<String>) -> Cluster {
-        Cluster {
-            node: new_id(),
-            addr: Mutex::new(String::new()),
-            secret: secret.filter(|s| !s.is_empty()),
-            lease_until: AtomicI64::new(0),
-            left: AtomicBool::new(false),
-            owners: Mutex::new(HashMap::new()),
-            client: reqwest::Client::builder()
-                .connect_timeout(Duration::from_secs(1))
-                .timeout(Duration::from_secs(30))
-                .build()
-                .expect("an HTTP client"),
-        }
-    }
-
-    /// The base URL other nodes reach this one at.
-    pub fn addr(&self) -> String {
-        self.addr.lock().expect("addr lock").clone()
-    }
-
-    /// Sets the base URL other nodes reach this one at.
-    pub fn set_addr(&self, addr: &str) {
-        *self.addr.lock().expect("addr lock") = addr.to_string();
-    }
-
-    /// Whether this node's lease holds at `now` (as far as its last renewal says).
-    pub fn lease_holds(&self, now: i64) -> bool {
-        !self.left.load(Ordering::Relaxed) && self.lease_until.load(Ordering::Relaxed) > now
-    }
-}
 
 /// A node as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -356,19 +300,6 @@ impl Store {
         .execute(self.write())
         .await?;
         Ok(())
-    }
-}
-
-/// Where new game's owner is: the least loaded live node, or this one.
-pub async fn place(hub: &Hub) -> String {
-    let me = &hub.cluster.node;
-    match hub.store.place(me, now_ms()).await {
-        Ok(Some(n)) => n,
-        Ok(None) => me.clone(),
-        Err(e) => {
-            tracing::warn!("placing a game failed, it stays here: {e}");
-            me.clone()
-        }
     }
 }
 

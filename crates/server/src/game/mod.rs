@@ -6,10 +6,9 @@
 //! a game (`ratings`), the process's counters (`metrics`), and the hub of live games with each
 //! game's actor (`hub`).
 //!
-//! May use: `store` (below it). Never `http`, `review`, `players`, `cluster` or `state`, but for
-//! issue 40's known exceptions (listed in `tests/layout.rs`): the hub holds the cluster's state
-//! (`crate::cluster`), keys clients by `crate::state::limit::ClientKey`, and refuses a guest
-//! with `crate::players::accounts::sign_in_first`.
+//! May use: `store` and `net` (below it). Never `http`, `review`, `players`, `cluster` or
+//! `state` (`tests/layout.rs` keeps it so): the hub holds this process's node of the cluster
+//! (`hub::Cluster`) and places new games itself; the cluster's work on them is above.
 
 pub mod bots;
 pub mod clock;

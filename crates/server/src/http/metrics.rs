@@ -83,7 +83,7 @@ fn text(hub: &Hub) -> Response {
 /// `--metrics-token` as its bearer; else, when no `--metrics-addr` serves them apart, a client
 /// on a loopback address that came direct (no proxy's forwarding header: Prometheus beside the
 /// server, not a stranger through nginx).
-pub fn may_read(limits: &crate::Limits, peer: SocketAddr, headers: &HeaderMap) -> bool {
+pub fn may_read(limits: &crate::config::Limits, peer: SocketAddr, headers: &HeaderMap) -> bool {
     use subtle::ConstantTimeEq;
     if let Some(want) = &limits.metrics_token {
         let given = headers

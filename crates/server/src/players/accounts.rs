@@ -10,6 +10,8 @@ use sqlx::Row;
 use std::sync::{Mutex, OnceLock};
 use unicode_normalization::UnicodeNormalization;
 
+pub use crate::game::room::sign_in_first;
+
 /// The session cookie's name.
 pub const COOKIE: &str = "baduk_session";
 /// How long a session lasts (ms): 30 days.
@@ -282,12 +284,6 @@ pub fn verify_password(password: &str, stored: Option<&str>) -> bool {
 /// 401 `auth.wrong`: the same answer whether or not the name exists.
 pub fn wrong_login() -> ActError {
     ActError::unauthorized("wrong username or password").with_code("auth.wrong", Value::Null)
-}
-
-/// 401 `auth.required`.
-pub fn sign_in_first() -> ActError {
-    ActError::unauthorized("sign in first (or play as a guest)")
-        .with_code("auth.required", Value::Null)
 }
 
 /// 401 `auth.ended`.

@@ -21,10 +21,7 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sqlx::Row;
-use std::collections::HashMap;
-use std::sync::Mutex;
 use std::time::Duration;
-use tokio::sync::watch;
 
 /// A seek without a watching socket this long after it was made is dropped (ms).
 pub const UNWATCHED_MS: i64 = 10_000;
@@ -32,59 +29,7 @@ pub const UNWATCHED_MS: i64 = 10_000;
 /// long lost its socket (a process died) and is dropped (ms).
 pub const WATCH_BEAT_MS: i64 = 10_000;
 
-/// The seeks this process's sockets wait on: a match made here reaches them at once.
-#[derive(Default)]
-pub struct Waiters {
-    map: Mutex<HashMap<String, watch::Sender<Option<Value>>>>,
-    /// The client (address) that made each seek made here, so the game a pairing makes counts
-    /// against both sides' open-games caps.
-    clients: Mutex<HashMap<String, (ClientKey, i64)>>,
-}
-
-/// Seeks whose clients this process remembers at most (older ones are forgotten first).
-const CLIENTS_KEPT: usize = 100_000;
-
-impl Waiters {
-    fn note_client(&self, id: &str, client: ClientKey) {
-        let mut m = self.clients.lock().expect("waiters lock");
-        if m.len() >= CLIENTS_KEPT {
-            // Seeks live seconds: whatever is older than their longest life is stale.
-            let old = now_ms() - 3_600_000;
-            m.retain(|_, (_, at)| *at > old);
-            if m.len() >= CLIENTS_KEPT {
-                m.clear();
-            }
-        }
-        m.insert(id.to_string(), (client, now_ms()));
-    }
-
-    fn take_client(&self, id: &str) -> Option<ClientKey> {
-        self.clients
-            .lock()
-            .expect("waiters lock")
-            .remove(id)
-            .map(|(c, _)| c)
-    }
-
-    fn register(&self, id: &str) -> watch::Receiver<Option<Value>> {
-        let (tx, rx) = watch::channel(None);
-        self.map
-            .lock()
-            .expect("waiters lock")
-            .insert(id.to_string(), tx);
-        rx
-    }
-
-    fn remove(&self, id: &str) {
-        self.map.lock().expect("waiters lock").remove(id);
-    }
-
-    fn tell(&self, id: &str, game: &Value) {
-        if let Some(tx) = self.map.lock().expect("waiters lock").get(id) {
-            let _ = tx.send(Some(game.clone()));
-        }
-    }
-}
+pub use crate::state::waiters::Waiters;
 
 /// The routes of seeks.
 pub fn routes() -> Router<AppState> {

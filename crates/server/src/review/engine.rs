@@ -20,16 +20,13 @@ use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Playouts a Go position gets by default (`baduk serve --review-playouts`).
-pub const DEFAULT_PLAYOUTS: u64 = 1_000;
+pub use crate::config::{DEFAULT_PLAYOUTS, PER_CLIENT};
+
 /// Nodes a Wall Go position gets (`expert`'s search; the time cap applies too).
 pub const WALL_NODES: u64 = 20_000;
 
 /// Reviews queued or running at once, from all clients; past this a request gets a 503.
 pub const MAX_QUEUED: usize = 32;
-/// Reviews one client (address) may have queued or running at once, by default
-/// (`--reviews-per-client`).
-pub const PER_CLIENT: usize = 2;
 /// A review nobody has looked at (page, poll or download) for this long stops after its
 /// current position; looking at it again resumes it.
 pub const UNWATCHED: Duration = Duration::from_secs(120);

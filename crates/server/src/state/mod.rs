@@ -1,9 +1,10 @@
 //! What every handler shares: `AppState` (the hub, the rate budgets, the limits, the seekers
 //! waiting here), and the common answers of the web side (a JSON body or 400, a 429 naming its
 //! budget, an `ActError` as a response). Below the domains that serve requests (`http`,
-//! `players`, `review`, `cluster`); it names none of them but the seekers' `Waiters`.
+//! `players`, `review`, `cluster`); it names none of them.
 
 pub mod limit;
+pub mod waiters;
 
 use crate::game::hub::{now_ms, Hub};
 use crate::game::room::ActError;
@@ -45,7 +46,7 @@ pub struct AppState {
     /// Sockets open now per client.
     pub open_sockets: Arc<Mutex<HashMap<ClientKey, usize>>>,
     /// The limits the server runs under.
-    pub limits: Arc<crate::Limits>,
+    pub limits: Arc<crate::config::Limits>,
     /// Sign-in attempts per address and account name together (the guessing budget).
     pub login_names: Arc<Budget<(ClientKey, String)>>,
     /// Sign-in attempts per account name from addresses that have not signed in to it lately.
@@ -57,14 +58,14 @@ pub struct AppState {
     /// Chat messages per address.
     pub chat_clients: Arc<Budget>,
     /// Seekers waiting on this process.
-    pub waiters: Arc<crate::players::seeks::Waiters>,
+    pub waiters: Arc<crate::state::waiters::Waiters>,
     /// When each account was last noted as seen (ms), so "online" costs a write a minute.
     touched: Arc<Mutex<HashMap<String, i64>>>,
 }
 
 impl AppState {
     /// The state of a server configured by `cfg`.
-    pub fn new(hub: Arc<Hub>, cfg: &crate::Config) -> AppState {
+    pub fn new(hub: Arc<Hub>, cfg: &crate::config::Config) -> AppState {
         let l = &cfg.limits;
         let r = cfg.rate_limit;
         AppState {
@@ -113,7 +114,7 @@ impl AppState {
             login_known: Arc::new(crate::state::limit::Known::default()),
             chat_accounts: Arc::new(Budget::new("chat messages", l.chat_per_second, 5)),
             chat_clients: Arc::new(Budget::new("chat messages", l.chat_per_second * 4.0, 20)),
-            waiters: Arc::new(crate::players::seeks::Waiters::default()),
+            waiters: Arc::new(crate::state::waiters::Waiters::default()),
             touched: Arc::new(Mutex::new(HashMap::new())),
         }
     }

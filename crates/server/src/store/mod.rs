@@ -1,7 +1,7 @@
 //! Owns: the schema (`migrations/`), its migrations and every query; `backup` and `export` of a
 //! database. May use nothing above it, but for the types of what it stores (issue 40's known
-//! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks, ratings and the time, `crate::cluster::bus` for
-//! the payload it notifies).
+//! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks and ratings). `payload` builds what it notifies the other processes with (`cluster::bus` reads it),
+//! `time` keeps the database's clock (the hub charges clocks by it).
 //!
 //! Storage: one schema and one set of queries over SQLite (an embedded file, the default) or
 //! PostgreSQL (several server processes on one database). Games, seats with token hashes, and
@@ -10,6 +10,8 @@
 
 pub mod backup;
 pub mod export;
+pub mod payload;
+pub mod time;
 
 use crate::game::clock::Clocks;
 use crate::game::room::{ActionRow, SeatSpec, Settings};
@@ -537,7 +539,7 @@ impl Store {
         };
         // The event carries the action itself: the other processes apply it without reading
         // the game. A rated game's end carries rating changes too: those are read again.
-        match crate::cluster::bus::action_payload(id, row).filter(|_| rated.is_none()) {
+        match payload::action_payload(id, row).filter(|_| rated.is_none()) {
             Some(payload) => self.notify_payload(&mut tx, &payload).await?,
             None => self.notify(&mut tx, id).await?,
         }
@@ -728,13 +730,13 @@ impl Store {
         if !self.postgres {
             return Ok(0);
         }
-        let before = crate::game::hub::local_ms();
+        let before = time::local_ms();
         let row = sqlx::query(
             "SELECT CAST(FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000) AS BIGINT)",
         )
         .fetch_one(self.read())
         .await?;
-        let after = crate::game::hub::local_ms();
+        let after = time::local_ms();
         let db: i64 = row.try_get(0)?;
         Ok(db - (before + after) / 2)
     }

@@ -87,7 +87,7 @@ impl Hub {
             )));
         }
         if room.rated && player.is_none() {
-            return Err(crate::players::accounts::sign_in_first());
+            return Err(crate::game::room::sign_in_first());
         }
         if let Some(p) = &player {
             if room.seats[1 - seat]

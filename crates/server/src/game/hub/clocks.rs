@@ -2,29 +2,8 @@
 //! and the clock sweep of the games this process owns.
 
 use super::*;
-use std::sync::atomic::AtomicI64;
 
-/// How far the database's clock is ahead of this machine's (ms); every process charges time
-/// by the database's clock, so two machines whose clocks differ agree on every clock.
-static CLOCK_OFFSET_MS: AtomicI64 = AtomicI64::new(0);
-
-/// Milliseconds since 1970 by the database's clock (this machine's clock plus the measured
-/// offset; SQLite lives on this machine, so its offset is 0).
-pub fn now_ms() -> i64 {
-    local_ms() + CLOCK_OFFSET_MS.load(Ordering::Relaxed)
-}
-
-/// Milliseconds since 1970 by this machine's clock.
-pub fn local_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// Sets the offset of the database's clock (see [`now_ms`]).
-pub fn set_clock_offset(ms: i64) {
-    CLOCK_OFFSET_MS.store(ms, Ordering::Relaxed);
-}
+pub use crate::store::time::{local_ms, now_ms, set_clock_offset};
 
 /// Heartbeats are written this often (ms); a gap of more than [`OUTAGE_MS`] without one is an
 /// outage, whose time is charged to nobody.

@@ -6,12 +6,14 @@
 
 mod actor;
 mod clocks;
+mod node;
 
 pub use clocks::{local_ms, now_ms, set_clock_offset, HEARTBEAT_MS, OUTAGE_MS};
+pub use node::Cluster;
 
 use crate::game::bots::{bot_to_act, BotLimits, Bots, Job, Models};
 use crate::game::room::{ActError, ActionRow, Ends, Player, Room, Seat, SeatSpec, Settings};
-use crate::state::limit::ClientKey;
+use crate::net::ClientKey;
 use crate::store::{GameFlags, Store, StoreError};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -202,7 +204,7 @@ pub struct Hub {
     /// The open games each client created (ids), for the cap on open games.
     opened: Mutex<HashMap<ClientKey, Vec<String>>>,
     /// This process as a node of the cluster: its id, address and lease.
-    pub cluster: crate::cluster::Cluster,
+    pub cluster: Cluster,
     /// Counters for `/metrics`.
     pub metrics: crate::game::metrics::Metrics,
     /// The stored versions the last periodic resync found ahead of a copy here.
@@ -306,7 +308,7 @@ impl Hub {
                 opts.models.clone(),
                 opts.test_bots,
             )),
-            cluster: crate::cluster::Cluster::new(opts.cluster_secret.clone()),
+            cluster: Cluster::new(opts.cluster_secret.clone()),
             metrics: crate::game::metrics::Metrics::default(),
             behind: Mutex::new(HashMap::new()),
             opts,
@@ -487,7 +489,7 @@ impl Hub {
         room.ends = self.opts.ends;
         room.rated = flags.rated;
         let summary = room.summary().to_string();
-        let owner = crate::cluster::place(self).await;
+        let owner = node::place(self).await;
         self.store
             .create_game(
                 &id,

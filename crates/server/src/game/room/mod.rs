@@ -107,6 +107,13 @@ impl ActError {
     }
 }
 
+/// 401 `auth.required`: a guest (or nobody) where an account is needed (a rated seat, the
+/// players' pages).
+pub fn sign_in_first() -> ActError {
+    ActError::unauthorized("sign in first (or play as a guest)")
+        .with_code("auth.required", Value::Null)
+}
+
 impl std::fmt::Display for ActError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)

@@ -1,0 +1,83 @@
+//! This process as a node of the cluster (`Cluster`: its id, address, lease and the owners it
+//! remembers), which the hub holds, and where a new game is placed (`place`, on the database's
+//! least loaded live node). What the cluster does with them (leases, takeover, handoff,
+//! forwarding) is `crate::cluster`'s, above the game.
+
+use crate::game::hub::{new_id, now_ms, Hub};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// This process as a node of the cluster.
+pub struct Cluster {
+    /// Its id (fresh at every start).
+    pub node: String,
+    /// The base URL other nodes reach it at (`http://host:port`).
+    pub(crate) addr: Mutex<String>,
+    /// The secret shared by the cluster's processes (None: no internal calls either way).
+    pub secret: Option<String>,
+    /// Until when its lease holds, as last stored (ms, the database's clock; 0: none yet).
+    pub(crate) lease_until: AtomicI64,
+    /// The HTTP client for forwarded requests.
+    pub client: reqwest::Client,
+    /// It left the cluster (shutting down): no more renewals or takeovers.
+    pub(crate) left: AtomicBool,
+    /// Where other nodes' games were last found: game id → (the owner's address, until when
+    /// its lease held then). A forward within that lease reads no database; at most
+    /// [`crate::cluster::OWNER_CACHE`] games (emptied when full).
+    pub(crate) owners: Mutex<HashMap<String, (String, i64)>>,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cluster").field("node", &self.node).finish()
+    }
+}
+
+impl Cluster {
+    /// A node with a fresh id and no address yet.
+    pub fn new(secret: Option<String>) -> Cluster {
+        Cluster {
+            node: new_id(),
+            addr: Mutex::new(String::new()),
+            secret: secret.filter(|s| !s.is_empty()),
+            lease_until: AtomicI64::new(0),
+            left: AtomicBool::new(false),
+            owners: Mutex::new(HashMap::new()),
+            client: reqwest::Client::builder()
+                .connect_timeout(Duration::from_secs(1))
+                .timeout(Duration::from_secs(30))
+                .build()
+                .expect("an HTTP client"),
+        }
+    }
+
+    /// The base URL other nodes reach this one at.
+    pub fn addr(&self) -> String {
+        self.addr.lock().expect("addr lock").clone()
+    }
+
+    /// Sets the base URL other nodes reach this one at.
+    pub fn set_addr(&self, addr: &str) {
+        *self.addr.lock().expect("addr lock") = addr.to_string();
+    }
+
+    /// Whether this node's lease holds at `now` (as far as its last renewal says).
+    pub fn lease_holds(&self, now: i64) -> bool {
+        !self.left.load(Ordering::Relaxed) && self.lease_until.load(Ordering::Relaxed) > now
+    }
+}
+
+/// Where new game's owner is: the least loaded live node, or this one.
+pub async fn place(hub: &Hub) -> String {
+    let me = &hub.cluster.node;
+    match hub.store.place(me, now_ms()).await {
+        Ok(Some(n)) => n,
+        Ok(None) => me.clone(),
+        Err(e) => {
+            tracing::warn!("placing a game failed, it stays here: {e}");
+            me.clone()
+        }
+    }
+}
