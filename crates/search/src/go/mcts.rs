@@ -939,27 +939,24 @@ impl Core {
             if !self.legal_in_tree(w, b, i, c) {
                 continue;
             }
-            if let Some(m) = &self.model {
-                strengths.push(m.move_strength(b, i, c));
-            }
             let (pv, pw) = self.base_prior(b, i, c, opp_passed);
             kids.push(Kid::new(i, pv, pw));
         }
         // Passing is always legal.
         let (pv, pw) = self.base_prior(b, PASS, c, opp_passed);
-        if let Some(m) = &self.model {
-            strengths.push(m.move_strength(b, PASS, c));
-        }
         kids.push(Kid::new(PASS, pv, pw));
-        // Near the root, the policy network's probabilities replace the patterns'.
+        // Near the root, the policy network's probabilities stand for the patterns' (which are
+        // then not computed); elsewhere, or with no point to play, the patterns'.
         let net = if depth <= self.params.net_depth {
             self.net_strengths(b, recent, kids.iter().map(|k| k.mv))
         } else {
             None
         };
         let learned = self.model.is_some() || net.is_some();
-        if let Some(ns) = net {
-            strengths = ns;
+        match (net, &self.model) {
+            (Some(ns), _) => strengths = ns,
+            (None, Some(m)) => strengths.extend(kids.iter().map(|k| m.move_strength(b, k.mv, c))),
+            (None, None) => {}
         }
         // Learned priors: virtual wins in proportion to the square root of the move's
         // probability under the model (Pachi's pattern prior).

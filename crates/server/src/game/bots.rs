@@ -522,6 +522,10 @@ mod tests {
         assert!(err("go", "baduk", "threads=64").contains("threads at most 2"));
         assert!(err("go", "baduk", "playouts=1e12").contains("playouts at most 200000"));
         assert!(err("go", "baduk", "priors=/etc/passwd").contains("`builtin` or `none`"));
+        // The policy network is the operator's too: no file, no depth from a game.
+        assert!(err("go", "baduk", "priors=net").contains("`builtin` or `none`"));
+        assert!(err("go", "baduk", "net=/etc/passwd").contains("not a server option"));
+        assert!(err("go", "baduk", "net-depth=20").contains("not a server option"));
         assert!(err("go", "baduk", "explore=1").contains("not a server option"));
         assert!(err("go", "baduk", "time=inf").contains("not a number"));
         assert!(err("go", "baduk", "time=NaN").contains("not a number"));
