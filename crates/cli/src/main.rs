@@ -7,6 +7,7 @@
 //! bench serve).
 
 mod error;
+mod go_review_cmd;
 mod go_rules_cmd;
 mod go_score_cmd;
 mod go_train_cmd;
@@ -79,6 +80,8 @@ enum GoCmd {
     Gtp(gtp_cmd::GtpArgs),
     /// Fit the bot's learned move priors on SGF records.
     Train(go_train_cmd::TrainArgs),
+    /// The engine's review of SGF records, with the figures that say how far to trust it.
+    Review(go_review_cmd::ReviewArgs),
 }
 
 /// `baduk wall …`
@@ -134,6 +137,7 @@ fn main() {
             GoCmd::Life(a) => go_score_cmd::life(a),
             GoCmd::Gtp(a) => gtp_cmd::gtp(a),
             GoCmd::Train(a) => go_train_cmd::train(a),
+            GoCmd::Review(a) => go_review_cmd::review(a),
         },
         Cmd::Wall { cmd } => match cmd {
             WallCmd::Play(a) => wall_cmd::play(a),

@@ -429,6 +429,9 @@ struct Core {
     max_nodes: usize,
     /// Black's margin the score term is centred on (0 unless `params.score_centre`).
     score_centre: f32,
+    /// A root move every playout goes down until it has this many real visits (a review
+    /// reads the played move's own value beside the best move's).
+    forced: Option<(Idx, f32)>,
 }
 
 /// One thread's own state: its random stream and scratch space.
@@ -441,6 +444,8 @@ struct Worker {
     path_hashes: Vec<u64>,
     /// Sum over this worker's playouts of Black's ownership of each point (+1 Black, −1 White).
     ownership: Vec<f32>,
+    /// Sums over this worker's playouts of Black's final margin and of its square.
+    margins: (f64, f64),
     /// This worker's last good replies (used with `playout_replies`).
     replies: Replies,
 }
@@ -455,6 +460,7 @@ impl Worker {
             buf: Vec::with_capacity(64),
             path_hashes: Vec::with_capacity(64),
             ownership: vec![0.0; MAX_CELLS],
+            margins: (0.0, 0.0),
             replies: Replies::new(),
         }
     }
@@ -514,6 +520,7 @@ impl Tree {
                 net_evals: AtomicU64::new(0),
                 max_nodes: usize::MAX,
                 score_centre: 0.0,
+                forced: None,
             },
             workers: vec![Worker::new(seed)],
             playouts: 0,
@@ -685,6 +692,7 @@ impl Tree {
         }
         for w in &mut self.workers {
             w.ownership.iter_mut().for_each(|o| *o = 0.0);
+            w.margins = (0.0, 0.0);
         }
         self.playouts = 0;
         if root_filter.is_some() {
@@ -751,6 +759,44 @@ impl Tree {
     /// Sets Black's margin the score term is centred on (0: the plain term).
     pub fn set_score_centre(&mut self, black_margin: f32) {
         self.core.score_centre = black_margin;
+    }
+
+    /// Makes every playout go down root move `mv` until it has `min` real visits (None: no
+    /// move is forced); a review reads the played move's value in the same tree as the best's.
+    pub fn set_forced(&mut self, forced: Option<(Idx, u32)>) {
+        self.core.forced = forced.map(|(m, n)| (m, n as f32));
+    }
+
+    /// The mean and standard deviation of Black's final margin (after komi) over this
+    /// search's playouts (since the root was set); None before any.
+    pub fn margin_band(&self) -> Option<(f32, f32)> {
+        if self.playouts == 0 {
+            return None;
+        }
+        let (mut s, mut q) = (0.0f64, 0.0f64);
+        for w in &self.workers {
+            s += w.margins.0;
+            q += w.margins.1;
+        }
+        let n = self.playouts as f64;
+        let mean = s / n;
+        Some((mean as f32, (q / n - mean * mean).max(0.0).sqrt() as f32))
+    }
+
+    /// The root's value: the side to move's mean result over every real visit of its
+    /// children (their playouts together), and Black's mean margin over them; None before any.
+    pub fn root_value(&self) -> Option<(f32, f32)> {
+        let (mut v, mut w, mut sc) = (0.0f32, 0.0f32, 0.0f32);
+        for ch in self.core.root.children() {
+            let real = ch.real_visits();
+            if ch.visits.get().is_nan() || real <= 0.0 {
+                continue;
+            }
+            v += real;
+            w += ch.wins.get() - ch.prior_wins.get();
+            sc += ch.score.get();
+        }
+        (v > 0.0).then(|| ((w / v).clamp(0.0, 1.0), sc / v))
     }
 
     /// Runs `n` playouts on this thread (the first worker's random stream).
@@ -1132,6 +1178,15 @@ impl Core {
         best
     }
 
+    /// The root's forced child `(mv, min)` while it has fewer than `min` visits (virtual
+    /// losses counted), if the root has that move.
+    fn forced_child<'a>(&self, root: &'a Node, (mv, min): (Idx, f32)) -> Option<&'a Node> {
+        let ch = root.children().iter().find(|c| c.mv() == mv)?;
+        let v = ch.real_visits_raw();
+        let seen = v + ch.virtual_loss() as f32;
+        (!v.is_nan() && seen < min).then_some(ch)
+    }
+
     fn run_one(&self, w: &mut Worker) {
         let shared = self.shared;
         let mut b = self.root_board.clone();
@@ -1164,7 +1219,11 @@ impl Core {
                     break;
                 }
             }
-            let child = self.select(node);
+            let child = match self.forced {
+                Some(f) if path.len() == 1 => self.forced_child(node, f),
+                _ => None,
+            }
+            .unwrap_or_else(|| self.select(node));
             if shared {
                 child.meta.fetch_add(VLOSS_ONE, Ordering::Relaxed);
             }
@@ -1225,6 +1284,8 @@ impl Core {
             let o = b.owner_at(i);
             w.ownership[i as usize] += o;
         }
+        w.margins.0 += margin as f64;
+        w.margins.1 += (margin as f64) * (margin as f64);
         // Back up along the path; the mover into path[k] is the colour to move at path[k-1].
         let mut mover = self.root_to_move;
         for (k, n) in path.iter().enumerate() {

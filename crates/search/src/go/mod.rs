@@ -15,6 +15,7 @@ pub mod mcts;
 pub mod patterns;
 pub mod playout;
 pub mod policy_net;
+pub mod review;
 pub mod rules;
 pub mod spatial;
 pub mod state;
@@ -315,6 +316,8 @@ pub struct SearchRequest {
     pub restrictions: Vec<MoveRestriction>,
     /// Set by another thread to end the search early (the best move so far is played).
     pub stop: Option<Arc<AtomicBool>>,
+    /// A root move the search visits at least this often (a review's played move).
+    pub force: Option<(Idx, u32)>,
 }
 
 /// Why a search stopped.
@@ -499,6 +502,7 @@ impl Bot {
             0.0
         });
         tree.set_max_nodes(self.config.max_nodes);
+        tree.set_forced(req.force);
         let mut playouts = req.playouts.or(self.config.playouts);
         if let Some(&cap) = LEVEL_PLAYOUTS.get(self.config.level.wrapping_sub(1) as usize) {
             playouts = Some(playouts.map_or(cap, |p| p.min(cap)));
