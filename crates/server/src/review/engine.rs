@@ -3,6 +3,11 @@
 //! operator's budget (`--review-playouts`, and never longer than `--bot-max-time`), each result
 //! stored as it arrives — a restarted server goes on from the first position without one.
 //!
+//! A Go position's search reads the played move's value in the same tree as the best move's
+//! (the played move gets a tenth of the playouts at least), so a move's loss is one search's
+//! judgement, and the tree goes on to the next position (the played move's subtree): a review
+//! keeps its tree between positions while it is one of the [`KEPT_TREES`] most recent.
+//!
 //! Fair: reviews wait in one queue and take one position each in turn (round robin), so a long
 //! game does not hold the pool while a short one waits; the answer says where a review stands in
 //! that queue. Go positions are searched by the Go bot (its win rate, score lead, preferred move
@@ -12,7 +17,8 @@
 use crate::game::room::ActError;
 use crate::state::limit::ClientKey;
 use crate::state::AppState;
-use baduk_go::{Color, Move, Rules, SgfGame};
+use baduk_go::{Move, Rules, SgfGame};
+use baduk_search::go::review::{ReviewConfig, Reviewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sqlx::Row;
@@ -27,6 +33,13 @@ pub const WALL_NODES: u64 = 20_000;
 
 /// Reviews queued or running at once, from all clients; past this a request gets a 503.
 pub const MAX_QUEUED: usize = 32;
+/// Go reviews whose tree is kept for their next position; an older one starts its next
+/// position afresh (the same figures, less work shared).
+pub const KEPT_TREES: usize = 8;
+/// The memory one kept review tree may hold (its nodes), so the kept trees hold at most
+/// [`KEPT_TREES`] times this.
+pub const REVIEW_TREE_BYTES: usize = 32 << 20;
+
 /// A review nobody has looked at (page, poll or download) for this long stops after its
 /// current position; looking at it again resumes it.
 pub const UNWATCHED: Duration = Duration::from_secs(120);
@@ -40,6 +53,8 @@ pub struct Engine {
     wake: tokio::sync::Notify,
     /// Who asked for each queued review (its client), and when someone last looked at it.
     owners: Mutex<std::collections::HashMap<String, (Option<ClientKey>, Instant)>>,
+    /// The Go reviews' kept trees, most recently used last.
+    trees: Mutex<VecDeque<(String, Reviewer)>>,
 }
 
 /// Where a review stands.
@@ -136,6 +151,22 @@ impl Engine {
             .is_some_and(|(_, at)| at.elapsed() < UNWATCHED)
     }
 
+    /// Review `id`'s kept tree, taken out of the cache.
+    fn take_tree(&self, id: &str) -> Option<Reviewer> {
+        let mut t = self.trees.lock().expect("engine lock");
+        let i = t.iter().position(|(k, _)| k == id)?;
+        t.remove(i).map(|(_, r)| r)
+    }
+
+    /// Keeps review `id`'s tree for its next position, dropping the oldest past [`KEPT_TREES`].
+    fn keep_tree(&self, id: &str, r: Reviewer) {
+        let mut t = self.trees.lock().expect("engine lock");
+        t.push_back((id.to_string(), r));
+        while t.len() > KEPT_TREES {
+            t.pop_front();
+        }
+    }
+
     async fn work(self: Arc<Self>, st: AppState) {
         loop {
             let next = {
@@ -151,7 +182,7 @@ impl Engine {
                 continue;
             };
             let more = if self.still_watched(&id) {
-                match step(&st, &id).await {
+                match step(&st, &self, &id).await {
                     Ok(more) => more,
                     Err(e) => {
                         tracing::warn!("review {id}: analysis stopped: {e}");
@@ -168,6 +199,7 @@ impl Engine {
                 q.push_back(id);
             } else {
                 self.owners.lock().expect("engine lock").remove(&id);
+                self.take_tree(&id);
             }
         }
     }
@@ -273,7 +305,7 @@ pub async fn stored_plan(
 
 /// Searches the first position of review `id` without a stored result and stores it; whether
 /// positions remain after it.
-async fn step(st: &AppState, id: &str) -> Result<bool, String> {
+async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> {
     let store = &st.hub.store;
     let row =
         sqlx::query("SELECT kind, record, game_index, summary, plan FROM reviews WHERE id = $1")
@@ -308,20 +340,44 @@ async fn step(st: &AppState, id: &str) -> Result<bool, String> {
     let permit = st.hub.bots.review_thread().await?;
     let limits = st.limits.clone();
     let model = st.hub.bots.go_model();
-    let seed = crate::game::room::seed_of(id) ^ (k as u64).wrapping_mul(0x9E37_79B9);
-    let result = tokio::task::spawn_blocking(move || {
+    let seed = crate::game::room::seed_of(id);
+    // The tree searched at the position before this one goes on; any other starts afresh.
+    let kept = engine
+        .take_tree(id)
+        .filter(|r| k > 0 && r.at() == Some(k - 1));
+    let (result, reviewer) = tokio::task::spawn_blocking(move || {
         let time = limits.bots.max_time;
         if kind == "go" {
             let summary: Value = serde_json::from_str(&summary).map_err(|e| e.to_string())?;
             let g = SgfGame::parse_game(&record, index).map_err(|e| e.to_string())?;
-            search_go(&g, &summary, k, limits.review_playouts, time, seed, model)
+            let mut r = kept.unwrap_or_else(|| {
+                let net = model
+                    .is_some()
+                    .then(baduk_search::go::policy_net::PolicyNet::builtin);
+                Reviewer::new(ReviewConfig {
+                    playouts: limits
+                        .review_playouts
+                        .clamp(1, crate::game::bots::MAX_GO_PLAYOUTS),
+                    time: Some(time),
+                    seed,
+                    model,
+                    net,
+                    max_nodes: REVIEW_TREE_BYTES / baduk_search::go::mcts::NODE_BYTES,
+                    ..ReviewConfig::default()
+                })
+            });
+            let v = search_go(&g, &summary, k, &mut r)?;
+            Ok::<_, String>((v, Some(r)))
         } else {
-            search_wall(&record, k, time)
+            Ok((search_wall(&record, k, time)?, None))
         }
     })
     .await
     .map_err(|e| format!("the search failed: {e}"))??;
     drop(permit);
+    if let Some(r) = reviewer.filter(|_| done.len() + 1 < total) {
+        engine.keep_tree(id, r);
+    }
     sqlx::query(
         "INSERT INTO review_analysis (review_id, position, result) VALUES ($1, $2, $3) \
          ON CONFLICT (review_id, position) DO NOTHING",
@@ -342,56 +398,34 @@ fn mv_text(m: Move) -> String {
     }
 }
 
-/// The Go bot's opinion of the position after `k` moves: Black's win rate and score lead, the
-/// preferred move and its principal variation.
-fn search_go(
-    g: &SgfGame,
-    summary: &Value,
-    k: usize,
-    playouts: u64,
-    time: Duration,
-    seed: u64,
-    model: Option<Arc<baduk_search::go::patterns::Model>>,
-) -> Result<Value, String> {
-    use baduk_search::go::lib_game;
+/// The Go bot's opinion of the position after `k` moves and of the move played there, from
+/// one search (`r`'s tree, kept from position `k − 1` when it was searched there): Black's win
+/// rate and score lead with its band, the preferred move and its principal variation, and what
+/// the played move lost against it (win rate and points, for the side that played it).
+fn search_go(g: &SgfGame, summary: &Value, k: usize, r: &mut Reviewer) -> Result<Value, String> {
     let (rules, _) = go_plan(summary, g);
     let game = g.replay(rules, Some(k)).map_err(|e| e.to_string())?;
-    let to_move = game.to_move();
-    let m = lib_game::mirror(&game);
-    let fb = m.board().clone();
-    let mut cfg = baduk_search::go::BotConfig {
-        seed,
-        ..Default::default()
-    };
-    // With learned priors, the policy network gives them near the root (19×19; the patterns
-    // elsewhere): the engine's preferred move is then the strong players' far more often.
-    if model.is_some() {
-        cfg.net = Some(baduk_search::go::policy_net::PolicyNet::builtin());
-    }
-    cfg.model = model;
-    let mut bot = baduk_search::go::Bot::new(cfg);
-    let req = baduk_search::go::SearchRequest {
-        root_moves: Some(lib_game::root_moves(&game, &fb)),
-        playouts: Some(playouts.clamp(1, crate::game::bots::MAX_GO_PLAYOUTS)),
-        time: Some(time),
-        ..Default::default()
-    };
-    let stats = bot.search(&m, &req);
-    let best = stats.first().ok_or("the search found no move")?;
-    let mine = |v: f64| if to_move == Color::Black { v } else { -v };
-    let wr = if to_move == Color::Black {
-        best.winrate as f64
-    } else {
-        1.0 - best.winrate as f64
-    };
+    let played = g.moves.get(k).map(|m| m.mv);
+    let v = r.review(&game, k, played);
+    let round = |x: f32, f: f32| (x * f).round() / f;
+    // The band of the score lead: two standard errors of the playouts' mean margin.
+    let band = 2.0 * v.score_sd / (v.playouts.max(1) as f32).sqrt();
     Ok(json!({
         "position": k,
-        "to_move": to_move.letter().to_string(),
-        "winrate": (wr * 10_000.0).round() / 10_000.0,
-        "score": (mine(best.score_mean as f64) * 10.0).round() / 10.0,
-        "best": mv_text(lib_game::move_of(&fb, best.mv)),
-        "pv": best.pv.iter().take(12).map(|&i| mv_text(lib_game::move_of(&fb, i))).collect::<Vec<_>>(),
-        "visits": stats.iter().map(|s| s.visits as u64).sum::<u64>(),
+        "to_move": v.to_move.letter().to_string(),
+        "winrate": round(v.winrate, 10_000.0),
+        "score": round(v.score, 10.0),
+        "score_band": round(band, 10.0),
+        "score_sd": round(v.score_sd, 10.0),
+        "best": mv_text(v.best),
+        "pv": v.pv.iter().take(12).map(|&m| mv_text(m)).collect::<Vec<_>>(),
+        "best_winrate": round(v.best_winrate, 10_000.0),
+        "played": played.map(mv_text),
+        "played_winrate": v.played_winrate.map(|w| round(w, 10_000.0)),
+        "played_visits": v.played_visits,
+        "loss": round(v.loss, 10_000.0),
+        "points_lost": round(v.points_lost, 10.0),
+        "visits": v.playouts,
     }))
 }
 
