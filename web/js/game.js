@@ -9,7 +9,7 @@ import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
-import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton } from './ui.js';
+import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton, variantWords } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
 const $ = (sel) => document.querySelector(sel);
@@ -264,10 +264,7 @@ function renderInfo() {
     if (clock) parts.push(clock);
   } else {
     // The variant line in words: placement order, staying in place, equal scores, turn time.
-    const v = Object.fromEntries((st.variant || '').split(/\s+/).filter(Boolean).map((f) => f.split('=')));
-    if (v.placement) parts.push(`${t('form.placement')}: ${v.placement}`);
-    if (v.stay) parts.push(`${t('form.stay')}: ${t(`form.stay.${v.stay}`)}`);
-    if (v.tiebreak) parts.push(`${t('form.tiebreak')}: ${t(`form.tiebreak.${v.tiebreak}`)}`);
+    parts.push(...variantWords(st.variant));
     if (st.clocks?.A?.kind === 'turn') parts.push(t('tc.sec', Math.round(turnMs(st) / 1000)));
   }
   $('#info').textContent = parts.join(' · ');

@@ -596,7 +596,7 @@ const STRINGS = {
     'reason.disputed': '분쟁',
     'reason.rule': '규칙 위반',
     'reason.separation': '분리',
-    'reason.passes': '연속 pass',
+    'reason.passes': '연속 착수포기',
     'table.title': '같은 대국, 모든 규칙의 계가',
     'table.rules': '규칙',
     'table.komi': '덤',

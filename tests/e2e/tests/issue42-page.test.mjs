@@ -1,0 +1,118 @@
+// What a player still trips over (issue 42), the page's side: the Korean review page says
+// everything in Korean (names, coordinates and SGF properties aside) and a language switch
+// redraws the move list; on a phone held sideways the board and the panel sit side by side with
+// Pass and Resign in view; a Wall Go piece's "stay here" is a button; a chat line typed while the
+// socket is down is sent when it is back.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, launch, person, shots } from './lib.mjs';
+
+/** A 9×9 game by Kim and Lee: Black walls off the left side around a dead white stone, both pass. */
+function walled() {
+  const b = ['cc', 'cd', 'ce', 'cf', 'cg', 'dg', 'eg', 'fg', 'gg', 'gf', 'ge', 'gd', 'gc', 'fc', 'ec', 'dc'];
+  const w = ['ee', 'hh', 'hg', 'hf', 'he', 'hd', 'hc', 'hb', 'gb', 'fb', 'eb', 'db', 'cb', 'bb', 'bc', 'bd'];
+  const moves = b.flatMap((p, i) => [`B[${p}]`, `W[${w[i]}]`]);
+  return `(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]PB[Kim]PW[Lee]RE[B+3.5]${moves.map((m) => `;${m}`).join('')};B[];W[])`;
+}
+
+/** A short game whose fifth move is a one-stone suicide: illegal under most rule sets. */
+function suicide() {
+  return '(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[Park]PW[Choi];B[ee];W[ba];B[ec];W[ab];B[aa];W[gg])';
+}
+
+async function openReview(sgf) {
+  const r = await fetch(`${BASE}/api/reviews`, { method: 'POST', headers: { 'content-type': 'application/x-go-sgf' }, body: sgf });
+  assert.equal(r.status, 201);
+  return (await r.json()).url;
+}
+
+/**
+ * The Latin words a reader of the page meets (its text, its options, its titles, labels and
+ * placeholders, the tab's title), less what is allowed in any language: the players' names
+ * (`names`, and what the page marks as a user's text), coordinates (D4, and the board's own
+ * labels), SGF properties with their values as the file has them (RU[Japanese]), the site's
+ * name and the switch to the other language.
+ */
+async function latinWords(page, names) {
+  const texts = await page.evaluate(() => {
+    const out = [document.title];
+    const skip = (el) => !el || el.closest('[data-user], [translate=no], #lang, script, style, svg .coords');
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (skip(el)) continue;
+      if (!el.closest('select') && !el.checkVisibility()) continue;
+      out.push(n.textContent);
+    }
+    for (const el of document.body.querySelectorAll('[title], [aria-label], [placeholder]')) {
+      if (skip(el) || !el.checkVisibility()) continue;
+      for (const a of ['title', 'aria-label', 'placeholder']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+    }
+    return out;
+  });
+  const words = [];
+  for (let s of texts) {
+    for (const n of names) s = s.split(n).join(' ');
+    s = s
+      .replace(/\b[A-Z]{1,2}\[[^\]]*\]/g, ' ')
+      .replace(/\b[A-HJ-T](?:1\d|\d)\b/g, ' ')
+      .replace(/\bbaduk\b/g, ' ');
+    for (const m of s.matchAll(/[A-Za-z]+/g)) words.push(`${m[0]} (in “${s.trim().slice(0, 90)}”)`);
+  }
+  return [...new Set(words)];
+}
+
+describe('issue 42, the page', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  test('2. the Korean review page has no Latin words outside names, coordinates and SGF properties; a language switch redraws the move list', async (t) => {
+    const walledUrl = await openReview(walled());
+    const suicideUrl = await openReview(suicide());
+    const { page } = await person(browser, 'review-reader', { locale: 'ko-KR' });
+    await shots(t, [page], async () => {
+      const check = async (where, names) => assert.deepEqual(await latinWords(page, names), [], `${where}: Latin words on the Korean page`);
+      await page.goto(`${BASE}${walledUrl}`);
+      await page.waitForSelector('body[data-ready="1"]');
+      assert.equal(await page.getAttribute('html', 'lang'), 'ko');
+      // The end: how the game ended, the table of every rule set and why they differ.
+      await page.waitForSelector('#scores');
+      assert.match(await page.textContent('#why'), /대국 종료: 연속 착수포기로 끝남/);
+      await page.check('#overlay');
+      await check('the end, Benson on', ['Kim', 'Lee']);
+      // An earlier position, scored as it stands.
+      for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowLeft');
+      await page.click('#score-here');
+      await page.waitForSelector('#scores caption >> text=28수');
+      await check('move 28, scored', ['Kim', 'Lee']);
+      // The language switch redraws the move list (its passes) and every line.
+      assert.match(await page.textContent('#moves'), /패스/);
+      await page.click('#lang');
+      await page.waitForSelector('html[lang=en]');
+      assert.match(await page.textContent('#moves'), /● pass/);
+      assert.doesNotMatch(await page.textContent('#moves'), /패스/);
+      assert.match(await page.textContent('#info'), /rules RU\[Japanese\] · komi KM\[6\.5\]/);
+      await page.click('#lang');
+      await page.waitForSelector('html[lang=ko]');
+      assert.match(await page.textContent('#moves'), /● 패스/);
+      assert.match(await page.textContent('#info'), /규칙 RU\[Japanese\] · 덤 KM\[6\.5\]/);
+      // A record some rule sets refuse: the illegal move said in Korean.
+      await page.goto(`${BASE}${suicideUrl}`);
+      await page.waitForSelector('body[data-ready="1"]');
+      await page.waitForSelector('#rejected');
+      await check('a refused record', ['Park', 'Choi']);
+      await page.keyboard.press('Home');
+      for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+      assert.match(await page.textContent('#why'), /다음 수는 .*반칙입니다: 5수 흑 A9: .*자충수/);
+      await check('before the suicide', ['Park', 'Choi']);
+      assert.deepEqual(page.errors, []);
+    });
+  });
+
+});
