@@ -6,7 +6,7 @@
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, shots } from './lib.mjs';
+import { BASE, launch, person, shots, api, docShot } from './lib.mjs';
 
 /** A 9×9 game by Kim and Lee: Black walls off the left side around a dead white stone, both pass. */
 function walled() {
@@ -115,4 +115,46 @@ describe('issue 42, the page', () => {
     });
   });
 
+  test('5. a phone held sideways (844×390): the whole board and Pass and Resign in view without scrolling', async (t) => {
+    const { page } = await person(browser, 'sideways', { viewport: { width: 844, height: 390 }, touch: true });
+    await shots(t, [page], async () => {
+      const g = await api('POST', '/api/games', { game: 'go', size: 19, rules: 'japanese', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+      assert.equal(g.status, 201, JSON.stringify(g.data));
+      await page.goto(`${BASE}${g.data.seats.black.url}`);
+      await page.waitForSelector('body[data-myturn="1"]');
+      await page.waitForSelector('[data-action=pass]');
+      await docShot(page, 'issue42-phone-landscape');
+      const seen = await page.evaluate(() => {
+        const box = (sel) => {
+          const r = document.querySelector(sel).getBoundingClientRect();
+          return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+        };
+        // Each button is the element at its own centre: in view and not covered.
+        const onTop = (sel) => {
+          const e = document.querySelector(sel);
+          const r = e.getBoundingClientRect();
+          return e.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2));
+        };
+        return { board: box('svg.goban'), pass: box('[data-action=pass]'), resign: box('[data-action=resign]'), passOnTop: onTop('[data-action=pass]'), resignOnTop: onTop('[data-action=resign]'), scrollY: window.scrollY, w: innerWidth, h: innerHeight };
+      });
+      const inside = (b, what) => assert.ok(b.left >= 0 && b.top >= 0 && b.right <= seen.w + 0.5 && b.bottom <= seen.h + 0.5, `${what} ${JSON.stringify(b)} inside ${seen.w}×${seen.h}`);
+      assert.equal(seen.scrollY, 0);
+      inside(seen.board, 'the board');
+      inside(seen.pass, 'Pass');
+      inside(seen.resign, 'Resign');
+      assert.ok(seen.passOnTop && seen.resignOnTop, 'Pass and Resign are not covered');
+      // Side by side: the panel's buttons are right of the board, not under it.
+      assert.ok(seen.pass.left >= seen.board.right, `Pass ${JSON.stringify(seen.pass)} beside the board ${JSON.stringify(seen.board)}`);
+      // The board as tall as the screen allows: most of the height under the header.
+      assert.ok(seen.board.bottom - seen.board.top > seen.h * 0.8, `board ${JSON.stringify(seen.board)}`);
+      // A tap on the board still offers the move.
+      const p = await page.evaluate(() => {
+        const r = document.querySelector('svg.goban').getBoundingClientRect();
+        return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+      });
+      await page.touchscreen.tap(p.x, p.y);
+      await page.waitForSelector('[data-action=confirm-move]');
+      assert.deepEqual(page.errors, []);
+    });
+  });
 });
