@@ -625,6 +625,8 @@ function wallHowTo() {
   // This game's "Staying in place" rule, in words.
   const stay = /\bstay=([a-z-]+)/.exec(page.state?.variant || '')?.[1] || 'out-and-back';
   ol.append(h('li', { 'data-howto-stay': stay }, t(`howto.stay.${stay}`)));
+  // Where the page offers the turn that stays, and the pass.
+  ol.append(h('li', { 'data-howto-buttons': '' }, t('howto.buttons')));
   d.append(ol);
   return d;
 }
@@ -647,6 +649,7 @@ function renderWallControls() {
       row.append(b);
     }
   }
+  if (stage.stage === 'dest' && stage.stay) row.append(btn(t('btn.wallstay', stage.from), () => page.board.staySelected(), '', 'wallstay'));
   if (stage.stage === 'dest' && stage.pass) row.append(btn(t('btn.wallpass'), () => page.board.passSelected(), '', 'wallpass'));
   if (stage.stage === 'dest' || stage.stage === 'wall') row.append(btn(t('btn.cancel'), () => page.board.reset(), 'quiet', 'cancel'));
   row.append(resignButton());

@@ -157,4 +157,43 @@ describe('issue 42, the page', () => {
       assert.deepEqual(page.errors, []);
     });
   });
+
+  test('7. a Wall Go piece\'s stay is a button ("Stay on B2"), explained in the how-to, in both languages', async (t) => {
+    const { page } = await person(browser, 'stayer');
+    await shots(t, [page], async () => {
+      const w = await api('POST', '/api/games', { game: 'wallgo', variant: 'placement=ABAB stay=out-and-back tiebreak=none', seats: { A: { kind: 'human' }, B: { kind: 'human' } } });
+      assert.equal(w.status, 201, JSON.stringify(w.data));
+      const { id, seats } = w.data;
+      const act = async (seat, action) => {
+        const r = await api('POST', `/api/games/${id}/actions`, { action }, seats[seat].token);
+        assert.equal(r.status, 200, `${seat} ${action}: ${JSON.stringify(r.data)}`);
+      };
+      for (const [seat, cell] of [['A', 'D4'], ['B', 'E3'], ['A', 'D5'], ['B', 'C6']]) await act(seat, `place ${cell}`);
+      // B moves first: a turn far from A's piece on B2.
+      const st = await api('GET', `/api/games/${id}`, undefined, seats.B.token);
+      await act('B', st.data.legal.find((a) => a.startsWith('F2-')));
+      await page.goto(`${BASE}${seats.A.url}`);
+      await page.waitForSelector('body[data-myturn="1"]');
+      // The how-to says where the stay is.
+      assert.match(await page.textContent('li[data-howto-buttons]'), /“Stay on …”/);
+      await page.click('g.piece[data-piece=B2]');
+      await page.waitForSelector('[data-action=wallstay]');
+      assert.equal((await page.textContent('[data-action=wallstay]')).trim(), 'Stay on B2');
+      await page.click('#lang');
+      assert.equal((await page.textContent('[data-action=wallstay]')).trim(), 'B2 제자리에 머물기');
+      assert.match(await page.textContent('li[data-howto-buttons]'), /제자리에 머물기/);
+      assert.doesNotMatch(await page.textContent('#controls'), /pass/i);
+      await page.click('#lang');
+      // The button keeps the piece on B2: the wall sides around B2 come next, and the turn is B2-B2.
+      await page.click('[data-action=wallstay]');
+      await page.waitForSelector('g.cand[data-wall^="B2/"]');
+      const v = Number(await page.getAttribute('body', 'data-version'));
+      await page.click('g.cand[data-wall^="B2/"] .cand-hit');
+      await page.waitForFunction((v) => Number(document.body.dataset.version) > v, v);
+      const after = await api('GET', `/api/games/${id}`);
+      assert.match(after.data.moves[after.data.moves.length - 1], /B2-B2\/[NESW]/);
+      assert.deepEqual(page.errors, []);
+    });
+  });
+
 });
