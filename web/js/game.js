@@ -1010,8 +1010,9 @@ async function start() {
     onMessage(msg) {
       if (msg.type === 'chat' && msg.message) page.chat.add(msg.message);
       else if (msg.type === 'error' && /^chat-/.test(String(msg.id))) page.chat.failed(msg);
-      else if (msg.type === 'chat_ack' || msg.type === 'muted' || msg.type === 'hello') {
-        /* answers to our own chat, mute and hello */
+      else if (msg.type === 'chat_ack') page.chat.acked(msg);
+      else if (msg.type === 'muted' || msg.type === 'hello') {
+        /* answers to our own mute and hello */
       }
       else if (msg.type === 'delta' && msg.delta) applyChange(msg.delta);
       else if (msg.type === 'state' && msg.state) {

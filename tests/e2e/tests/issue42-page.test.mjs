@@ -196,4 +196,39 @@ describe('issue 42, the page', () => {
     });
   });
 
+  test('8. a chat line typed while the socket is down shows as pending and reaches the other player when it is back', async (t) => {
+    const black = await person(browser, 'chat-black');
+    const white = await person(browser, 'chat-white');
+    await shots(t, [black.page, white.page], async () => {
+      const g = await api('POST', '/api/games', { game: 'go', size: 9, rules: 'japanese', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
+      assert.equal(g.status, 201, JSON.stringify(g.data));
+      for (const [p, seat] of [[black.page, 'black'], [white.page, 'white']]) {
+        await p.goto(`${BASE}${g.data.seats[seat].url}`);
+        await p.waitForSelector('#chat[data-role=player][data-channel=players]');
+        await p.waitForSelector('body[data-ws=open]');
+      }
+      const line = `typed while offline ${Date.now().toString(36)}`;
+      // The network goes: the socket closes and cannot come back until it returns.
+      await black.context.setOffline(true);
+      await black.page.evaluate(() => window.__baduk.ws.drop());
+      await black.page.waitForSelector('body[data-ws=closed]');
+      await black.page.fill('#chat input[name=chat]', line);
+      await black.page.press('#chat input[name=chat]', 'Enter');
+      // Kept and said: the line waits in the log, marked as not sent yet.
+      await black.page.waitForSelector('#chat li.pending[data-state=queued]');
+      assert.equal(await black.page.textContent('#chat li.pending [data-chat-text]'), line);
+      assert.match(await black.page.textContent('#chat li.pending'), /not sent yet/);
+      assert.equal(await black.page.inputValue('#chat input[name=chat]'), '');
+      assert.equal(await black.page.getAttribute('body', 'data-ws'), 'closed', 'the socket stayed down while the line was written');
+      // The network is back: the socket reopens, the line goes out once and reaches White.
+      await black.context.setOffline(false);
+      await white.page.waitForSelector(`#chat li[data-channel=players] [data-chat-text] >> text=${line}`, { timeout: 20000 });
+      await black.page.waitForSelector(`#chat li[data-seq] [data-chat-text] >> text=${line}`);
+      await black.page.waitForSelector('#chat li.pending', { state: 'detached' });
+      const seen = await white.page.$$eval('#chat li[data-channel=players] [data-chat-text]', (es, line) => es.filter((e) => e.textContent === line).length, line);
+      assert.equal(seen, 1, 'the line arrived once');
+      assert.deepEqual(black.page.errors, []);
+      assert.deepEqual(white.page.errors, []);
+    });
+  });
 });
