@@ -254,6 +254,18 @@ function wallMoveText(m) {
   return m;
 }
 
+/** A move as the page writes it: a pass in words, a Wall Go turn as `wallMoveText` gives it. */
+function moveWord(mv) {
+  if (view.data.game !== 'go') return wallMoveText(mv);
+  return mv === 'pass' ? tr('pass') : mv;
+}
+
+/** The engine's lead: Black's when positive (B+3.5; in Korean, 흑 +3.5). */
+function leadText(score) {
+  const [who, n] = score > 0 ? ['B', score] : ['W', -score];
+  return lang() === 'ko' ? `${colorWord(who)} +${n}` : `${who}+${n}`;
+}
+
 /** An illegal move's sentence in the page's language (the rule's code), or the server's. */
 function illegalText(il) {
   return say(il.code, il.args, il.message);
@@ -639,8 +651,8 @@ function renderEngine() {
   addTo(box, h('p', { class: 'engine-status', id: 'engine-status', 'data-status': a.status }, `${word} · ${tr('progress', a.done, a.total)}`), bar);
   renderGraph(box);
   const here = analysisAt(view.pos);
-  if (here && d.game === 'go') addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), here.score > 0 ? `B+${here.score}` : `W+${-here.score}`, here.best)));
-  if (here && d.game !== 'go' && here.to_move) addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, here.value, here.best)));
+  if (here && d.game === 'go') addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), leadText(here.score), moveWord(here.best))));
+  if (here && d.game !== 'go' && here.to_move) addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, here.value, moveWord(here.best))));
   const pv = h('input', { type: 'checkbox', id: 'show-pv', checked: view.showPv });
   pv.onchange = () => {
     view.showPv = pv.checked;
@@ -658,7 +670,7 @@ function renderEngine() {
         ...ms.map((m) => {
           const mv = d.moves[m.k - 1];
           const who = d.game === 'go' ? (mv.color === 'B' ? tr('black') : tr('white')) : m.before.to_move;
-          const b = h('button', { type: 'button', class: 'small quiet', 'data-mistake': m.k }, tr('mistake', m.k, who, d.game === 'go' ? mv.move : mv, `−${(m.drop * 100).toFixed(0)}%`, m.before.best ?? '—'));
+          const b = h('button', { type: 'button', class: 'small quiet', 'data-mistake': m.k }, tr('mistake', m.k, who, moveWord(d.game === 'go' ? mv.move : mv), `−${(m.drop * 100).toFixed(0)}%`, m.before.best ? moveWord(m.before.best) : '—'));
           // The position before the mistake, where the engine's preferred move and line show.
           b.onclick = () => go(m.k - 1);
           return h('li', {}, b);
