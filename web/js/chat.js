@@ -1,6 +1,8 @@
 // A game's chat (docs/api.md, "Chat"): the players' channel (the two seats only) and the
 // spectators' (everyone; a player may mute it). Messages go over the game's socket and come back
-// from the server; their text is put on the page as text (textContent), never as HTML.
+// from the server; their text is put on the page as text (textContent), never as HTML. A line
+// written while the socket is down waits in the outbox, shown as pending, and goes out when the
+// socket is back; one the server never answered is sent again then, unless the history shows it.
 
 import { api } from './api.js';
 import { t, lang } from './i18n.js';
@@ -20,7 +22,8 @@ export class Chat {
     this.unread = { players: 0, spectators: 0 };
     this.muted = localStorage.getItem(`baduk.mute.${id}`) === 'on';
     this.channel = null;
-    this.pending = null;
+    // Lines of ours the server has not echoed yet, in order: {id, channel, text, sent, seq, known}.
+    this.outbox = [];
     this.build();
   }
 
@@ -101,16 +104,42 @@ export class Chat {
     }
   }
 
-  reconnected() {
+  /** The socket is open again: the lines never sent go now; a line sent without an answer goes
+   * again unless the history (read first) holds it. */
+  async reconnected() {
     if (this.muted && this.isPlayer()) this.sendMsg({ type: 'mute', channel: 'spectators', on: true });
-    this.load();
+    // Sent on the socket that went down and never answered: maybe lost, maybe taken.
+    const unsure = this.outbox.filter((o) => o.sent && o.seq === null);
+    this.flush();
+    await this.load();
+    for (const o of unsure) if (this.outbox.includes(o) && o.seq === null) o.sent = false;
+    this.flush();
+    this.paint();
+  }
+
+  /** Sends the outbox's unsent lines in order while the socket takes them. */
+  flush() {
+    for (const o of this.outbox) {
+      if (o.sent) continue;
+      if (!this.sendMsg({ type: 'chat', id: o.id, channel: o.channel, text: o.text })) break;
+      o.sent = true;
+    }
+  }
+
+  /** The server took a line of ours (`chat_ack`): its echo will carry this seq. */
+  acked(msg) {
+    const o = this.outbox.find((x) => x.id === msg.id);
+    if (o) o.seq = msg.seq;
   }
 
   add(m, quiet = false) {
     const key = `${m.channel}:${m.seq}`;
     if (this.messages.has(key)) return;
     this.messages.set(key, m);
-    if (this.pending && m.channel === this.pending.channel && m.text === this.pending.text) this.pending = null;
+    // Our own line come back: by the seq the server answered, or (its answer lost with the
+    // socket) a new line of the same text.
+    const i = this.outbox.findIndex((o) => o.channel === m.channel && (o.seq === m.seq || (o.sent && o.seq === null && o.text === m.text && !o.known.has(key))));
+    if (i >= 0) this.outbox.splice(i, 1);
     if (quiet) return;
     if (m.channel !== this.channel) {
       this.unread[m.channel] = (this.unread[m.channel] || 0) + 1;
@@ -123,7 +152,9 @@ export class Chat {
     const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
     const shown = [...this.messages.values()].filter((m) => m.channel === this.channel).sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || a.seq - b.seq);
     list.replaceChildren(...shown.map((m) => this.item(m)));
-    if (!shown.length) list.append(h('li', { class: 'empty' }, t(this.channel === 'spectators' && this.muted && this.isPlayer() ? 'chat.muted' : 'chat.empty')));
+    const waiting = this.outbox.filter((o) => o.channel === this.channel);
+    for (const o of waiting) list.append(this.pendingItem(o));
+    if (!shown.length && !waiting.length) list.append(h('li', { class: 'empty' }, t(this.channel === 'spectators' && this.muted && this.isPlayer() ? 'chat.muted' : 'chat.empty')));
     if (atEnd) list.scrollTop = list.scrollHeight;
     this.box.dataset.channel = this.channel;
   }
@@ -137,6 +168,18 @@ export class Chat {
     report.onclick = () => this.reportForm(li, m);
     const li = h('li', { 'data-seq': m.seq, 'data-channel': m.channel }, h('time', {}, time), ' ', name, ' ', text, ' ', report);
     return li;
+  }
+
+  /** A line of ours on its way: its text, and whether it waits for the connection. */
+  pendingItem(o) {
+    const state = o.sent ? 'sending' : 'queued';
+    return h(
+      'li',
+      { class: 'pending', 'data-pending': o.id, 'data-state': state, 'data-channel': o.channel },
+      h('span', { class: 'text', 'data-chat-text': '', ...USER }, o.text),
+      ' ',
+      h('small', { class: 'pending-note' }, t(`chat.${state}`)),
+    );
   }
 
   /** Reporting a message: a reason (optional), then a report row for the moderators. */
@@ -171,20 +214,21 @@ export class Chat {
       return;
     }
     this.n = (this.n || 0) + 1;
-    if (!this.sendMsg({ type: 'chat', id: `chat-${this.n}`, channel: this.channel, text })) {
-      this.error.textContent = t('conn.lost');
-      return;
-    }
-    this.pending = { channel: this.channel, text };
+    // The id answers name this line; `known`: the messages before it (its echo is a new one).
+    const o = { id: `chat-${this.n}`, channel: this.channel, text, sent: false, seq: null, known: new Set(this.messages.keys()) };
+    this.outbox.push(o);
     this.input.value = '';
+    this.flush();
+    this.paint();
   }
 
   /** An error the socket answered while a message of ours was on its way. */
   failed(msg) {
-    const p = this.pending;
-    this.pending = null;
+    const i = this.outbox.findIndex((o) => o.id === msg.id);
+    const p = i >= 0 ? this.outbox.splice(i, 1)[0] : null;
     this.error.textContent = say(msg.code, msg.args, msg.error) || t('chat.failed');
     if (p && !this.input.value) this.input.value = p.text;
+    this.paint();
   }
 
   mute(on) {

@@ -9,7 +9,7 @@ import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
-import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton } from './ui.js';
+import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton, variantWords } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
 const $ = (sel) => document.querySelector(sel);
@@ -264,10 +264,7 @@ function renderInfo() {
     if (clock) parts.push(clock);
   } else {
     // The variant line in words: placement order, staying in place, equal scores, turn time.
-    const v = Object.fromEntries((st.variant || '').split(/\s+/).filter(Boolean).map((f) => f.split('=')));
-    if (v.placement) parts.push(`${t('form.placement')}: ${v.placement}`);
-    if (v.stay) parts.push(`${t('form.stay')}: ${t(`form.stay.${v.stay}`)}`);
-    if (v.tiebreak) parts.push(`${t('form.tiebreak')}: ${t(`form.tiebreak.${v.tiebreak}`)}`);
+    parts.push(...variantWords(st.variant));
     if (st.clocks?.A?.kind === 'turn') parts.push(t('tc.sec', Math.round(turnMs(st) / 1000)));
   }
   $('#info').textContent = parts.join(' · ');
@@ -628,6 +625,8 @@ function wallHowTo() {
   // This game's "Staying in place" rule, in words.
   const stay = /\bstay=([a-z-]+)/.exec(page.state?.variant || '')?.[1] || 'out-and-back';
   ol.append(h('li', { 'data-howto-stay': stay }, t(`howto.stay.${stay}`)));
+  // Where the page offers the turn that stays, and the pass.
+  ol.append(h('li', { 'data-howto-buttons': '' }, t('howto.buttons')));
   d.append(ol);
   return d;
 }
@@ -650,6 +649,7 @@ function renderWallControls() {
       row.append(b);
     }
   }
+  if (stage.stage === 'dest' && stage.stay) row.append(btn(t('btn.wallstay', stage.from), () => page.board.staySelected(), '', 'wallstay'));
   if (stage.stage === 'dest' && stage.pass) row.append(btn(t('btn.wallpass'), () => page.board.passSelected(), '', 'wallpass'));
   if (stage.stage === 'dest' || stage.stage === 'wall') row.append(btn(t('btn.cancel'), () => page.board.reset(), 'quiet', 'cancel'));
   row.append(resignButton());
@@ -1010,8 +1010,9 @@ async function start() {
     onMessage(msg) {
       if (msg.type === 'chat' && msg.message) page.chat.add(msg.message);
       else if (msg.type === 'error' && /^chat-/.test(String(msg.id))) page.chat.failed(msg);
-      else if (msg.type === 'chat_ack' || msg.type === 'muted' || msg.type === 'hello') {
-        /* answers to our own chat, mute and hello */
+      else if (msg.type === 'chat_ack') page.chat.acked(msg);
+      else if (msg.type === 'muted' || msg.type === 'hello') {
+        /* answers to our own mute and hello */
       }
       else if (msg.type === 'delta' && msg.delta) applyChange(msg.delta);
       else if (msg.type === 'state' && msg.state) {

@@ -4,9 +4,9 @@
 
 import { lang, t } from './i18n.js';
 import { writeHeaders } from './api.js';
-import { h, put, addTo, fmtNum, ruleName, noteText, initChrome } from './ui.js';
+import { h, put, addTo, fmtNum, ruleName, noteText, initChrome, say, resultShort, variantWords } from './ui.js';
 import { GoBoard } from './go-board.js';
-import { WallBoard } from './wall-board.js';
+import { WallBoard, parseTurn } from './wall-board.js';
 
 const S = {
   en: {
@@ -79,6 +79,14 @@ const S = {
     legend_wall: 'Violet dashes: the engine’s best turn (arrow to the hollow ring, then its wall); orange: the move just played',
     wr: 'win rate',
     lead: 'lead',
+    budget_go: '{0} playouts, ≤ {1} s',
+    budget_wall: 'expert, {0} nodes, ≤ {1} s',
+    info_rules: 'rules',
+    info_komi: 'komi',
+    info_result: 'result',
+    info_game: 'game {0} of {1}',
+    wall_place: 'place {0}',
+    wall_pass: '{0} pass',
   },
   ko: {
     title: '복기',
@@ -150,12 +158,117 @@ const S = {
     legend_wall: '보라색 점선: 엔진의 추천 수 (빈 고리까지의 화살표와 그 벽) · 주황색: 방금 둔 수',
     wr: '승률',
     lead: '차이',
+    budget_go: '국면마다 플레이아웃 {0}회, 최대 {1}초',
+    budget_wall: '전문가 수준, 노드 {0}개, 최대 {1}초',
+    info_rules: '규칙',
+    info_komi: '덤',
+    info_result: '결과',
+    info_game: '{1}국 중 {0}국',
+    wall_place: '{0} 배치',
+    wall_pass: '{0} 넘김',
+    // How a replay ended (the server's `end_code`; English pages print its own sentence).
+    'end.passes': '연속 착수포기로 끝남',
+    'end.jk_sequence': '한일 규칙 4.3조의 끝내기 순서로 끝남',
+    'end.agreement': '합의로 끝남',
+    'end.resignation': '{color} 불계패',
+    'end.loss.suicide': '{color} 패: {at}수의 자충수 (한일 규칙 2.4조)',
+    'end.loss.repetition': '{color} 패: {at}수가 두 수 전의 모양을 되풀이함 (한일 규칙 3.2조)',
+    'end.loss.time': '{color} 시간패 ({at}수 뒤)',
+    'end.jk_repetition': '{first}수와 {second}수 뒤의 모양이 {third}수에서 세 번째로 나옴 (한일 규칙 3.3조). 그 사이 따낸 돌 흑 {black} 백 {white}: {outcome}',
+    'end.no_result': '무승부 없는 무효: {from}수부터 {to}수까지 같은 모양이 되풀이됨',
+    'end.move_limit': '수 제한에 닿음 ({limit})',
+    win: '{0} 승',
+    draw: '무승부',
+    // Why two rule sets disagree (the server's `reasons`): what differs, and each side's value.
+    'why.counting': '계산법: {0} 대 {1}',
+    'why.komi': '덤 {0} 대 {1}',
+    'why.seki': '빅의 공배: {0} 대 {1}',
+    'why.passes': '착수포기: {0} 대 {1}',
+    'why.handicap': '치석 보상: {0} 대 {1}',
+    'why.life': '사활 판정: {0} 대 {1}',
+    'why.settlement': '계산법은 같고 사석 판정이 다릅니다',
+    'counting.territory': '집 계산',
+    'counting.area': '면적 계산',
+    'counting.ing': '응씨 채우기 계산',
+    'counting.jk': '한일 규칙 계산',
+    'counting.kang': '바둑의 정의 (강) 계산',
+    'seki.none': '집이 아님',
+    'seki.counted': '닿는 쪽의 집',
+    'seki.halves': '반씩 나눔',
+    'seki.proportional': '돌 수에 비례해 나눔',
+    'passes.plain': '대가 없음',
+    'passes.stones': '착수포기 돌',
+    'passes.aga': '착수포기 돌 (백이 마지막에 착수포기)',
+    'passes.jk': '한일 규칙의 착수포기',
+    'handicap.0': '없음',
+    'handicap.n': '치석 수만큼',
+    'handicap.n-1': '치석 수 − 1',
+    'life.as-is': '모든 돌을 산 돌로 셈',
+    'life.resume': '이어 두어 가림',
+    'life.verify': '검증 대국',
+    'life.japanese': '일본 규칙 제7조의 확인',
+    'limit.void': '{0}수, 무효',
+    'limit.draw': '{0}수, 무승부',
+    'limit.komi': '{0}수, 덤으로 결정',
   },
 };
 
 function tr(key, ...args) {
   const s = S[lang()][key] ?? S.en[key] ?? key;
   return s.replace(/\{(\d)\}/g, (_, k) => String(args[+k] ?? ''));
+}
+
+/** The page's own words for `key` (this language only), with `{name}` filled from `args`; null
+ * where the page has none (the server's English sentence is shown then). */
+function own(key, args = {}) {
+  const s = S[lang()][key];
+  return s === undefined ? null : s.replace(/\{(\w+)\}/g, (_, k) => String(args[k] ?? ''));
+}
+
+const colorWord = (c) => (c === 'B' ? tr('black') : c === 'W' ? tr('white') : c);
+
+/** How an accepted record's replay ended, in the page's language. */
+function endText(v) {
+  const a = { ...(v.end_args || {}) };
+  for (const k of ['color', 'winner']) if (a[k]) a[k] = colorWord(a[k]);
+  a.outcome = a.winner ? own('win')?.replace('{0}', a.winner) : own('draw');
+  const lim = /^(void|draw|komi):(\d+)$/.exec(a.limit || '');
+  if (lim) a.limit = own(`limit.${lim[1]}`)?.replace('{0}', lim[2]) ?? a.limit;
+  return (v.end_code && own(`end.${v.end_code}`, a)) || v.end;
+}
+
+/** Why two rule sets give different winners, in the page's language. */
+function whyText(w) {
+  const words = (w.reasons || []).map((r) => {
+    const value = (x) => own(`${r.key}.${x}`) ?? x;
+    return own(`why.${r.key}`)?.replace('{0}', value(r.a)).replace('{1}', value(r.b));
+  });
+  return words.length && words.every(Boolean) ? words.join('; ') : w.why;
+}
+
+/** A Wall Go record line in the page's language: a placement, a turn (as written), a pass. */
+function wallMoveText(m) {
+  const mv = parseTurn(m);
+  if (mv?.placed) return tr('wall_place', mv.placed);
+  if (mv?.pass) return tr('wall_pass', mv.pass);
+  return m;
+}
+
+/** A move as the page writes it: a pass in words, a Wall Go turn as `wallMoveText` gives it. */
+function moveWord(mv) {
+  if (view.data.game !== 'go') return wallMoveText(mv);
+  return mv === 'pass' ? tr('pass') : mv;
+}
+
+/** The engine's lead: Black's when positive (B+3.5; in Korean, 흑 +3.5). */
+function leadText(score) {
+  const [who, n] = score > 0 ? ['B', score] : ['W', -score];
+  return lang() === 'ko' ? `${colorWord(who)} +${n}` : `${who}+${n}`;
+}
+
+/** An illegal move's sentence in the page's language (the rule's code), or the server's. */
+function illegalText(il) {
+  return say(il.code, il.args, il.message);
 }
 
 const $ = (id) => document.getElementById(id);
@@ -316,10 +429,11 @@ function renderNav() {
   // The move list: numbers, comments marked, this move and the illegal one highlighted.
   $('moves-title').textContent = tr('moves', n);
   const list = $('moves');
-  if (list.children.length !== n) {
+  if (list.children.length !== n || list.dataset.lang !== lang()) {
+    list.dataset.lang = lang();
     put(list,
       ...d.moves.map((m, i) => {
-        const text = d.game === 'go' ? `${m.color === 'B' ? '●' : '○'} ${m.move === 'pass' ? tr('pass') : m.move}` : m;
+        const text = d.game === 'go' ? `${m.color === 'B' ? '●' : '○'} ${m.move === 'pass' ? tr('pass') : m.move}` : wallMoveText(m);
         const li = h('li', { 'data-move': i + 1 }, h('button', { type: 'button', class: 'mv' }, text));
         if (d.game === 'go' && m.comment) li.append(h('span', { class: 'has-comment', title: m.comment }, '💬'));
         li.firstChild.onclick = () => go(i + 1);
@@ -363,19 +477,19 @@ function renderRules() {
   const v = verdict();
   let say = null;
   if (v && !v.accepts) {
-    const msg = `${v.illegal.message}`;
+    const msg = illegalText(v.illegal);
     if (view.pos === v.illegal.number - 1) say = tr('illegal_here', ruleName(v.rules), msg);
     else if (view.pos === v.illegal.number) say = tr('illegal', v.illegal.number, ruleName(v.rules), msg);
     else if (view.pos > v.illegal.number) say = tr('after_illegal', ruleName(v.rules), v.illegal.number);
   } else if (v && v.end && view.pos === d.moves.length) {
-    say = tr('end', v.end);
+    say = tr('end', endText(v));
   }
   $('why').textContent = say || '';
   put(box,
     h('label', { class: 'rules-pick' }, tr('rules'), ' ', sel),
     h('p', { class: 'accepted', id: 'accepted' }, tr('accepted', ok.length ? ok.join(', ') : tr('none'))),
     bad.length ? h('p', { class: 'rejected', id: 'rejected' }, tr('rejected', bad.join(', '))) : null,
-    v && !v.accepts ? h('p', { class: 'illegal-text', id: 'illegal' }, tr('illegal', v.illegal.number, ruleName(v.rules), v.illegal.message)) : null,
+    v && !v.accepts ? h('p', { class: 'illegal-text', id: 'illegal' }, tr('illegal', v.illegal.number, ruleName(v.rules), illegalText(v.illegal))) : null,
   );
 }
 
@@ -424,12 +538,12 @@ function renderLab() {
       h('td', { class: 'num' }, fmtNum(r.komi)),
       h('td', { class: 'num' }, fmtNum(r.black)),
       h('td', { class: 'num' }, fmtNum(r.white)),
-      h('td', { class: `res ${r.winner === 'B' ? 'wb' : r.winner === 'W' ? 'ww' : ''}` }, r.result),
+      h('td', { class: `res ${r.winner === 'B' ? 'wb' : r.winner === 'W' ? 'ww' : ''}`, 'data-re': r.result ?? '' }, resultShort(r.result ?? '')),
       h('td', { class: 'notes' }, (r.notes || []).map(noteText).join('; ')),
     ),
   );
   const why = lab.why.length
-    ? h('ul', { class: 'why-differ' }, ...lab.why.map((w) => h('li', {}, tr('why_line', ruleName(w.a), w.results[0], ruleName(w.b), w.results[1], w.why))))
+    ? h('ul', { class: 'why-differ' }, ...lab.why.map((w) => h('li', {}, tr('why_line', ruleName(w.a), resultShort(w.results[0]), ruleName(w.b), resultShort(w.results[1]), whyText(w)))))
     : h('p', { class: 'hint' }, tr('agree'));
   put(table,
     h(
@@ -520,7 +634,10 @@ function renderEngine() {
   const a = view.analysis;
   put(box);
   if (!a) return;
-  const budget = d.game === 'go' ? `${a.budget.playouts} playouts, ≤ ${a.budget.max_ms / 1000} s${a.rules ? `, ${ruleName(a.rules)}` : ''}` : `expert, ${a.budget.wall_nodes} nodes, ≤ ${a.budget.max_ms / 1000} s`;
+  const budget =
+    d.game === 'go'
+      ? `${tr('budget_go', a.budget.playouts, a.budget.max_ms / 1000)}${a.rules ? `, ${ruleName(a.rules)}` : ''}`
+      : tr('budget_wall', a.budget.wall_nodes, a.budget.max_ms / 1000);
   addTo(box, h('h2', {}, tr('engine')), h('p', { class: 'hint' }, tr('engine_hint', budget)));
   if (a.status === 'none') {
     const run = h('button', { type: 'button', class: 'primary small', id: 'run-engine' }, tr('run'));
@@ -534,8 +651,8 @@ function renderEngine() {
   addTo(box, h('p', { class: 'engine-status', id: 'engine-status', 'data-status': a.status }, `${word} · ${tr('progress', a.done, a.total)}`), bar);
   renderGraph(box);
   const here = analysisAt(view.pos);
-  if (here && d.game === 'go') addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), here.score > 0 ? `B+${here.score}` : `W+${-here.score}`, here.best)));
-  if (here && d.game !== 'go' && here.to_move) addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, here.value, here.best)));
+  if (here && d.game === 'go') addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), leadText(here.score), moveWord(here.best))));
+  if (here && d.game !== 'go' && here.to_move) addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, here.value, moveWord(here.best))));
   const pv = h('input', { type: 'checkbox', id: 'show-pv', checked: view.showPv });
   pv.onchange = () => {
     view.showPv = pv.checked;
@@ -553,7 +670,7 @@ function renderEngine() {
         ...ms.map((m) => {
           const mv = d.moves[m.k - 1];
           const who = d.game === 'go' ? (mv.color === 'B' ? tr('black') : tr('white')) : m.before.to_move;
-          const b = h('button', { type: 'button', class: 'small quiet', 'data-mistake': m.k }, tr('mistake', m.k, who, d.game === 'go' ? mv.move : mv, `−${(m.drop * 100).toFixed(0)}%`, m.before.best ?? '—'));
+          const b = h('button', { type: 'button', class: 'small quiet', 'data-mistake': m.k }, tr('mistake', m.k, who, moveWord(d.game === 'go' ? mv.move : mv), `−${(m.drop * 100).toFixed(0)}%`, m.before.best ? moveWord(m.before.best) : '—'));
           // The position before the mistake, where the engine's preferred move and line show.
           b.onclick = () => go(m.k - 1);
           return h('li', {}, b);
@@ -591,16 +708,23 @@ async function startEngine() {
 function render() {
   const d = view.data;
   if (!d) return;
-  document.title = `${tr('title')} · baduk`;
   const i = d.info || {};
-  $('title').textContent =
-    d.game === 'go' ? `${tr('title')} · ${i.black || '?'} – ${i.white || '?'}` : `${tr('title')} · Wall Go`;
+  const title = d.game === 'go' ? `${tr('title')} · ${i.black || '?'} – ${i.white || '?'}` : `${tr('title')} · ${t('game.wallgo')}`;
+  $('title').textContent = title;
+  document.title = `${title} — baduk`;
+  // The record's own properties, each after its name in words: RU[…] and KM[…] as the file has them.
   $('info').textContent =
     d.game === 'go'
-      ? [`${d.size.cols}×${d.size.rows}`, i.rules_name ? `RU[${i.rules_name}]` : null, i.komi !== null && i.komi !== undefined ? `KM[${i.komi}]` : null, i.result ? `RE[${i.result}]` : null, i.games > 1 ? `${i.game}/${i.games}` : null]
+      ? [
+          `${d.size.cols}×${d.size.rows}`,
+          i.rules_name ? `${tr('info_rules')} RU[${i.rules_name}]` : null,
+          i.komi !== null && i.komi !== undefined ? `${tr('info_komi')} KM[${i.komi}]` : null,
+          i.result ? `${tr('info_result')} RE[${i.result}]` : null,
+          i.games > 1 ? tr('info_game', i.game, i.games) : null,
+        ]
           .filter(Boolean)
           .join(' · ')
-      : d.variant;
+      : variantWords(d.variant).join(' · ');
   $('export').textContent = tr('export');
   $('export').href = `/api/reviews/${encodeURIComponent(id)}/record${view.analysis?.done ? '?analysis=1' : ''}`;
   $('message').textContent = view.message;
@@ -658,6 +782,7 @@ async function main() {
     $('notfound').hidden = false;
     $('nf-title').textContent = tr('notfound');
     $('notfound').querySelector('p').textContent = e.message;
+    document.title = `${tr('notfound')} — baduk`;
     return;
   }
   view.data = d;
@@ -684,5 +809,4 @@ async function main() {
   document.body.dataset.ready = '1';
 }
 
-void t; // the shared strings (lobby link) are filled by initChrome
 main();

@@ -92,6 +92,16 @@ export function ruleName(rules) {
   return parts.length ? t('rules.changed', name, parts.join(', ')) : name;
 }
 
+/** A Wall Go variant (`placement=ABAB stay=out-and-back tiebreak=none`) in words, one part a field. */
+export function variantWords(variant) {
+  const v = Object.fromEntries(String(variant || '').split(/\s+/).filter(Boolean).map((f) => f.split('=')));
+  const parts = [];
+  if (v.placement) parts.push(`${t('form.placement')}: ${v.placement}`);
+  if (v.stay) parts.push(`${t('form.stay')}: ${t(`form.stay.${v.stay}`)}`);
+  if (v.tiebreak) parts.push(`${t('form.tiebreak')}: ${t(`form.tiebreak.${v.tiebreak}`)}`);
+  return parts;
+}
+
 function dur(secs) {
   const s = Number(secs) || 0;
   if (s >= 60 && s % 60 === 0) return t('tc.min', s / 60);
@@ -182,6 +192,7 @@ const NOTES_KO = [
   [/^ties → (\S+)$/, '동점 → {0}'],
   [/^komi (\S+) \(Ing's rules fix komi at 8\)$/, '덤 {0} (응씨 규칙의 덤은 8점)'],
   [/^move limit (.*) reached$/, '수 제한 {0}에 닿음'],
+  [/^JK art\. 4\.3: ended by (\S+), so no dead stones \(every stone alive\)$/, '한일 규칙 4.3조의 끝내기 순서로 끝남: 사석 없음 (모든 돌이 산 돌)'],
 ];
 
 /** One note of the score table in the page's language. */

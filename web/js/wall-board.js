@@ -118,7 +118,12 @@ export class WallBoard {
     if (!st || !this.opts.interactive) return { stage: 'idle' };
     if (this.legal.place.size) return { stage: 'place' };
     if (!this.sel.from) return { stage: 'piece' };
-    if (!this.sel.to) return { stage: 'dest', pass: this.legal.passes.has(this.sel.from), from: this.sel.from };
+    if (!this.sel.to) {
+      const from = this.sel.from;
+      // `stay`: the piece may end its turn on its own cell (the ring around it, or a button).
+      const stay = this.legal.turns.some((t) => t.from === from && t.to === from);
+      return { stage: 'dest', pass: this.legal.passes.has(from), stay, from };
+    }
     const sides = this.legal.turns.filter((t) => t.from === this.sel.from && t.to === this.sel.to).map((t) => t.side);
     return { stage: 'wall', from: this.sel.from, to: this.sel.to, sides };
   }
@@ -126,6 +131,14 @@ export class WallBoard {
   /** Plays one of the offered wall sides (the side panel's buttons). */
   chooseSide(side) {
     if (this.sel.from && this.sel.to) this.#pickWall(`${this.sel.to}/${side}`);
+  }
+
+  /** Keeps the chosen piece on its own cell: the wall choice comes next. */
+  staySelected() {
+    const from = this.sel.from;
+    if (!from || this.sel.to || !this.legal.turns.some((t) => t.from === from && t.to === from)) return;
+    this.sel.to = from;
+    this.#draw();
   }
 
   passSelected() {

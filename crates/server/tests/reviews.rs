@@ -243,6 +243,16 @@ async fn an_illegal_record_is_judged_per_rule_set() {
             .iter()
             .all(|v| v["accepts"] == true));
         assert_eq!(r["info"]["rules"], "chinese");
+        // How each replay ended: the English sentence and the same as a key for the page.
+        for v in r["legality"].as_array().unwrap() {
+            assert_eq!(v["end"].is_null(), v["end_code"].is_null(), "{v}");
+            if v["end"] == "ended by passes" {
+                assert_eq!(
+                    (&v["end_code"], &v["end_args"]),
+                    (&json!("passes"), &json!({}))
+                );
+            }
+        }
     }
 }
 
@@ -257,6 +267,23 @@ async fn the_table_changes_with_the_dead_chains() {
         assert_eq!(t["finished"], true);
         assert_eq!(t["move"], 36);
         let base: Vec<Value> = t["rows"].as_array().unwrap().clone();
+        // Why two rule sets differ: the English line and the same as keys with both values.
+        let keys = [
+            "counting",
+            "komi",
+            "seki",
+            "passes",
+            "handicap",
+            "life",
+            "settlement",
+        ];
+        for w in t["why"].as_array().unwrap() {
+            let reasons = w["reasons"].as_array().unwrap();
+            assert!(!reasons.is_empty(), "{w}");
+            for k in reasons {
+                assert!(keys.contains(&k["key"].as_str().unwrap()), "{w}");
+            }
+        }
         // Toggle a living chain dead (White's at D4): White loses it, the table changes.
         let (st, v) = s
             .post(

@@ -30,7 +30,7 @@ use baduk_go::life::{self, EstimateConfig, Unconditional};
 use baduk_go::scoring::record::Record;
 use baduk_go::scoring::table::{self, KomiChoice};
 use baduk_go::scoring::PointSet;
-use baduk_go::{Board, Color, Move, Point, Rules, SgfGame};
+use baduk_go::{Board, Color, GameEnd, LossRule, Move, Point, Rules, SgfGame};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use sqlx::Row;
@@ -326,6 +326,41 @@ fn go_moves(g: &SgfGame) -> Result<Vec<Value>, ActError> {
     Ok(out)
 }
 
+/// How a replay ended, as a key and its arguments: what a page says in its own language (the
+/// library's English sentence goes beside it as `end`).
+fn end_code(e: GameEnd) -> (&'static str, Value) {
+    let c = |c: Color| c.letter().to_string();
+    match e {
+        GameEnd::Passes => ("passes", json!({})),
+        GameEnd::JkSequence { sequence } => ("jk_sequence", json!({"sequence": sequence})),
+        GameEnd::Agreement => ("agreement", json!({})),
+        GameEnd::Resignation { loser } => ("resignation", json!({"color": c(loser)})),
+        GameEnd::Loss { loser, rule, at } => {
+            let key = match rule {
+                LossRule::Suicide => "loss.suicide",
+                LossRule::ImmediateRepetition => "loss.repetition",
+                LossRule::Time => "loss.time",
+                _ => "loss",
+            };
+            (key, json!({"color": c(loser), "at": at}))
+        }
+        GameEnd::JkRepetition {
+            winner,
+            first,
+            second,
+            third,
+            captured: [black, white],
+        } => (
+            "jk_repetition",
+            json!({"winner": winner.map(c), "first": first, "second": second, "third": third,
+                   "black": black, "white": white}),
+        ),
+        GameEnd::NoResult { from, to } => ("no_result", json!({"from": from + 1, "to": to})),
+        GameEnd::MoveLimit { limit } => ("move_limit", json!({"limit": limit.to_string()})),
+        _ => ("other", json!({})),
+    }
+}
+
 /// The rules the record names (`RU`), if this program knows them.
 fn named_rules(g: &SgfGame) -> Option<String> {
     g.rules_name.as_ref()?;
@@ -345,11 +380,16 @@ fn legality(g: &SgfGame) -> Vec<Value> {
             }
             let label = rules_label(&preset);
             match g.replay(rules, None) {
-                Ok(game) => json!({
-                    "rules": label,
-                    "accepts": true,
-                    "end": game.end().map(|e| e.to_string()),
-                }),
+                Ok(game) => {
+                    let (end_code, end_args) = game.end().map(end_code).unzip();
+                    json!({
+                        "rules": label,
+                        "accepts": true,
+                        "end": game.end().map(|e| e.to_string()),
+                        "end_code": end_code,
+                        "end_args": end_args,
+                    })
+                }
                 Err(e) => {
                     let err = crate::game::go_room::illegal(&e, &rules);
                     let at = g.moves.get(e.number.wrapping_sub(1));
@@ -473,36 +513,42 @@ fn why_differ(rows: &[Value]) -> Vec<Value> {
             let (Some(a), Some(b)) = (&rules[i], &rules[j]) else {
                 continue;
             };
-            let mut reasons = Vec::new();
-            if a.scoring != b.scoring {
-                reasons.push(format!("counting: {} vs {}", a.scoring, b.scoring));
-            }
-            if a.komi != b.komi {
-                reasons.push(format!("komi {} vs {}", a.komi, b.komi));
-            }
-            if a.seki != b.seki {
-                reasons.push(format!("seki points: {} vs {}", a.seki, b.seki));
-            }
-            if a.passes != b.passes {
-                reasons.push(format!("passes: {} vs {}", a.passes, b.passes));
-            }
-            if a.handicap_bonus != b.handicap_bonus {
-                reasons.push(format!(
-                    "handicap compensation: {} vs {}",
-                    a.handicap_bonus, b.handicap_bonus
-                ));
-            }
-            if a.life != b.life {
-                reasons.push(format!("life and death: {} vs {}", a.life, b.life));
-            }
+            // Each difference as a key and the two values (a page says them in its own
+            // language) and as the English line `why`.
+            let values = |f: fn(&Rules) -> String| (f(a), f(b));
+            let diff: Vec<(&str, &str, (String, String))> = [
+                ("counting", "counting: ", values(|r| r.scoring.to_string())),
+                ("komi", "komi ", values(|r| r.komi.to_string())),
+                ("seki", "seki points: ", values(|r| r.seki.to_string())),
+                ("passes", "passes: ", values(|r| r.passes.to_string())),
+                (
+                    "handicap",
+                    "handicap compensation: ",
+                    values(|r| r.handicap_bonus.to_string()),
+                ),
+                ("life", "life and death: ", values(|r| r.life.to_string())),
+            ]
+            .into_iter()
+            .filter(|(_, _, (x, y))| x != y)
+            .collect();
+            let mut reasons: Vec<String> = diff
+                .iter()
+                .map(|(_, words, (x, y))| format!("{words}{x} vs {y}"))
+                .collect();
+            let mut keys: Vec<Value> = diff
+                .iter()
+                .map(|(key, _, (x, y))| json!({"key": key, "a": x, "b": y}))
+                .collect();
             if reasons.is_empty() {
                 reasons.push("the same counting; the settlement of dead stones differs".into());
+                keys.push(json!({"key": "settlement"}));
             }
             let name = |k: usize| rows[k]["rules"].as_str().unwrap_or("").to_string();
             out.push(json!({
                 "a": rules_label(a), "b": rules_label(b),
                 "results": [rows[i]["result"], rows[j]["result"]],
                 "why": reasons.join("; "),
+                "reasons": keys,
                 "rules": [name(i), name(j)],
             }));
         }
