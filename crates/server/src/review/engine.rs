@@ -417,6 +417,8 @@ fn search_go(g: &SgfGame, summary: &Value, k: usize, r: &mut Reviewer) -> Result
         "score": round(v.score, 10.0),
         "score_band": round(band, 10.0),
         "score_sd": round(v.score_sd, 10.0),
+        "owned_score": round(v.owned_score, 10.0),
+        "unsettled": v.unsettled,
         "best": mv_text(v.best),
         "pv": v.pv.iter().take(12).map(|&m| mv_text(m)).collect::<Vec<_>>(),
         "best_winrate": round(v.best_winrate, 10_000.0),
