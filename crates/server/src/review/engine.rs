@@ -408,17 +408,17 @@ fn search_go(g: &SgfGame, summary: &Value, k: usize, r: &mut Reviewer) -> Result
     let played = g.moves.get(k).map(|m| m.mv);
     let v = r.review(&game, k, played);
     let round = |x: f32, f: f32| (x * f).round() / f;
-    // The band of the score lead: two standard errors of the playouts' mean margin.
-    let band = 2.0 * v.score_sd / (v.playouts.max(1) as f32).sqrt();
     Ok(json!({
         "position": k,
         "to_move": v.to_move.letter().to_string(),
         "winrate": round(v.winrate, 10_000.0),
-        "score": round(v.score, 10.0),
-        "score_band": round(band, 10.0),
-        "score_sd": round(v.score_sd, 10.0),
-        "owned_score": round(v.owned_score, 10.0),
+        // Black's lead counted from ownership, with its band (one standard deviation), and
+        // the playouts' mean margin with its spread.
+        "score": round(v.owned_score, 10.0),
+        "score_band": round(v.owned_sd, 10.0),
         "unsettled": v.unsettled,
+        "playout_score": round(v.score, 10.0),
+        "score_sd": round(v.score_sd, 10.0),
         "best": mv_text(v.best),
         "pv": v.pv.iter().take(12).map(|&m| mv_text(m)).collect::<Vec<_>>(),
         "best_winrate": round(v.best_winrate, 10_000.0),
