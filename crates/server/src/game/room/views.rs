@@ -80,11 +80,13 @@ impl Room {
             .iter()
             .zip(&self.seats)
             .map(|(n, s)| {
-                (
-                    n.to_string(),
-                    json!({"kind": s.spec.kind, "bot": s.spec.bot, "options": s.spec.options, "joined": s.joined || s.spec.is_bot(),
-                        "player": s.player.as_ref().map(|p| p.to_json(kind))}),
-                )
+                let mut seat = json!({"kind": s.spec.kind, "bot": s.spec.bot, "options": s.spec.options, "joined": s.joined || s.spec.is_bot(),
+                        "player": s.player.as_ref().map(|p| p.to_json(kind))});
+                // A rated bot's fixed rating for this game's kind, shown on its seat card.
+                if s.spec.is_bot() {
+                    seat["rating"] = s.rating_json(kind).unwrap_or(Value::Null);
+                }
+                (n.to_string(), seat)
             })
             .collect();
         let (mut game, legal, result) = match &self.core {
@@ -212,11 +214,14 @@ impl Room {
             .iter()
             .zip(&self.seats)
             .map(|(n, s)| {
-                (
-                    n.to_string(),
-                    json!({"kind": s.spec.kind, "bot": s.spec.bot, "joined": s.joined || s.spec.is_bot(),
-                        "player": s.player.as_ref().map(|p| p.to_json(kind))}),
-                )
+                let mut seat = json!({"kind": s.spec.kind, "bot": s.spec.bot, "joined": s.joined || s.spec.is_bot(),
+                        "player": s.player.as_ref().map(|p| p.to_json(kind))});
+                // A bot's options (its level) and fixed rating name it in lists and profiles.
+                if s.spec.is_bot() {
+                    seat["options"] = json!(s.spec.options);
+                    seat["rating"] = s.rating_json(kind).unwrap_or(Value::Null);
+                }
+                (n.to_string(), seat)
             })
             .collect();
         let (phase, extra, result) = match &self.core {
