@@ -1,12 +1,107 @@
 //! What a player still trips over (issue 42), over real HTTP and WebSocket on SQLite and
-//! PostgreSQL: the lobby's socket pushes the open seeks as they change; a bot's seat shows its
-//! fixed rating.
+//! PostgreSQL: the profile names the profile's own seat of each game (a guest's game keeps the
+//! guest's old name), the rating history says where each game started from, the game record has
+//! its date and both ranks; the lobby's socket pushes the open seeks as they change; a bot's
+//! seat shows its fixed rating.
 
 mod common;
 
-use common::accounts::{call, next_of, signup, uniq, ws, wsend, Session};
+use common::accounts::{call, get, next_of, signup, uniq, ws, wsend, Session};
 use common::{databases, Server};
 use serde_json::{json, Value};
+
+/// The value of SGF property `prop` in `sgf` (the first one), if any.
+fn prop<'a>(sgf: &'a str, prop: &str) -> Option<&'a str> {
+    let at = sgf.find(&format!("{prop}["))? + prop.len() + 1;
+    let end = sgf[at..].find(']')?;
+    Some(&sgf[at..at + end])
+}
+
+#[tokio::test]
+async fn a_guest_game_kept_at_sign_up_names_its_seat_and_its_record_has_date_and_ranks() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let name = uniq("dora");
+        let (id, _, _) =
+            common::accounts::guest_resigns_to_the_bot_then_signs_up(&s, "level=3", &name).await;
+        let (st, p) = get(&s, &format!("/api/players/{name}"), &Session::default()).await;
+        assert_eq!(st, 200, "{p}");
+        let game = p["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == json!(id))
+            .unwrap_or_else(|| panic!("the guest game is listed: {p}"));
+        // The summary still says the guest's old name; the seat says whose game it is.
+        assert_eq!(game["seat"], "black", "{game}");
+        assert_ne!(game["seats"]["black"]["player"]["name"], json!(name));
+        assert_eq!(game["seats"]["white"]["options"], "level=3", "{game}");
+        assert_eq!(game["seats"]["white"]["rating"]["rating"], 640.0, "{game}");
+        let (st, sgf) = get(
+            &s,
+            &format!("/api/players/{name}/games.sgf"),
+            &Session::default(),
+        )
+        .await;
+        assert_eq!(st, 200);
+        let sgf = sgf.as_str().unwrap().to_string();
+        let dt = prop(&sgf, "DT").unwrap_or_else(|| panic!("no DT: {sgf}"));
+        assert!(
+            dt.len() == 10 && dt.as_bytes()[4] == b'-' && dt.as_bytes()[7] == b'-',
+            "{dt}"
+        );
+        // A new player is 1500 ± 350 (6k, provisional); level 3 is 640 on 9×9.
+        assert_eq!(prop(&sgf, "BR"), Some("6k?"), "{sgf}");
+        assert_eq!(
+            prop(&sgf, "WR"),
+            Some(baduk_rating::go_rank(640.0).as_str()),
+            "{sgf}"
+        );
+        let (_, one) = get(&s, &format!("/api/games/{id}/record"), &Session::default()).await;
+        assert_eq!(prop(one.as_str().unwrap(), "DT"), Some(dt));
+    }
+}
+
+#[tokio::test]
+async fn the_rating_history_says_where_the_first_game_started() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (a, b) = (uniq("ann"), uniq("ben"));
+        let (sa, sb) = (signup(&s, &a).await, signup(&s, &b).await);
+        let seek = json!({"game": "go", "size": 9, "rated": true});
+        let (st, first) = call(&s, "POST", "/api/seeks", &sa, Some(seek.clone())).await;
+        assert_eq!(st, 201, "{first}");
+        let (st, second) = call(&s, "POST", "/api/seeks", &sb, Some(seek)).await;
+        assert_eq!(st, 201, "{second}");
+        let id = second["game"]["id"].as_str().unwrap().to_string();
+        let b_black = second["game"]["seat"] == "black";
+        let (black, white) = if b_black { (&sb, &sa) } else { (&sa, &sb) };
+        for (who, mv) in [
+            (black, "C3"),
+            (white, "G7"),
+            (black, "C7"),
+            (white, "G3"),
+            (black, "resign"),
+        ] {
+            let (st, v) = call(
+                &s,
+                "POST",
+                &format!("/api/games/{id}/actions"),
+                who,
+                Some(json!({ "action": mv })),
+            )
+            .await;
+            assert_eq!(st, 200, "{mv}: {v}");
+        }
+        for name in [&a, &b] {
+            let (_, p) = get(&s, &format!("/api/players/{name}"), &Session::default()).await;
+            let h = &p["history"]["go-small"][0];
+            assert_eq!(h["rating_before"], 1500.0, "{p}");
+            assert_eq!(h["deviation_before"], 350.0, "{p}");
+            assert_ne!(h["rating"], 1500.0, "{p}");
+        }
+    }
+}
 
 /// The next `seeks` message of the lobby's socket whose list satisfies `pred`.
 async fn seeks_where(lobby: &mut common::accounts::Ws, pred: impl Fn(&[Value]) -> bool) -> Value {

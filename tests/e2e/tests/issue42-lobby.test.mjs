@@ -1,11 +1,31 @@
-// What a player still trips over (issue 42), the lobby: a seek cancelled on one page leaves
-// every other lobby at once (pushed over the lobby's socket) and its Cancel asks nothing that
-// answers 404; "1 guest" / "2 guests" online in both languages; a bot's seat card names its
-// level and rating.
+// What a player still trips over (issue 42), the lobby and the profile: a seek cancelled on one
+// page leaves every other lobby at once (pushed over the lobby's socket) and its Cancel asks
+// nothing that answers 404; "1 guest" / "2 guests" online in both languages; a bot's seat card
+// names its level and rating; a game played as a guest and kept at sign-up names its real
+// opponent on the profile, the rating graph starts at the initial rating, and the SGF collection
+// has each game's date and ranks (read by sgfmill).
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, shots, api } from './lib.mjs';
+import { execFileSync } from 'node:child_process';
+import { BASE, launch, person, shots, api, playPoint, resign, mySeat } from './lib.mjs';
+
+const stamp = Date.now().toString(36).slice(-5);
+const PASSWORD = 'correct horse battery staple';
+
+/** Every game of an SGF collection as sgfmill reads it: each root's DT, BR, WR, PB, PW. */
+function millRoots(text) {
+  const code = [
+    'import json, sys',
+    'from sgfmill import sgf_grammar',
+    'out = []',
+    'for g in sgf_grammar.parse_sgf_collection(sys.stdin.buffer.read()):',
+    '    root = g.sequence[0]',
+    '    out.append({k: (root[k][0].decode("utf-8") if k in root else None) for k in ("DT", "BR", "WR", "PB", "PW")})',
+    'json.dump(out, sys.stdout, ensure_ascii=False)',
+  ].join('\n');
+  return JSON.parse(execFileSync('python3', ['-c', code], { input: text, encoding: 'utf8' }));
+}
 
 describe('issue 42: lobby and profile', () => {
   let browser;
@@ -113,6 +133,88 @@ describe('issue 42: lobby and profile', () => {
       await p.waitForSelector('.player.seat-white .kind >> text=봇 · 3단계');
       assert.match(await p.textContent('.player.seat-white [data-bot-rating]'), /^기력 \d+급 \(640\)$/);
       await p.click('#lang');
+      assert.deepEqual(p.errors, []);
+    });
+    await P.context.close();
+  });
+
+  test('3. a guest game kept at sign-up names the bot as the opponent on the profile; the graph starts at the initial rating; the SGF collection has DT, BR and WR', async (t) => {
+    const P = await person(browser, 'guest-then-member');
+    await shots(t, [P.page], async () => {
+      const p = P.page;
+      await p.goto(`${BASE}/`);
+      await p.waitForSelector('body[data-account=guest]');
+      const guestName = await p.getAttribute('#account', 'data-name');
+      // As a guest: play now, nobody comes, take the bot offered, resign.
+      await p.selectOption('#seek select[name=seek-kind]', 'go:9');
+      await p.selectOption('#seek select[name=seek-clock]', 'none');
+      await p.uncheck('#seek input[name=seek-rated]');
+      await p.selectOption('#seek select[name=seek-range]', 'any');
+      await p.click('#seek-btn');
+      await p.waitForSelector('#bot-offer:not([hidden])', { timeout: 30000 });
+      await Promise.all([p.waitForURL(/\/g\/[^/#]+/), p.click('#accept-bot')]);
+      const guestGame = new URL(p.url()).pathname.split('/')[2];
+      const seat = await mySeat(p);
+      if (seat === 'black') await playPoint(p, 'E5');
+      await p.waitForSelector(`.player.seat-${seat}.to-move`);
+      await resign(p);
+      await p.waitForSelector('body[data-status=finished] .result-line');
+      // Sign up from the header: the game is kept.
+      const name = `mem${stamp}`;
+      await Promise.all([p.waitForURL(/\/login/), p.click('#account [data-auth=signup]')]);
+      await p.fill('input[name=username]', name);
+      await p.fill('input[name=password]', PASSWORD);
+      await Promise.all([p.waitForURL(`${BASE}/g/${guestGame}`), p.click('#auth-btn')]);
+      await p.waitForSelector(`#account [data-me="${name}"]`);
+      // A rated 9×9 game against the level-1 bot from the lobby: two moves each, then resign.
+      await p.goto(`${BASE}/`);
+      await p.selectOption('#create select[name=size]', '9');
+      await p.selectOption('select[name=seat-black]', 'me');
+      await p.selectOption('select[name=seat-white]', 'bot');
+      await p.selectOption('select[name=level-white]', 'level=1,time=1');
+      await p.check('#create input[name=rated]');
+      await Promise.all([p.waitForURL(/\/g\/[^/#]+/), p.click('#create-btn')]);
+      const rated = new URL(p.url()).pathname.split('/')[2];
+      await p.waitForSelector('.player.seat-black .kind >> text=You');
+      for (const mv of ['C3', 'C7']) {
+        await p.waitForSelector('.player.seat-black.to-move');
+        await playPoint(p, mv);
+      }
+      await p.waitForSelector('.player.seat-black.to-move');
+      await resign(p);
+      await p.waitForSelector('[data-rating-change] li', { timeout: 15000 });
+      // The profile.
+      await p.goto(`${BASE}/@/${name}`);
+      await p.waitForSelector('body[data-loaded]');
+      const li = p.locator(`#pgames li[data-game="${guestGame}"]`);
+      await li.waitFor();
+      assert.equal(await li.getAttribute('data-outcome'), 'loss');
+      const meta = await li.locator('.gmeta').textContent();
+      assert.ok(!meta.includes(guestName) && !/guest-/.test(meta), `the guest game names the player's own old name: ${meta}`);
+      assert.match(meta, /against Bot · level \d+/);
+      assert.match(await p.locator(`#pgames li[data-game="${rated}"] .gmeta`).textContent(), /against Bot · level 1/);
+      // One rated game: a line from the initial rating (1500) to the rating after it.
+      const pts = await p.$$eval('svg.rgraph[data-graph=go-small] circle.pt', (cs) => cs.map((c) => c.getAttribute('data-rating')));
+      assert.ok(pts.length >= 2, `the graph has ${pts.length} point(s)`);
+      assert.equal(pts[0], '1500');
+      const now = Number(await p.getAttribute('#ratings tr[data-kind=go-small] [data-rating]', 'data-rating'));
+      assert.equal(Number(pts[pts.length - 1]), now);
+      assert.equal(await p.locator('svg.rgraph[data-graph=go-small] polyline.line').count(), 1);
+      await p.click('#lang');
+      await p.waitForSelector(`#pgames li[data-game="${guestGame}"] .gmeta >> text=/상대 봇 · \\d+단계/`);
+      await p.click('#lang');
+      // The SGF collection: both games, each with its date and both ranks, read by sgfmill.
+      const href = await p.getAttribute('#sgf-all', 'href');
+      const text = await (await fetch(`${BASE}${href}`)).text();
+      const roots = millRoots(text);
+      assert.equal(roots.length, 2, text);
+      const today = new Date().toISOString().slice(0, 10);
+      const yesterday = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
+      for (const r of roots) {
+        assert.ok([today, yesterday].includes(r.DT), `DT: ${JSON.stringify(r)}`);
+        assert.match(r.BR ?? '', /^\d+[kd]\??$/, `BR: ${JSON.stringify(r)}`);
+        assert.match(r.WR ?? '', /^\d+[kd]\??$/, `WR: ${JSON.stringify(r)}`);
+      }
       assert.deepEqual(p.errors, []);
     });
     await P.context.close();
