@@ -2,7 +2,8 @@
 //! PostgreSQL: the profile names the profile's own seat of each game (a guest's game keeps the
 //! guest's old name), the rating history says where each game started from, the game record has
 //! its date and both ranks; the lobby's socket pushes the open seeks as they change; a bot's
-//! seat shows its fixed rating.
+//! seat shows its fixed rating; a bot seat passes back on a settled board after the opponent's
+//! pass (the server's own bot path).
 
 mod common;
 
@@ -203,5 +204,82 @@ async fn a_bot_seat_shows_its_fixed_rating() {
             "{white}"
         );
         assert!(state["seats"]["black"].get("rating").is_none(), "{state}");
+    }
+}
+
+/// A 9×9 Japanese room whose moves build a settled board (ten one-point eyes each side, the E
+/// column dame), the bot in seat `bot_seat` at `options`, then the other seat's pass.
+fn settled_room(bot_seat: usize, options: &str) -> baduk_server::game::room::Room {
+    use baduk_server::game::room::{Room, Seat, SeatSpec, Settings};
+    let bot = Seat {
+        spec: SeatSpec {
+            kind: "bot".into(),
+            bot: Some("baduk".into()),
+            options: Some(options.into()),
+        },
+        token_hash: None,
+        joined: true,
+        player: None,
+    };
+    let seats = if bot_seat == 0 {
+        [bot, Seat::joined_human()]
+    } else {
+        [Seat::joined_human(), bot]
+    };
+    let settings = Settings::Go {
+        rules: "japanese,size=9".into(),
+        handicap: 0,
+    };
+    let mut room = Room::new("settled42".into(), settings, seats, 0).unwrap();
+    // Rows 9, 7, 5, 3, 1: B and D Black, F and H White; rows 8, 6, 4, 2: A–D Black, F–J White.
+    let mut black = Vec::new();
+    let mut white = Vec::new();
+    for row in 1..=9 {
+        let (b, w): (&[char], &[char]) = if row % 2 == 1 {
+            (&['B', 'D'], &['F', 'H'])
+        } else {
+            (&['A', 'B', 'C', 'D'], &['F', 'G', 'H', 'J'])
+        };
+        black.extend(b.iter().map(|c| format!("{c}{row}")));
+        white.extend(w.iter().map(|c| format!("{c}{row}")));
+    }
+    // For White to pass with the bot Black to move, White's last stone (H9) is left out: the
+    // corner stays White's.
+    if bot_seat == 0 {
+        white.pop();
+    }
+    for (i, b) in black.iter().enumerate() {
+        room.apply(0, b, 0, false).unwrap();
+        if let Some(w) = white.get(i) {
+            room.apply(1, w, 0, false).unwrap();
+        }
+    }
+    room.apply(1 - bot_seat, "pass", 0, false).unwrap();
+    room
+}
+
+#[tokio::test]
+async fn a_server_bot_seat_passes_back_on_a_settled_board() {
+    use baduk_server::game::bots::{BotLimits, Bots, Job, Models};
+    let bots = std::sync::Arc::new(Bots::new(BotLimits::default(), Models::default(), false));
+    for bot_seat in [0, 1] {
+        // Level 10 with a playout cap instead of its clock: a seed decides.
+        for options in ["level=1", "level=4", "level=6", "level=10,playouts=3000"] {
+            let room = settled_room(bot_seat, options);
+            let spec = room.seats[bot_seat].spec.clone();
+            let job = Job {
+                room,
+                seat: bot_seat,
+                spec,
+                clock_ms: None,
+            };
+            let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let action = bots.think(job, cancel).await.unwrap();
+            assert_eq!(
+                action.as_deref(),
+                Some("pass"),
+                "seat {bot_seat}, {options}: the bot did not pass back after the opponent's pass"
+            );
+        }
     }
 }
