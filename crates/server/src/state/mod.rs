@@ -59,6 +59,8 @@ pub struct AppState {
     pub chat_clients: Arc<Budget>,
     /// Seekers waiting on this process.
     pub waiters: Arc<crate::state::waiters::Waiters>,
+    /// The open seeks the lobby's sockets follow.
+    pub seek_list: Arc<crate::state::waiters::SeekList>,
     /// When each account was last noted as seen (ms), so "online" costs a write a minute.
     touched: Arc<Mutex<HashMap<String, i64>>>,
 }
@@ -115,6 +117,7 @@ impl AppState {
             chat_accounts: Arc::new(Budget::new("chat messages", l.chat_per_second, 5)),
             chat_clients: Arc::new(Budget::new("chat messages", l.chat_per_second * 4.0, 20)),
             waiters: Arc::new(crate::state::waiters::Waiters::default()),
+            seek_list: Arc::new(crate::state::waiters::SeekList::default()),
             touched: Arc::new(Mutex::new(HashMap::new())),
         }
     }

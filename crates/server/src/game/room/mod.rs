@@ -221,6 +221,30 @@ impl Seat {
             player: None,
         }
     }
+
+    /// The seat's rating for `kind` as the API shows it (`rating_json`): its account's when
+    /// the game began, or a rated bot's fixed one; None for anyone else or an unrated kind.
+    pub fn rating_json(&self, kind: Option<&str>) -> Option<Value> {
+        let kind = kind?;
+        match (&self.player, &self.spec.bot) {
+            (Some(p), _) => p.rating.map(|(r, d, g)| {
+                crate::game::ratings::rating_json(
+                    kind,
+                    &baduk_rating::Rating {
+                        rating: r,
+                        deviation: d,
+                        volatility: 0.06,
+                    },
+                    g,
+                )
+            }),
+            (None, Some(b)) if self.spec.is_bot() => {
+                crate::game::ratings::bot_rating(kind, b, self.spec.options.as_deref())
+                    .map(|r| crate::game::ratings::rating_json(kind, &r, 0))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// One row of the state's action log (`actions`), as clients see it.
