@@ -56,6 +56,13 @@ pub struct ServeArgs {
     /// maximum time too); one search thread of the bots' pool a position.
     #[arg(long, default_value_t = baduk_server::review::engine::DEFAULT_PLAYOUTS)]
     pub review_playouts: u64,
+    /// The longest one review position may take, in seconds (0: `--bot-max-time`).
+    #[arg(long, default_value_t = 0.0)]
+    pub review_seconds: f64,
+    /// Search threads of the bots' pool that reviews may hold at once, the rest kept for the
+    /// bot seats (0: all of them, shared with the seats oldest first).
+    #[arg(long, default_value_t = 0)]
+    pub review_threads: usize,
     /// Allow games with a bot in both seats (at the same budget).
     #[arg(long)]
     pub allow_bot_games: bool,
@@ -215,9 +222,16 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             baduk_server::game::bots::MAX_GO_PLAYOUTS
         )));
     }
+    let review_time = if a.review_seconds == 0.0 {
+        None
+    } else {
+        Some(seconds("--review-seconds", a.review_seconds, 0.01, 3600.0)?)
+    };
     let limits = baduk_server::Limits {
         creates_per_minute: a.creates_per_minute,
         review_playouts: a.review_playouts,
+        review_time,
+        review_threads: a.review_threads,
         actions_per_second: a.actions_per_second,
         sockets_per_minute: a.sockets_per_minute,
         open_games_per_client: a.open_games_per_client,
@@ -276,6 +290,8 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             seek_bot_after: limits.seek_bot_after,
             secure_cookies: limits.secure_cookies,
             review_playouts: limits.review_playouts,
+            review_time: limits.review_time,
+            review_threads: limits.review_threads,
             header_timeout: limits.header_timeout,
             body_timeout: limits.body_timeout,
             idle_timeout: limits.idle_timeout,

@@ -102,6 +102,10 @@ pub struct Limits {
     pub secure_cookies: bool,
     /// Playouts the engine's review gives each Go position (capped by the bots' time too).
     pub review_playouts: u64,
+    /// The longest one review position may take (None: the bots' maximum time).
+    pub review_time: Option<Duration>,
+    /// Search threads of the bots' pool reviews may hold at once (0: all of them).
+    pub review_threads: usize,
     /// Time a connection has to send a request's head (from its first byte; a new connection
     /// from connecting).
     pub header_timeout: Duration,
@@ -144,6 +148,8 @@ impl Default for Limits {
             seek_bot_after: Duration::from_secs(20),
             secure_cookies: false,
             review_playouts: DEFAULT_PLAYOUTS,
+            review_time: None,
+            review_threads: 0,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),

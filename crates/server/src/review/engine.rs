@@ -1,7 +1,8 @@
 //! The engine's review: every position of a record's main line searched once, on the bots'
 //! pool (one search thread a position, waiting its turn with the seats' moves), under the
-//! operator's budget (`--review-playouts`, and never longer than `--bot-max-time`), each result
-//! stored as it arrives — a restarted server goes on from the first position without one.
+//! operator's budget (`--review-playouts`, `--review-seconds` a position, at most
+//! `--review-threads` of the pool), each result stored as it arrives — a restarted server goes
+//! on from the first position without one.
 //!
 //! A Go position's search reads the played move's value in the same tree as the best move's
 //! (the played move gets a tenth of the playouts at least), so a move's loss is one search's
@@ -128,7 +129,11 @@ impl Engine {
                 .expect("engine lock")
                 .push_back(id.to_string());
         }
-        let want = st.hub.bots.limits.threads.max(1);
+        let all = st.hub.bots.limits.threads.max(1);
+        let want = match st.limits.review_threads {
+            0 => all,
+            n => n.min(all),
+        };
         let mut n = self.workers.lock().expect("engine lock");
         while *n < want {
             *n += 1;
@@ -346,7 +351,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
         .take_tree(id)
         .filter(|r| k > 0 && r.at() == Some(k - 1));
     let (result, reviewer) = tokio::task::spawn_blocking(move || {
-        let time = limits.bots.max_time;
+        let time = limits.review_time.unwrap_or(limits.bots.max_time);
         if kind == "go" {
             let summary: Value = serde_json::from_str(&summary).map_err(|e| e.to_string())?;
             let g = SgfGame::parse_game(&record, index).map_err(|e| e.to_string())?;
@@ -514,7 +519,7 @@ pub async fn status(
         "done": positions.len(),
         "total": total,
         "rules": plan.rules,
-        "budget": {"playouts": st.limits.review_playouts, "max_ms": st.limits.bots.max_time.as_millis() as u64, "wall_nodes": WALL_NODES},
+        "budget": {"playouts": st.limits.review_playouts, "max_ms": st.limits.review_time.unwrap_or(st.limits.bots.max_time).as_millis() as u64, "wall_nodes": WALL_NODES},
         "positions": positions,
     }))
 }
