@@ -1,5 +1,5 @@
-//! Owns: the schema (`migrations/`), its migrations and every query; `backup` and `export` of a
-//! database. May use nothing above it, but for the types of what it stores (issue 40's known
+//! Owns: the schema (`migrations/`), its migrations and every query; SQLite's group commit
+//! (`group`); `backup` and `export` of a database. May use nothing above it, but for the types of what it stores (issue 40's known
 //! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks and ratings). `payload` builds what it notifies the other processes with (`cluster::bus` reads it),
 //! `time` keeps the database's clock (the hub charges clocks by it).
 //!
@@ -10,6 +10,7 @@
 
 pub mod backup;
 pub mod export;
+mod group;
 pub mod payload;
 pub mod time;
 
@@ -78,56 +79,7 @@ pub struct Store {
     pub queries: std::sync::Arc<QueryCounts>,
     /// SQLite: the queue of the group commit (None on PostgreSQL, and in the group commit's
     /// own copy of the store).
-    batcher: Option<tokio::sync::mpsc::UnboundedSender<AppendJob>>,
-}
-
-/// One action waiting for the group commit.
-#[derive(Debug)]
-struct AppendJob {
-    id: String,
-    row: ActionRow,
-    status: String,
-    summary: String,
-    owner: String,
-    done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
-}
-
-/// The most actions one group commit stores.
-const GROUP_MAX: usize = 256;
-
-/// SQLite's group commit: whatever actions wait when the writer is free go in one
-/// transaction; none waits on purpose, so a lone action is stored at once. Ends when every
-/// copy of the store is dropped.
-async fn group_commits(store: Store, mut queue: tokio::sync::mpsc::UnboundedReceiver<AppendJob>) {
-    while let Some(first) = queue.recv().await {
-        let mut batch = vec![first];
-        while batch.len() < GROUP_MAX {
-            match queue.try_recv() {
-                Ok(j) => batch.push(j),
-                Err(_) => break,
-            }
-        }
-        let answers = match store.append_batch(&batch).await {
-            Ok(a) => a,
-            // Nothing of the batch was stored: one at a time, so one action's failure is
-            // its own.
-            Err(_) => {
-                let mut a = Vec::with_capacity(batch.len());
-                for j in &batch {
-                    a.push(
-                        store
-                            .append_alone(&j.id, &j.row, &j.status, &j.summary, None, &j.owner)
-                            .await
-                            .map(|_| ()),
-                    );
-                }
-                a
-            }
-        };
-        for (j, a) in batch.into_iter().zip(answers) {
-            let _ = j.done.send(a);
-        }
-    }
+    batcher: Option<tokio::sync::mpsc::UnboundedSender<group::AppendJob>>,
 }
 
 /// Statements the store and the cluster ran since the process started (the games, actions,
@@ -342,7 +294,7 @@ impl Store {
             .map_err(|e| format!("database {url}: cannot note the names' skeletons: {e}"))?;
         if !postgres {
             let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-            tokio::spawn(group_commits(store.clone(), rx));
+            tokio::spawn(group::group_commits(store.clone(), rx));
             store.batcher = Some(tx);
         }
         Ok(store)
@@ -498,7 +450,7 @@ impl Store {
         // commit); each is answered once its batch has committed.
         if let (Some(tx), None) = (&self.batcher, rated) {
             let (done, answer) = tokio::sync::oneshot::channel();
-            let job = AppendJob {
+            let job = group::AppendJob {
                 id: id.to_string(),
                 row: row.clone(),
                 status: status.to_string(),
@@ -610,30 +562,6 @@ impl Store {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
             Err(e) => Err(e.into()),
         }
-    }
-
-    /// Stores a batch of actions (of different games: a game's room lock lets one of its
-    /// actions through at a time) in one transaction; each one's own answer. Err: nothing of
-    /// the batch was stored.
-    async fn append_batch(
-        &self,
-        batch: &[AppendJob],
-    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        let mut tx = self.write().begin().await?;
-        let mut out = Vec::with_capacity(batch.len());
-        for j in batch {
-            out.push(
-                self.append_in(&mut tx, &j.id, &j.row, &j.status, &j.summary, &j.owner)
-                    .await?,
-            );
-        }
-        tx.commit().await?;
-        use std::sync::atomic::Ordering::Relaxed;
-        self.queries.group_commits.fetch_add(1, Relaxed);
-        self.queries
-            .group_commit_actions
-            .fetch_add(batch.len() as u64, Relaxed);
-        Ok(out)
     }
 
     /// Marks a seat as joined (and refreshes the lobby line).
