@@ -1,7 +1,10 @@
-//! Owns: the schema (`migrations/`), its migrations and every query; SQLite's group commit
-//! (`group`); `backup` and `export` of a database. May use nothing above it, but for the types of what it stores (issue 40's known
-//! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks and ratings). `payload` builds what it notifies the other processes with (`cluster::bus` reads it),
-//! `time` keeps the database's clock (the hub charges clocks by it).
+//! Owns: the schema (`migrations/`), its migrations and the queries of games, seats and actions;
+//! the plain data it keeps for a game (`types`: settings, seats, players, the action log with its
+//! clocks, rating changes); SQLite's group commit (`group`); `backup` of a database; the payloads
+//! it notifies the other processes with (`payload`; `cluster::bus` reads them); the database's
+//! clock (`time`; the hub charges clocks by it). May use `net` alone, nothing above it
+//! (`tests/layout.rs` keeps it so): a rated game's rating update comes from `game::ratings`
+//! through [`RatingUpdate`], run in the store's transaction.
 //!
 //! Storage: one schema and one set of queries over SQLite (an embedded file, the default) or
 //! PostgreSQL (several server processes on one database). Games, seats with token hashes, and
@@ -9,18 +12,19 @@
 //! for the same turn.
 
 pub mod backup;
-pub mod export;
 mod group;
 pub mod payload;
 pub mod time;
+pub mod types;
 
-use crate::game::clock::Clocks;
-use crate::game::room::{ActionRow, SeatSpec, Settings};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor, Row};
 use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
 use std::str::FromStr;
+use types::{ActionRow, Clocks, Player, RatingChange, SeatSpec, Settings};
 
 /// The schema's migrations, in order (the same SQL serves both databases).
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -98,6 +102,24 @@ pub struct QueryCounts {
     pub group_commit_actions: std::sync::atomic::AtomicU64,
 }
 
+/// A future the store awaits inside one of its transactions.
+pub type Pending<'t, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 't>>;
+
+/// The rating update of a rated game's end, run inside the transaction that stores its last
+/// action (after the action's row, before the commit): `game::ratings` implements it for its
+/// `RatedEnd`, so the store commits new ratings without knowing how they move.
+pub trait RatingUpdate: Send + Sync {
+    /// Updates the ratings of game `game_id`'s players in `tx` at `now` (ms); returns the
+    /// changes.
+    fn apply<'t>(
+        &'t self,
+        tx: &'t mut sqlx::Transaction<'static, sqlx::Any>,
+        postgres: bool,
+        game_id: &'t str,
+        now: i64,
+    ) -> Pending<'t, Vec<RatingChange>>;
+}
+
 /// A stored game, as read back.
 #[derive(Clone, Debug)]
 pub struct StoredGame {
@@ -110,11 +132,11 @@ pub struct StoredGame {
     /// The action log.
     pub actions: Vec<ActionRow>,
     /// The accounts holding the seats (as many as `seats`).
-    pub players: Vec<Option<crate::game::room::Player>>,
+    pub players: Vec<Option<Player>>,
     /// Whether the game is rated.
     pub rated: bool,
     /// The rating changes its result made.
-    pub rating_changes: Vec<crate::game::ratings::RatingChange>,
+    pub rating_changes: Vec<RatingChange>,
     /// The node that owns it now (None: nobody yet, or its owner left).
     pub owner: Option<String>,
 }
@@ -443,9 +465,9 @@ impl Store {
         row: &ActionRow,
         status: &str,
         summary: &str,
-        rated: Option<&crate::game::ratings::RatedEnd>,
+        rated: Option<&dyn RatingUpdate>,
         owner: &str,
-    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
+    ) -> Result<Vec<RatingChange>, StoreError> {
         // SQLite: actions of several games that arrive together share one transaction (group
         // commit); each is answered once its batch has committed.
         if let (Some(tx), None) = (&self.batcher, rated) {
@@ -477,16 +499,14 @@ impl Store {
         row: &ActionRow,
         status: &str,
         summary: &str,
-        rated: Option<&crate::game::ratings::RatedEnd>,
+        rated: Option<&dyn RatingUpdate>,
         owner: &str,
-    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
+    ) -> Result<Vec<RatingChange>, StoreError> {
         let mut tx = self.write().begin().await?;
         self.append_in(&mut tx, id, row, status, summary, owner)
             .await??;
         let changes = match rated {
-            Some(end) => {
-                crate::game::ratings::apply(&mut tx, self.postgres, id, end, row.at).await?
-            }
+            Some(end) => end.apply(&mut tx, self.postgres, id, row.at).await?,
             None => Vec::new(),
         };
         // The event carries the action itself: the other processes apply it without reading
@@ -685,7 +705,7 @@ impl Store {
         let created_at: i64 = g.try_get(1)?;
         let rated: i64 = g.try_get(2)?;
         let owner: Option<String> = g.try_get(3)?;
-        let kind = crate::game::ratings::kind_of(&settings).unwrap_or("");
+        let kind = types::kind_of(&settings).unwrap_or("");
         let rows = sqlx::query(
             "SELECT s.spec, s.token_hash, s.joined, s.account_id, a.name, r.rating, r.deviation, r.games \
              FROM seats s LEFT JOIN accounts a ON a.id = s.account_id \
@@ -710,18 +730,14 @@ impl Store {
             let rating: Option<f64> = r.try_get(5)?;
             let deviation: Option<f64> = r.try_get(6)?;
             let games: Option<i64> = r.try_get(7)?;
-            players.push(
-                account
-                    .zip(name)
-                    .map(|(id, name)| crate::game::room::Player {
-                        id,
-                        name,
-                        rating: Some(match (rating, deviation) {
-                            (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
-                            _ => (1500.0, 350.0, 0),
-                        }),
-                    }),
-            );
+            players.push(account.zip(name).map(|(id, name)| Player {
+                id,
+                name,
+                rating: Some(match (rating, deviation) {
+                    (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
+                    _ => (1500.0, 350.0, 0),
+                }),
+            }));
         }
         let rating_changes = if rated != 0 {
             self.rating_changes(id, &players).await?
@@ -745,8 +761,8 @@ impl Store {
     async fn rating_changes(
         &self,
         id: &str,
-        players: &[Option<crate::game::room::Player>],
-    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
+        players: &[Option<Player>],
+    ) -> Result<Vec<RatingChange>, StoreError> {
         let rows = sqlx::query(
             "SELECT account_id, kind, rating_before, deviation_before, rating, deviation \
              FROM rating_history WHERE game_id = $1",
@@ -768,7 +784,7 @@ impl Store {
                 deviation: d,
                 volatility: 0.06,
             };
-            out.push(crate::game::ratings::RatingChange {
+            out.push(RatingChange {
                 seat,
                 kind: r.try_get(1)?,
                 before: rating(r.try_get(2)?, r.try_get(3)?),
