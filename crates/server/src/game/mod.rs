@@ -10,9 +10,10 @@
 //! changes) is defined in `store::types`; `room`, `clock` and `ratings` re-export it and add
 //! what the game does with it.
 //!
-//! May use: `store` and `net` (below it). Never `http`, `review`, `players`, `cluster` or
-//! `state` (`tests/layout.rs` keeps it so): the hub holds this process's node of the cluster
-//! (`hub::Cluster`) and places new games itself; the cluster's work on them is above.
+//! May use: `store` and `net` (below it). Never `http`, `review`, `players`, `cluster`, `state`
+//! or `config` (`tests/layout.rs` keeps it so; `config` gathers the game's own limit types):
+//! the hub holds this process's node of the cluster (`hub::Cluster`) and places new games
+//! itself; the cluster's work on them is above.
 
 pub mod bots;
 pub mod clock;

@@ -1,6 +1,8 @@
 //! A game on the server, whichever game it is: settings, seats, clocks and the action log, over
 //! the game's own room ([`GoRoom`] or [`WallRoom`]). The action log is the truth: replaying its
-//! rows rebuilds the same room in any process.
+//! rows rebuilds the same room in any process. What a room shows is in `views`. The stored data
+//! of a game (`Settings`, `SeatSpec`, `Player`, `ActionRow`) is defined in `store::types` and
+//! re-exported here.
 
 mod views;
 
