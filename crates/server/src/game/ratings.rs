@@ -4,7 +4,7 @@
 
 use crate::game::room::{Core, Room, Settings};
 pub use crate::store::types::{kind_of, RatingChange, KINDS};
-use crate::store::{RatingUpdate, StoreError};
+use crate::store::{InTransaction, Pending, RatingUpdate, StoreError};
 use baduk_rating::{go_rank, Config, Game, Rating};
 use serde_json::{json, Value};
 use sqlx::Row;
@@ -317,14 +317,8 @@ pub(crate) async fn apply(
 }
 
 impl RatingUpdate for RatedEnd {
-    fn apply<'t>(
-        &'t self,
-        tx: &'t mut sqlx::Transaction<'static, sqlx::Any>,
-        postgres: bool,
-        game_id: &'t str,
-        now: i64,
-    ) -> crate::store::Pending<'t, Vec<RatingChange>> {
-        Box::pin(apply(tx, postgres, game_id, self, now))
+    fn apply<'t>(&'t self, at: InTransaction<'t>) -> Pending<'t, Vec<RatingChange>> {
+        Box::pin(apply(at.tx, at.postgres, at.game_id, self, at.now))
     }
 }
 

@@ -109,15 +109,20 @@ pub type Pending<'t, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + S
 /// action (after the action's row, before the commit): `game::ratings` implements it for its
 /// `RatedEnd`, so the store commits new ratings without knowing how they move.
 pub trait RatingUpdate: Send + Sync {
-    /// Updates the ratings of game `game_id`'s players in `tx` at `now` (ms); returns the
-    /// changes.
-    fn apply<'t>(
-        &'t self,
-        tx: &'t mut sqlx::Transaction<'static, sqlx::Any>,
-        postgres: bool,
-        game_id: &'t str,
-        now: i64,
-    ) -> Pending<'t, Vec<RatingChange>>;
+    /// Updates the ratings of the game's players in its transaction; returns the changes.
+    fn apply<'t>(&'t self, at: InTransaction<'t>) -> Pending<'t, Vec<RatingChange>>;
+}
+
+/// Where a [`RatingUpdate`] runs: the transaction storing a game's last action.
+pub struct InTransaction<'t> {
+    /// The open transaction (the action's row is in it).
+    pub tx: &'t mut sqlx::Transaction<'static, sqlx::Any>,
+    /// Whether the database is PostgreSQL (rows are locked in a fixed order there).
+    pub postgres: bool,
+    /// The game.
+    pub game_id: &'t str,
+    /// The action's time (ms): when the ratings moved.
+    pub now: i64,
 }
 
 /// A stored game, as read back.
@@ -506,7 +511,15 @@ impl Store {
         self.append_in(&mut tx, id, row, status, summary, owner)
             .await??;
         let changes = match rated {
-            Some(end) => end.apply(&mut tx, self.postgres, id, row.at).await?,
+            Some(end) => {
+                end.apply(InTransaction {
+                    tx: &mut tx,
+                    postgres: self.postgres,
+                    game_id: id,
+                    now: row.at,
+                })
+                .await?
+            }
             None => Vec::new(),
         };
         // The event carries the action itself: the other processes apply it without reading
