@@ -332,11 +332,8 @@ pub struct ExportArgs {
 
 /// Runs `wall export`.
 pub fn export(a: ExportArgs) -> Result<(), CliError> {
-    let n = baduk_server::block_on(baduk_server::store::export::export_wall(
-        &a.database,
-        &a.out,
-    ))
-    .map_err(CliError::input)?;
+    let n = baduk_server::block_on(baduk_server::game::export::export_wall(&a.database, &a.out))
+        .map_err(CliError::input)?;
     println!("{n} finished Wall Go games written to {}", a.out.display());
     Ok(())
 }

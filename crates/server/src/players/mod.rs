@@ -1,6 +1,6 @@
 //! Owns: people: accounts, passwords and sessions (`accounts`), the players' pages and API (this
 //! file), seeks and their matching (`seeks`), chat (`chat`). May use: `game`, `store`, `cluster`
-//! and the web side's shared state. Never `crate::review`.
+//! and the web side's shared state (`state`). Never `crate::http` or `crate::review`.
 //!
 //! The players' HTTP side: who a request is (session cookie with CSRF, or API token), sign-up,
 //! sign-in and guests, API tokens, profiles, the players online, handicap suggestions and the
