@@ -102,6 +102,9 @@ pub struct Limits {
     pub secure_cookies: bool,
     /// Playouts the engine's review gives each Go position (capped by the bots' time too).
     pub review_playouts: u64,
+    /// The operator's external analysis engine for Go reviews (`--analysis-engine`, KataGo's
+    /// JSON protocol); None: our own engine.
+    pub analysis_engine: Option<crate::review::katago::ExternalEngine>,
     /// Time a connection has to send a request's head (from its first byte; a new connection
     /// from connecting).
     pub header_timeout: Duration,
@@ -144,6 +147,7 @@ impl Default for Limits {
             seek_bot_after: Duration::from_secs(20),
             secure_cookies: false,
             review_playouts: DEFAULT_PLAYOUTS,
+            analysis_engine: None,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),

@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 pub mod engine;
 pub mod export;
+pub mod katago;
 use engine::{Engine, Plan};
 
 /// The largest record accepted (bytes).
