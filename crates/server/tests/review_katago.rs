@@ -242,3 +242,60 @@ async fn a_missing_engine_is_said_so() {
     let err = a["engine_error"].as_str().unwrap();
     assert!(err.contains("could not start `/nonexistent/katago`"), "{a}");
 }
+
+/// The real KataGo when `KATAGO` (the binary) and `KATAGO_MODEL` (a network) name one, with
+/// `KATAGO_CONFIG` or a small one-thread config written here (its `reportAnalysisWinratesAs`
+/// the side to move: the query's override must give Black's view anyway). Skipped otherwise.
+#[tokio::test]
+async fn the_real_katago_reviews_a_short_game() {
+    let (Ok(bin), Ok(model)) = (std::env::var("KATAGO"), std::env::var("KATAGO_MODEL")) else {
+        eprintln!("skipped: KATAGO and KATAGO_MODEL are not set");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let config = std::env::var("KATAGO_CONFIG").unwrap_or_else(|_| {
+        let path = dir.path().join("analysis.cfg");
+        std::fs::write(
+            &path,
+            "logToStderr = false\nlogDir = ".to_string()
+                + &dir.path().join("logs").display().to_string()
+                + "\nnumAnalysisThreads = 1\nnumSearchThreadsPerAnalysisThread = 1\n\
+                   nnMaxBatchSize = 8\nnnCacheSizePowerOfTwo = 16\n\
+                   reportAnalysisWinratesAs = SIDETOMOVE\n",
+        )
+        .unwrap();
+        path.display().to_string()
+    });
+    let argv = vec![
+        bin,
+        "analysis".into(),
+        "-model".into(),
+        model,
+        "-config".into(),
+        config,
+    ];
+    let s = Server::start_config("sqlite", |c| {
+        c.limits.analysis_engine = Some(ExternalEngine {
+            argv,
+            visits: Some(8),
+        });
+    })
+    .await;
+    let a = reviewed(&s, 600).await;
+    assert!(a["engine_error"].is_null(), "{a}");
+    assert!(engines(&a).iter().all(|e| e == "katago"), "{a}");
+    for p in a["positions"].as_array().unwrap() {
+        let wr = p["winrate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&wr), "{p}");
+        assert!(
+            p["best"].is_string() && p["visits"].as_u64().unwrap() >= 1,
+            "{p}"
+        );
+        if p["best"] == p["played"] {
+            assert_eq!(p["loss"], 0.0, "{p}");
+        }
+    }
+    // White won this game by 4 (counted): Black's view of the last position says so.
+    let last = a["positions"].as_array().unwrap().last().unwrap().clone();
+    assert!(last["score"].as_f64().unwrap() < 0.0, "{last}");
+}
