@@ -14,7 +14,8 @@ use std::time::Duration;
 /// The fake engine: `fake.py MODE [FILE]`. Modes: `synth` (made-up figures, Black's view:
 /// Black's win rate 0.5 + turn/100, best move the played one on even turns), `replay FILE`
 /// (the transcript's answers, by turn), `crash`, `hang`, `garbage`, `wrongid`, `error`,
-/// `long`, `synth-then-crash` (answers one query, then exits 3).
+/// `long`, `synth-then-crash` (answers one query, then exits 3), `crash-once FILE` (exits at
+/// its first start, `synth` after).
 const FAKE: &str = r##"
 import json, sys, time
 mode = sys.argv[1]
@@ -26,6 +27,12 @@ if mode == "replay":
         v = json.loads(line)
         book.setdefault(v["turnNumber"], v)
 queries = 0
+if mode == "crash-once":
+    import os
+    if not os.path.exists(sys.argv[2]):
+        open(sys.argv[2], "w").close()
+        sys.stderr.write("first start fails\n"); sys.exit(2)
+    mode = "synth"
 for line in sys.stdin:
     q = json.loads(line)
     queries += 1
@@ -193,7 +200,7 @@ async fn falls_back(mode: &str, why: &str) -> Value {
 
 #[tokio::test]
 async fn a_crashing_engine_hands_the_review_to_our_own() {
-    let a = falls_back("crash", "exited with exit status: 1").await;
+    let a = falls_back("crash", "exited with status 1").await;
     assert!(a["engine_error"]
         .as_str()
         .unwrap()
@@ -203,7 +210,7 @@ async fn a_crashing_engine_hands_the_review_to_our_own() {
 
 #[tokio::test]
 async fn a_crash_midway_keeps_what_was_stored() {
-    let a = falls_back("synth-then-crash", "exit status: 3").await;
+    let a = falls_back("synth-then-crash", "exited with status 3").await;
     let e = engines(&a);
     // The first batch (8 positions) came from the external engine and stays.
     assert!(e[..8].iter().all(|e| e == "katago"), "{e:?}");
@@ -233,6 +240,39 @@ async fn an_engine_error_is_reported() {
 #[tokio::test]
 async fn an_endless_line_is_cut() {
     falls_back("long", "longer than 1048576 bytes").await;
+}
+
+#[tokio::test]
+async fn the_engine_is_started_again_after_its_backoff() {
+    let marker = tempfile::tempdir().unwrap();
+    let flag = marker.path().join("started").display().to_string();
+    let (_dir, argv) = fake("crash-once", &[&flag]);
+    let s = server(argv).await;
+    let a = reviewed(&s, 120).await;
+    assert!(
+        a["engine_error"]
+            .as_str()
+            .unwrap()
+            .contains("exited with status 2"),
+        "{a}"
+    );
+    // A later review gets the engine again once the backoff (1 s) has passed; one started
+    // within it is told so and reviewed by our own engine.
+    for _ in 0..20 {
+        let b = reviewed(&s, 120).await;
+        if b["engine_error"].is_null() {
+            assert!(engines(&b).iter().all(|e| e == "katago"), "{b}");
+            return;
+        }
+        assert!(
+            b["engine_error"]
+                .as_str()
+                .unwrap()
+                .contains("started again in"),
+            "{b}"
+        );
+    }
+    panic!("the engine was never started again");
 }
 
 #[tokio::test]

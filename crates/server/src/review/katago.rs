@@ -250,7 +250,10 @@ impl KataGo {
             .collect();
         let mut why = match status {
             // It ended by itself before the kill: say how.
-            Ok(Ok(s)) if err.starts_with("closed") => format!("exited with {s}"),
+            Ok(Ok(s)) if err.starts_with("closed") => match s.code() {
+                Some(c) => format!("exited with status {c}"),
+                None => format!("ended: {s}"),
+            },
             _ => err,
         };
         if let Some(last) = tail.last().filter(|l| !l.trim().is_empty()) {
