@@ -339,3 +339,48 @@ async fn the_real_katago_reviews_a_short_game() {
     let last = a["positions"].as_array().unwrap().last().unwrap().clone();
     assert!(last["score"].as_f64().unwrap() < 0.0, "{last}");
 }
+
+/// The transcript recorded from the real KataGo (tests/data/katago-9x9.jsonl: its header
+/// names the version, network and command) replayed by the fake: every position stored with
+/// KataGo's figures, Black's view, the loss rule kept.
+#[tokio::test]
+async fn a_recorded_katago_transcript_is_stored_as_its_figures() {
+    let path = format!("{}/tests/data/katago-9x9.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let mut book = std::collections::HashMap::new();
+    for line in std::fs::read_to_string(&path).unwrap().lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let v: Value = serde_json::from_str(line).unwrap();
+        book.entry(v["turnNumber"].as_u64().unwrap()).or_insert(v);
+    }
+    let (_dir, argv) = fake("replay", &[&path]);
+    let s = server(argv).await;
+    let a = reviewed(&s, 60).await;
+    assert!(a["engine_error"].is_null(), "{a}");
+    for (k, p) in a["positions"].as_array().unwrap().iter().enumerate() {
+        let r = &book[&(k as u64)];
+        assert_eq!(p["engine"], "katago", "{p}");
+        let wr = r["rootInfo"]["winrate"].as_f64().unwrap();
+        assert!(
+            (p["winrate"].as_f64().unwrap() - wr).abs() < 1e-3,
+            "{p} {r}"
+        );
+        assert_eq!(p["to_move"], r["rootInfo"]["currentPlayer"], "{p}");
+        let best = r["moveInfos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["order"] == 0)
+            .unwrap();
+        assert_eq!(p["best"], best["move"], "{p}");
+        assert_eq!(p["visits"], r["rootInfo"]["visits"], "{p}");
+        assert!(p["loss"].as_f64().unwrap() >= 0.0, "{p}");
+        if p["best"] == p["played"] {
+            assert_eq!(
+                (p["loss"].as_f64(), p["loss_from"].as_str()),
+                (Some(0.0), Some("best"))
+            );
+        }
+    }
+}
