@@ -237,7 +237,19 @@ export function seatLink(url, seat) {
  * A WebSocket to /ws/games/{id} that reconnects with back-off and pings to keep the line alive.
  * onMessage gets each parsed message; onStatus gets 'open' | 'closed'.
  */
-export function connect(id, { onMessage, onStatus }) {
+export function connect(id, handlers) {
+  return socketTo(`/ws/games/${encodeURIComponent(id)}`, handlers);
+}
+
+/**
+ * The lobby's WebSocket (/ws/lobby): `{type: 'seeks', seeks}` on connect and whenever the open
+ * seeks change; reconnects like a game's.
+ */
+export function lobbySocket(handlers) {
+  return socketTo('/ws/lobby', handlers);
+}
+
+function socketTo(path, { onMessage, onStatus }) {
   let ws = null;
   let delay = 300;
   let stopped = false;
@@ -245,7 +257,7 @@ export function connect(id, { onMessage, onStatus }) {
   const open = () => {
     if (stopped) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    ws = new WebSocket(`${proto}//${location.host}/ws/games/${encodeURIComponent(id)}`);
+    ws = new WebSocket(`${proto}//${location.host}${path}`);
     ws.onopen = () => {
       delay = 300;
       onStatus('open');
@@ -322,6 +334,8 @@ export function seekSocket(id, { onMessage, onClose }) {
     closed = true;
   };
   return {
+    /** Whether the socket is open (closing it then drops the seek on the server). */
+    isOpen: () => ws.readyState === WebSocket.OPEN,
     send(msg) {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
       else ws.addEventListener('open', () => ws.send(JSON.stringify(msg)), { once: true });

@@ -288,6 +288,12 @@ function renderPlayers() {
       const kind = kindOf(st.game, st.game === 'go' ? st.size : null);
       const rank = kind ? ratingShort(kind, info.player) : '';
       card.append(h('div', { class: 'who', 'data-player-seat': seat }, playerLink(info.player.name, displayName(info.player.name), { title: info.player.name }), rank ? h('span', { class: 'rank' }, rank) : ''));
+    } else if (info.kind === 'bot' && typeof info.rating?.rating === 'number') {
+      // A rated bot's fixed rating: its rank and number for Go, the number for Wall Go.
+      const kind = kindOf(st.game, st.game === 'go' ? st.size : null);
+      const n = Math.round(info.rating.rating);
+      const words = kind === 'wallgo' || !kind ? String(n) : `${ratingShort(kind, info.rating)} (${n})`;
+      card.append(h('div', { class: 'who', 'data-bot-rating': n }, h('span', { class: 'rank' }, t('kind.bot.rating', words))));
     }
     if (info.kind === 'open' && !info.joined && !mine.includes(seat)) {
       const b = h('button', { class: 'small', 'data-sit': seat }, account() ? t('sit.self') : t('sit'));

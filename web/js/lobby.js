@@ -1,7 +1,7 @@
 // The lobby (/): play now (a seek, then the game or the bot), create a game, list open / live /
 // finished games with their players, the open seeks and who is online; join an open seat, watch.
 
-import { api, holdSeat, saveInvite, seatLink, seekSocket, account } from './api.js';
+import { api, holdSeat, saveInvite, seatLink, seekSocket, lobbySocket, account } from './api.js';
 import { initAccount, repaintAccount, kindOf, ratingShort, rankWords, playerLink, KINDS, isGuest, displayName, userName } from './account.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
@@ -367,8 +367,11 @@ function stopSeek(drop = true) {
   const { id, sock } = seeking;
   seeking.id = null;
   seeking.sock = null;
+  // Closing an open seek socket drops the seek on the server: a DELETE after it would find
+  // nothing (a 404). Only a socket not open yet needs the DELETE; a seek gone already is fine.
+  const open = sock?.isOpen() ?? false;
   sock?.close();
-  if (drop && id) api.cancelSeek(id).catch(() => {});
+  if (drop && id && !open) api.cancelSeek(id).catch(() => {});
   showSeeking(false);
 }
 
@@ -409,7 +412,7 @@ async function startSeek(e, spec = seekSpec()) {
         err.textContent = t('seek.ended');
       },
     });
-    loadSeeks();
+    if (!lobbyLive) loadSeeks();
   } catch (ex) {
     showSeeking(false);
     err.textContent = ex.status ? say(ex.code, ex.args, ex.message) : t('error.network');
@@ -443,7 +446,9 @@ $('#keep-waiting').onclick = () => {
 };
 $('#seek-cancel').onclick = () => {
   stopSeek();
-  loadSeeks();
+  // The lobby's socket brings the list without the seek; without it, ask.
+  if (lobbyLive) renderSeeks(lastSeeks);
+  else loadSeeks();
   $('#seek-btn').focus();
 };
 window.addEventListener('pagehide', () => seeking.sock?.close());
@@ -456,33 +461,51 @@ function seekWords(sk) {
   return [size, clock, sk.rated ? t('rated') : t('unrated')].filter(Boolean).join(' · ');
 }
 
+// The open seeks come over the lobby's socket as they change; asked for only while it is down.
+let lobbyLive = false;
+let lastSeeks = null;
+
 async function loadSeeks() {
-  const list = $('#seeks');
   try {
-    const r = await api.seeks();
-    const me = account();
-    const items = (r.seeks || []).map((sk) => {
-      // `player` is the seeker's name (or an object with it); `rating` the seek's rating.
-      const p = typeof sk.player === 'string' ? { name: sk.player, rating: sk.rating } : { rating: sk.rating, ...(sk.player || {}) };
-      const kind = kindOf(sk.game, sk.game === 'go' ? sk.size || 19 : null);
-      const r1 = p.rating !== undefined && p.rating !== null ? ratingShort(kind || 'go19', p) : '';
-      const who = h('span', {}, p.name ? playerLink(p.name, displayName(p.name)) : '', r1 ? ` ${r1}` : '');
-      const acts = h('div', { class: 'gact' });
-      const mine = sk.id === seeking.id || (me && p.name === me.name);
-      if (!mine && !seeking.id) {
-        const b = h('button', { type: 'button', class: 'small primary', 'data-accept-seek': sk.id }, t('seek.play'));
-        // Taking a seek is seeking the same game: the server pairs the two.
-        b.onclick = () => startSeek(null, sk.game === 'go' ? { game: 'go', size: sk.size, ...(sk.rules ? { rules: sk.rules } : {}), ...(sk.clock ? { clock: sk.clock } : {}), rated: !!sk.rated } : { game: 'wallgo', ...(sk.turn_seconds !== undefined ? { turn_seconds: sk.turn_seconds } : {}), rated: !!sk.rated });
-        acts.append(b);
-      } else if (mine) acts.append(h('span', { class: 'badge' }, t('seek.yours')));
-      return h('li', { 'data-seek': sk.id }, h('span', { class: `gicon ${sk.game}`, 'aria-hidden': 'true' }, sk.game === 'go' ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, who), h('div', { class: 'gmeta' }, seekWords(sk))), acts);
-    });
-    list.replaceChildren(...items);
-    if (!items.length) list.append(h('li', { class: 'empty' }, t('seek.none')));
+    renderSeeks(await api.seeks());
   } catch (e) {
-    list.replaceChildren(h('li', { class: 'empty' }, e.status === 404 ? t('seek.none') : e.status ? e.message : t('error.network')));
+    $('#seeks').replaceChildren(h('li', { class: 'empty' }, e.status === 404 ? t('seek.none') : e.status ? e.message : t('error.network')));
   }
 }
+
+function renderSeeks(r) {
+  if (!r) return;
+  lastSeeks = r;
+  const list = $('#seeks');
+  const me = account();
+  const items = (r.seeks || []).map((sk) => {
+    // `player` is the seeker's name (or an object with it); `rating` the seek's rating.
+    const p = typeof sk.player === 'string' ? { name: sk.player, rating: sk.rating } : { rating: sk.rating, ...(sk.player || {}) };
+    const kind = kindOf(sk.game, sk.game === 'go' ? sk.size || 19 : null);
+    const r1 = p.rating !== undefined && p.rating !== null ? ratingShort(kind || 'go19', p) : '';
+    const who = h('span', {}, p.name ? playerLink(p.name, displayName(p.name)) : '', r1 ? ` ${r1}` : '');
+    const acts = h('div', { class: 'gact' });
+    const mine = sk.id === seeking.id || (me && p.name === me.name);
+    if (!mine && !seeking.id) {
+      const b = h('button', { type: 'button', class: 'small primary', 'data-accept-seek': sk.id }, t('seek.play'));
+      // Taking a seek is seeking the same game: the server pairs the two.
+      b.onclick = () => startSeek(null, sk.game === 'go' ? { game: 'go', size: sk.size, ...(sk.rules ? { rules: sk.rules } : {}), ...(sk.clock ? { clock: sk.clock } : {}), rated: !!sk.rated } : { game: 'wallgo', ...(sk.turn_seconds !== undefined ? { turn_seconds: sk.turn_seconds } : {}), rated: !!sk.rated });
+      acts.append(b);
+    } else if (mine) acts.append(h('span', { class: 'badge' }, t('seek.yours')));
+    return h('li', { 'data-seek': sk.id }, h('span', { class: `gicon ${sk.game}`, 'aria-hidden': 'true' }, sk.game === 'go' ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, who), h('div', { class: 'gmeta' }, seekWords(sk))), acts);
+  });
+  list.replaceChildren(...items);
+  if (!items.length) list.append(h('li', { class: 'empty' }, t('seek.none')));
+}
+
+lobbySocket({
+  onMessage(msg) {
+    if (msg.type === 'seeks') renderSeeks(msg);
+  },
+  onStatus(s) {
+    lobbyLive = s === 'open';
+  },
+});
 
 async function loadOnline() {
   const list = $('#online');
@@ -512,7 +535,7 @@ initChrome(() => {
   syncStay();
   renderSeats();
   loadList();
-  loadSeeks();
+  renderSeeks(lastSeeks);
   loadOnline();
   repaintAccount();
   if (seeking.offer && !$('#bot-offer').hidden) paintOffer();
@@ -520,7 +543,8 @@ initChrome(() => {
 });
 initAccount().then(() => {
   loadOnline();
-  loadSeeks();
+  if (lastSeeks) renderSeeks(lastSeeks);
+  else loadSeeks();
 });
 seekForm.onsubmit = startSeek;
 seekForm['seek-kind'].onchange = syncSeekFields;
@@ -547,6 +571,6 @@ setList('live');
 setInterval(() => {
   if (document.hidden) return;
   if (!next) loadList();
-  loadSeeks();
+  if (!lobbyLive) loadSeeks();
   loadOnline();
 }, 5000);

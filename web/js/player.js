@@ -4,7 +4,7 @@
 
 import { api, account } from './api.js';
 import { t, lang, applyStatic } from './i18n.js';
-import { h, initChrome, resultShort, clockWords } from './ui.js';
+import { h, initChrome, resultShort, clockWords, kindLabel } from './ui.js';
 import { initAccount, repaintAccount, KINDS, kindOf, ratingShort, ratingLong, playerLink, rankWords, rankCode, USER } from './account.js';
 
 const $ = (s) => document.querySelector(s);
@@ -39,6 +39,10 @@ function graph(kind, hist) {
   const T = 12;
   const B = 26;
   const pts = [...hist].sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
+  // The line starts where the first rated game started from (the initial rating): after one
+  // game it is a line from there, not a lone dot.
+  const first = pts[0];
+  if (first && typeof first.rating_before === 'number') pts.unshift({ at: first.at, rating: first.rating_before, deviation: first.deviation_before, start: true });
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'rgraph', role: 'img', 'data-graph': kind });
   const last = pts[pts.length - 1];
   svg.append(s('title', {}, `${t(`kind.${kind}`)}: ${ratingLong(kind, last)}`));
@@ -70,8 +74,8 @@ function graph(kind, hist) {
     svg.append(s('polyline', { class: 'line', points: pts.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ') }));
   }
   pts.forEach((p, i) => {
-    const c = s('circle', { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: n > 40 ? 2 : 3.5, class: 'pt' });
-    c.append(s('title', {}, `${when(p.at)}: ${ratingLong(kind, p)}`));
+    const c = s('circle', { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: n > 40 ? 2 : 3.5, class: p.start ? 'pt start' : 'pt', 'data-rating': Math.round(p.rating) });
+    c.append(s('title', {}, `${p.start ? t('profile.start') : when(p.at)}: ${ratingLong(kind, p)}`));
     svg.append(c);
   });
   svg.append(s('text', { x: L, y: H - 6, class: 'axis' }, when(pts[0].at)));
@@ -79,14 +83,19 @@ function graph(kind, hist) {
   return svg;
 }
 
-/** The seat of this profile's player in a game summary (names compare without case). */
+/**
+ * The seat of this profile's player in a game summary: the server's `seat` (a guest's game
+ * keeps the guest's old name), else by name (names compare without case).
+ */
 function seatOf(g) {
+  if (g.seat && g.seats?.[g.seat]) return g.seat;
   const want = (data?.name || name).toLowerCase();
   for (const [seat, info] of Object.entries(g.seats || {})) if (info.player && String(info.player.name).toLowerCase() === want) return seat;
   return null;
 }
 
 function opponentOf(g, seat) {
+  if (!seat) return null;
   for (const [s2, info] of Object.entries(g.seats || {})) if (s2 !== seat) return info;
   return null;
 }
@@ -107,7 +116,7 @@ function gameItem(g) {
   const kind = kindOf(g.game, g.size);
   const size = g.game === 'go' ? (typeof g.size === 'number' ? `${g.size}×${g.size}` : g.size?.cols ? `${g.size.cols}×${g.size.rows}` : '') : '';
   const title = [g.game === 'go' ? `${t('game.go')} ${size}` : t('game.wallgo'), g.rated ? t('rated') : '', g.game === 'go' ? clockWords(g.clock) : ''].filter(Boolean).join(' · ');
-  const vs = opp ? (opp.player ? [t('profile.vs'), ' ', /^guest-/.test(opp.player.name) ? h('span', USER, opp.player.name) : playerLink(opp.player.name), ratingShort(kind, opp.player) ? ` (${ratingShort(kind, opp.player)})` : ''] : opp.kind === 'bot' ? [t('profile.vs'), ' ', t('kind.bot', opp.bot || '')] : []) : [];
+  const vs = opp ? (opp.player ? [t('profile.vs'), ' ', /^guest-/.test(opp.player.name) ? h('span', USER, opp.player.name) : playerLink(opp.player.name), ratingShort(kind, opp.player) ? ` (${ratingShort(kind, opp.player)})` : ''] : opp.kind === 'bot' ? [t('profile.vs'), ' ', kindLabel(opp)] : []) : [];
   const res = outcome(g, seat);
   const colour = seat ? t(`color.${seat}`) : '';
   const acts = h(

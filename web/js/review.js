@@ -41,7 +41,14 @@ const S = {
     unsettled: 'Unsettled (playout majority): {0}',
     seki: 'Seki points: {0}',
     not_finished: 'The game is not finished here: scored as if it ended now.',
-    table: 'Every rule set at move {0}',
+    table: 'Every rule set at move {0}: counted now, as if the game ended here',
+    record_first: 'The record says: {0}.',
+    record_resign: 'The game ended by resignation, not by a count: the rows below count the board as it stands.',
+    record_time: 'The game ended on time, not by a count: the rows below count the board as it stands.',
+    record_forfeit: 'The game ended by forfeit, not by a count: the rows below count the board as it stands.',
+    record_unfinished: 'The game is not over at this move: the rows below count the board as it stands.',
+    record_count: 'Counted here under its own rules: {0} (komi {1}); a count can differ by the stones taken as dead, the komi or the rule set.',
+    points_lost: ', {0} points',
     col_rules: 'Rules',
     col_komi: 'Komi',
     col_black: 'Black',
@@ -120,7 +127,14 @@ const S = {
     unsettled: '미정 (플레이아웃 다수결): {0}',
     seki: '세키 점: {0}',
     not_finished: '이 국면에서는 대국이 끝나지 않았습니다: 지금 끝난 것으로 계가합니다.',
-    table: '{0}수에서 규칙별 결과',
+    table: '{0}수에서 규칙별 결과: 지금 끝난 것으로 계가',
+    record_first: '기보의 결과: {0}.',
+    record_resign: '불계로 끝난 대국이라 계가한 결과가 아닙니다: 아래 표는 지금 판을 계가합니다.',
+    record_time: '시간패로 끝난 대국이라 계가한 결과가 아닙니다: 아래 표는 지금 판을 계가합니다.',
+    record_forfeit: '부전으로 끝난 대국이라 계가한 결과가 아닙니다: 아래 표는 지금 판을 계가합니다.',
+    record_unfinished: '이 수에서는 대국이 끝나지 않았습니다: 아래 표는 지금 판을 계가합니다.',
+    record_count: '기보의 규칙으로 여기서 계가하면 {0} (덤 {1}); 사석 판정, 덤, 규칙이 다르면 계가가 달라질 수 있습니다.',
+    points_lost: ', {0}집',
     col_rules: '규칙',
     col_komi: '덤',
     col_black: '흑',
@@ -546,6 +560,7 @@ function renderLab() {
     ? h('ul', { class: 'why-differ' }, ...lab.why.map((w) => h('li', {}, tr('why_line', ruleName(w.a), resultShort(w.results[0]), ruleName(w.b), resultShort(w.results[1]), whyText(w)))))
     : h('p', { class: 'hint' }, tr('agree'));
   put(table,
+    recordLine(lab),
     h(
       'div',
       { class: 'table-wrap' },
@@ -554,6 +569,29 @@ function renderLab() {
     h('h3', {}, tr('why')),
     why,
   );
+}
+
+/**
+ * The record's own result, stated before the counted rows, and why they may differ from it:
+ * a resignation, a loss on time or a forfeit is not a count; a counted result can differ by
+ * the dead stones, the komi or the rule set.
+ */
+function recordLine(lab) {
+  const re = view.data.info?.result;
+  if (!re) return null;
+  const m = /^([BW])\+(.*)$/i.exec(String(re).trim());
+  let why = null;
+  if (m && /^r/i.test(m[2])) why = tr('record_resign');
+  else if (m && /^t/i.test(m[2])) why = tr('record_time');
+  else if (m && /^f/i.test(m[2])) why = tr('record_forfeit');
+  else if (!lab.finished) why = tr('record_unfinished');
+  else {
+    const named = view.data.info?.rules;
+    const row = lab.rows.find((r) => named && r.rules.split(',')[0] === String(named).split(',')[0]) || null;
+    const komi = view.data.info?.komi;
+    if (row && row.result !== re) why = tr('record_count', resultShort(row.result ?? ''), typeof komi === 'number' ? fmtNum(komi) : '?');
+  }
+  return h('p', { class: 'record-result', id: 'record-result' }, tr('record_first', resultShort(re)), why ? ` ${why}` : '');
 }
 
 /** The stored analysis of position k, if any. */
@@ -567,15 +605,25 @@ function graphValue(p) {
   return Math.max(0, Math.min(1, 0.5 + p.value / 2000));
 }
 
-/** Each move's drop for the side that made it, largest first (at most 5, at least 5 points). */
+/**
+ * Each move's loss for the side that made it, largest first (at most 5, at least 5 points of
+ * win rate). Go: the loss the engine read in one search of the position before the move (the
+ * played move's value beside its preferred move's, so its own choice is never a loss); an
+ * analysis stored before that, and Wall Go, compare consecutive positions.
+ */
 function mistakes() {
   const d = view.data;
   const out = [];
   const byPos = new Map((view.analysis?.positions || []).map((p) => [p.position, p]));
   for (let k = 1; k <= d.moves.length; k++) {
     const a = byPos.get(k - 1);
+    if (!a) continue;
+    if (d.game === 'go' && typeof a.loss === 'number') {
+      if (a.loss >= 0.05 && a.played !== a.best) out.push({ k, drop: a.loss, points: a.points_lost, before: a });
+      continue;
+    }
     const b = byPos.get(k);
-    if (!a || !b) continue;
+    if (!b) continue;
     const mover = d.game === 'go' ? d.moves[k - 1].color : a.to_move;
     const va = graphValue(a);
     const vb = graphValue(b);
@@ -614,8 +662,16 @@ function renderGraph(box) {
     add('path', { d: `M${x(ps[0].position)},${H}L${pts.join('L')}L${x(ps[ps.length - 1].position)},${H}Z`, class: 'g-black' });
     add('polyline', { points: pts.join(' '), class: 'g-line' });
     if (d.game === 'go') {
-      const max = Math.max(10, ...ps.map((p) => Math.abs(p.score)));
-      const sp = ps.map((p) => `${x(p.position).toFixed(1)},${(H / 2 - (p.score / max) * (H / 2)).toFixed(1)}`);
+      // Black's lead (from the engine's ownership) with its band, on a scale of ±max points.
+      const band = (p) => (typeof p.score_band === 'number' ? p.score_band : 0);
+      const max = Math.max(10, ...ps.map((p) => Math.abs(p.score) + band(p)));
+      const sy = (v) => (H / 2 - (v / max) * (H / 2)).toFixed(1);
+      if (ps.some((p) => band(p) > 0)) {
+        const up = ps.map((p) => `${x(p.position).toFixed(1)},${sy(p.score + band(p))}`);
+        const down = ps.map((p) => `${x(p.position).toFixed(1)},${sy(p.score - band(p))}`).reverse();
+        add('polygon', { points: [...up, ...down].join(' '), class: 'g-band', id: 'score-band' });
+      }
+      const sp = ps.map((p) => `${x(p.position).toFixed(1)},${sy(p.score)}`);
       add('polyline', { points: sp.join(' '), class: 'g-score' });
     }
   }
@@ -651,7 +707,7 @@ function renderEngine() {
   addTo(box, h('p', { class: 'engine-status', id: 'engine-status', 'data-status': a.status }, `${word} · ${tr('progress', a.done, a.total)}`), bar);
   renderGraph(box);
   const here = analysisAt(view.pos);
-  if (here && d.game === 'go') addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), leadText(here.score), moveWord(here.best))));
+  if (here && d.game === 'go') addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), `${leadText(here.score)}${typeof here.score_band === 'number' ? ` ± ${fmtNum(here.score_band)}` : ''}`, moveWord(here.best))));
   if (here && d.game !== 'go' && here.to_move) addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, here.value, moveWord(here.best))));
   const pv = h('input', { type: 'checkbox', id: 'show-pv', checked: view.showPv });
   pv.onchange = () => {
@@ -670,7 +726,7 @@ function renderEngine() {
         ...ms.map((m) => {
           const mv = d.moves[m.k - 1];
           const who = d.game === 'go' ? (mv.color === 'B' ? tr('black') : tr('white')) : m.before.to_move;
-          const b = h('button', { type: 'button', class: 'small quiet', 'data-mistake': m.k }, tr('mistake', m.k, who, moveWord(d.game === 'go' ? mv.move : mv), `−${(m.drop * 100).toFixed(0)}%`, m.before.best ? moveWord(m.before.best) : '—'));
+          const b = h('button', { type: 'button', class: 'small quiet', 'data-mistake': m.k }, tr('mistake', m.k, who, moveWord(d.game === 'go' ? mv.move : mv), `−${(m.drop * 100).toFixed(0)}%${typeof m.points === 'number' ? tr('points_lost', fmtNum(m.points)) : ''}`, m.before.best ? moveWord(m.before.best) : '—'));
           // The position before the mistake, where the engine's preferred move and line show.
           b.onclick = () => go(m.k - 1);
           return h('li', {}, b);

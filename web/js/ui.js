@@ -74,10 +74,20 @@ export function botName(bot) {
   return has(`botname.${bot}`) ? t(`botname.${bot}`) : bot || '';
 }
 
+/**
+ * The level of a Go bot seat (`level=N` in its options; 10 without, as the server reckons);
+ * null for a Wall Go bot or a seat whose options are not known (an older game's summary).
+ */
+export function botLevel(info) {
+  if (info?.bot !== 'baduk' || info.options === undefined) return null;
+  const lv = /(?:^|,)\s*level=(\d+)/.exec(info.options || '');
+  return lv ? Number(lv[1]) : 10;
+}
+
 /** Who sits in a seat, in words (`over`: the game is finished, nobody is waiting any more). */
 export function kindLabel(info, over = false) {
   if (!info) return '';
-  if (info.kind === 'bot') return t('kind.bot', botName(info.bot));
+  if (info.kind === 'bot') return botLevel(info) !== null ? t('kind.bot.level', botLevel(info)) : t('kind.bot', botName(info.bot));
   if (info.kind === 'open') return info.joined ? t('kind.human') : t('kind.open');
   return info.joined === false && !over ? `${t('kind.human')} (${t('kind.waiting')})` : t('kind.human');
 }

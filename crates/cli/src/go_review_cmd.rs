@@ -112,13 +112,13 @@ pub fn review(a: ReviewArgs) -> Result<(), CliError> {
             let r = reviewer.review(&game, k, played);
             if a.verbose {
                 println!(
-                    "{k:>3} {} played {:<5} best {:<5} B win {:.3} score {:+.1}±{:.1} loss {:.3} ({:.1} pts)",
+                    "{k:>3} {} played {:<5} best {:<5} B win {:.3} lead {:+.1}±{:.1} loss {:.3} ({:.1} pts)",
                     r.to_move.letter(),
                     played.map_or("-".into(), text),
                     text(r.best),
                     r.winrate,
-                    r.score,
-                    r.score_sd,
+                    r.owned_score,
+                    r.owned_sd,
                     r.loss,
                     r.points_lost
                 );
@@ -129,7 +129,7 @@ pub fn review(a: ReviewArgs) -> Result<(), CliError> {
         let f = figures(&rows, a.flag);
         let last = rows.last();
         println!(
-            "{}: {} positions in {secs:.1} s · mean |Δ win rate| over the first 60 {:.3} · flagged ≥ {:.0}%: {} ({} the engine's own choice) · agreement {}/{} = {:.1}% · final estimate B{:+.1}±{:.1} (owned B{:+.1}, {} unsettled), B win {:.2} · record {}",
+            "{}: {} positions in {secs:.1} s · mean |Δ win rate| over the first 60 {:.3} · flagged ≥ {:.0}%: {} ({} the engine's own choice) · agreement {}/{} = {:.1}% · final estimate B{:+.1}±{:.1} (playouts' mean B{:+.1}, {} unsettled), B win {:.2} · record {}",
             path.display(),
             rows.len(),
             f.mean_change,
@@ -139,9 +139,9 @@ pub fn review(a: ReviewArgs) -> Result<(), CliError> {
             f.agree,
             f.with_played,
             100.0 * f.agree as f64 / f.with_played.max(1) as f64,
-            last.map_or(0.0, |r| r.score),
-            last.map_or(0.0, |r| r.score_sd),
             last.map_or(0.0, |r| r.owned_score),
+            last.map_or(0.0, |r| r.owned_sd),
+            last.map_or(0.0, |r| r.score),
             last.map_or(0, |r| r.unsettled),
             last.map_or(0.5, |r| r.winrate),
             g.result.as_deref().unwrap_or("?")

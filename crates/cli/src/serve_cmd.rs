@@ -64,6 +64,13 @@ pub struct ServeArgs {
     /// Visits the external analysis engine gives each position (default: --review-playouts).
     #[arg(long, value_name = "N")]
     pub analysis_visits: Option<u64>,
+    /// The longest one review position may take, in seconds (0: `--bot-max-time`).
+    #[arg(long, default_value_t = 0.0)]
+    pub review_seconds: f64,
+    /// Search threads of the bots' pool that reviews may hold at once, the rest kept for the
+    /// bot seats (0: all of them, shared with the seats oldest first).
+    #[arg(long, default_value_t = 0)]
+    pub review_threads: usize,
     /// Allow games with a bot in both seats (at the same budget).
     #[arg(long)]
     pub allow_bot_games: bool,
@@ -234,10 +241,17 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         }),
         None => None,
     };
+    let review_time = if a.review_seconds == 0.0 {
+        None
+    } else {
+        Some(seconds("--review-seconds", a.review_seconds, 0.01, 3600.0)?)
+    };
     let limits = baduk_server::Limits {
         creates_per_minute: a.creates_per_minute,
         review_playouts: a.review_playouts,
         analysis_engine,
+        review_time,
+        review_threads: a.review_threads,
         actions_per_second: a.actions_per_second,
         sockets_per_minute: a.sockets_per_minute,
         open_games_per_client: a.open_games_per_client,
@@ -297,6 +311,8 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             secure_cookies: limits.secure_cookies,
             review_playouts: limits.review_playouts,
             analysis_engine: limits.analysis_engine.clone(),
+            review_time: limits.review_time,
+            review_threads: limits.review_threads,
             header_timeout: limits.header_timeout,
             body_timeout: limits.body_timeout,
             idle_timeout: limits.idle_timeout,
@@ -337,11 +353,8 @@ pub struct ExportArgs {
 
 /// Runs `wall export`.
 pub fn export(a: ExportArgs) -> Result<(), CliError> {
-    let n = baduk_server::block_on(baduk_server::store::export::export_wall(
-        &a.database,
-        &a.out,
-    ))
-    .map_err(CliError::input)?;
+    let n = baduk_server::block_on(baduk_server::game::export::export_wall(&a.database, &a.out))
+        .map_err(CliError::input)?;
     println!("{n} finished Wall Go games written to {}", a.out.display());
     Ok(())
 }

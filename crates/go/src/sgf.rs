@@ -696,6 +696,11 @@ pub fn today() -> String {
     civil_date((secs / 86_400) as i64)
 }
 
+/// The date (UTC) of a moment in ms since 1970 as SGF's `DT` writes it: `YYYY-MM-DD`.
+pub fn date_at(unix_ms: i64) -> String {
+    civil_date(unix_ms.div_euclid(86_400_000))
+}
+
 /// The proleptic Gregorian date `days` days after 1970-01-01, as `YYYY-MM-DD`.
 fn civil_date(days: i64) -> String {
     // Days since 0000-03-01, in 400-year eras of 146,097 days.
@@ -1135,5 +1140,7 @@ mod strict_tests {
         assert_eq!(civil_date(11_016), "2000-02-29");
         assert_eq!(civil_date(20_788), "2026-12-01");
         assert_eq!(civil_date(-1), "1969-12-31");
+        assert_eq!(date_at(20_788 * 86_400_000 + 86_399_999), "2026-12-01");
+        assert_eq!(date_at(-1), "1969-12-31");
     }
 }

@@ -105,6 +105,10 @@ pub struct Limits {
     /// The operator's external analysis engine for Go reviews (`--analysis-engine`, KataGo's
     /// JSON protocol); None: our own engine.
     pub analysis_engine: Option<crate::review::katago::ExternalEngine>,
+    /// The longest one review position may take (None: the bots' maximum time).
+    pub review_time: Option<Duration>,
+    /// Search threads of the bots' pool reviews may hold at once (0: all of them).
+    pub review_threads: usize,
     /// Time a connection has to send a request's head (from its first byte; a new connection
     /// from connecting).
     pub header_timeout: Duration,
@@ -148,6 +152,8 @@ impl Default for Limits {
             secure_cookies: false,
             review_playouts: DEFAULT_PLAYOUTS,
             analysis_engine: None,
+            review_time: None,
+            review_threads: 0,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),

@@ -490,9 +490,16 @@ async fn a_thinking_bot_never_holds_up_other_games() {
 /// SQLite's group commit: actions of many games that arrive together are stored in one
 /// transaction, each answered on its own — a refused one (a stale version) changes nothing and
 /// does not fail the others.
-#[tokio::test]
+///
+/// "Together" is made certain, not left to timing: every row is prepared first, then the 20
+/// appends are spawned with no await between them on this test's one thread, so each has queued
+/// its action before the group commit's task (woken by the first, behind them in the run queue)
+/// takes a batch. (Reading each game's row between the spawns let the first appends commit alone
+/// while the others were still being read: under load, 20 commits.)
+#[tokio::test(flavor = "current_thread")]
 async fn actions_of_many_games_at_once_share_a_commit_and_keep_their_own_answers() {
     use baduk_server::store::StoreError;
+    use std::sync::atomic::Ordering::Relaxed;
     let s = Server::start("sqlite").await;
     let mut games = Vec::new();
     for _ in 0..20 {
@@ -501,24 +508,28 @@ async fn actions_of_many_games_at_once_share_a_commit_and_keep_their_own_answers
         games.push(id);
     }
     let node = s.hub.cluster.node.clone();
-    let before = s
-        .hub
-        .store
-        .queries
-        .group_commits
-        .load(std::sync::atomic::Ordering::Relaxed);
-    let mut tasks = Vec::new();
+    let mut rows = Vec::new();
     for (i, id) in games.iter().enumerate() {
         let mut row = s.hub.store.actions_since(id, 0).await.unwrap()[0].clone();
         // Game 7's action claims a version already stored: refused.
         row.seq = if i == 7 { 1 } else { 2 };
         row.seat = 1;
         row.action = "D4".into();
-        let (store, id, node) = (s.hub.store.clone(), id.clone(), node.clone());
-        tasks.push(tokio::spawn(async move {
-            store.append(&id, &row, "live", "{}", &node).await
-        }));
+        rows.push(row);
     }
+    let queries = &s.hub.store.queries;
+    let (commits_before, actions_before) = (
+        queries.group_commits.load(Relaxed),
+        queries.group_commit_actions.load(Relaxed),
+    );
+    let tasks: Vec<_> = games
+        .iter()
+        .zip(rows)
+        .map(|(id, row)| {
+            let (store, id, node) = (s.hub.store.clone(), id.clone(), node.clone());
+            tokio::spawn(async move { store.append(&id, &row, "live", "{}", &node).await })
+        })
+        .collect();
     for (i, t) in tasks.into_iter().enumerate() {
         let r = t.await.unwrap();
         if i == 7 {
@@ -527,14 +538,13 @@ async fn actions_of_many_games_at_once_share_a_commit_and_keep_their_own_answers
             assert!(r.is_ok(), "{r:?}");
         }
     }
-    let commits = s
-        .hub
-        .store
-        .queries
-        .group_commits
-        .load(std::sync::atomic::Ordering::Relaxed)
-        - before;
-    assert!(commits < 20, "20 actions at once took {commits} commits");
+    let commits = queries.group_commits.load(Relaxed) - commits_before;
+    let actions = queries.group_commit_actions.load(Relaxed) - actions_before;
+    assert_eq!(
+        (commits, actions),
+        (1, 20),
+        "20 actions at once: one commit of all 20"
+    );
     for (i, id) in games.iter().enumerate() {
         let stored = s.hub.store.actions_since(id, 0).await.unwrap();
         assert_eq!(stored.len(), if i == 7 { 1 } else { 2 }, "game {i}");

@@ -5,9 +5,8 @@
 //! → `net`.
 //!
 //! A domain may not name a domain above it (`crate::http` from `game`, …), nor what `lib.rs`
-//! itself defines or re-exports (`crate::Config`: name `crate::config::Config`). The few upward
-//! imports still left are listed in `KNOWN` with the file that makes them; a new one fails here,
-//! and so does an entry of `KNOWN` nothing uses any more (take it off the list).
+//! itself defines or re-exports (`crate::Config`: name `crate::config::Config`). There is no
+//! exception: an upward import fails here (move the thing down, or hand it down as a value).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -38,16 +37,6 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     ("cluster", &["http", "players", "review"]),
     ("players", &["http", "review"]),
     ("review", &["http", "players", "cluster"]),
-];
-
-/// Upward imports not yet moved down (issue 40): (file under `src/`, the `crate::` path it names).
-const KNOWN: &[(&str, &str)] = &[
-    // The store reads and writes the game's own types (and notifies an action as one).
-    ("store/export.rs", "game::room"),
-    ("store/payload.rs", "game::room"),
-    ("store/mod.rs", "game::room"),
-    ("store/mod.rs", "game::clock"),
-    ("store/mod.rs", "game::ratings"),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -113,7 +102,6 @@ fn no_domain_imports_a_domain_above_it() {
         .filter(|m| m != "lib")
         .collect();
     let mut found = Vec::new();
-    let mut used_known = BTreeSet::new();
     for p in &files {
         let rel = p.strip_prefix(&root).expect("under src/");
         let rel_s = rel.to_string_lossy().replace('\\', "/");
@@ -147,26 +135,11 @@ fn no_domain_imports_a_domain_above_it() {
             if !forbidden.contains(&top) {
                 continue;
             }
-            if let Some(known) = KNOWN
-                .iter()
-                .find(|(f, k)| *f == rel_s && (path == *k || path.starts_with(&format!("{k}::"))))
-            {
-                used_known.insert(*known);
-                continue;
-            }
             found.push(format!("{rel_s}: crate::{path}"));
         }
     }
     assert!(
         found.is_empty(),
         "imports that run up between domains (issue 40; move the thing down instead): {found:#?}"
-    );
-    let stale: Vec<_> = KNOWN
-        .iter()
-        .filter(|known| !used_known.contains(*known))
-        .collect();
-    assert!(
-        stale.is_empty(),
-        "these known exceptions are gone: take them off KNOWN: {stale:?}"
     );
 }

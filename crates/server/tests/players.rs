@@ -228,52 +228,9 @@ async fn a_state_change_with_the_cookie_needs_its_csrf_token_and_changes_nothing
 async fn a_guest_who_signs_up_keeps_its_games_and_api_tokens_work_until_revoked() {
     for db in databases() {
         let s = Server::start(&db).await;
-        let (st, set, v) = send(
-            &s,
-            "POST",
-            "/api/auth/guest",
-            &Session::default(),
-            None,
-            None,
-        )
-        .await;
-        assert_eq!(st, 201, "{v}");
-        let guest = session_of(set, &v);
-        assert_eq!(v["account"]["guest"], true);
-        let (st, g) = call(
-            &s,
-            "POST",
-            "/api/games",
-            &guest,
-            Some(json!({"game": "go", "size": 9,
-            "seats": {"white": {"kind": "bot", "bot": "baduk", "options": "level=1"}}})),
-        )
-        .await;
-        assert_eq!(st, 201, "{g}");
-        let id = g["id"].as_str().unwrap().to_string();
-        // The guest acts with its cookie alone.
-        let (st, v) = call(
-            &s,
-            "POST",
-            &format!("/api/games/{id}/actions"),
-            &guest,
-            Some(json!({"action": "resign"})),
-        )
-        .await;
-        assert_eq!(st, 200, "{v}");
         let name = uniq("carol");
-        let (st, set, v) = send(
-            &s,
-            "POST",
-            "/api/auth/signup",
-            &guest,
-            guest.csrf.as_deref(),
-            Some(json!({"username": name, "password": "tengen-hoshi-komoku"})),
-        )
-        .await;
-        assert_eq!(st, 201, "{v}");
-        let carol = session_of(set, &v);
-        assert_eq!(v["account"]["guest"], false);
+        let (id, _, carol) =
+            common::accounts::guest_resigns_to_the_bot_then_signs_up(&s, "level=1", &name).await;
         let (st, p) = get(&s, &format!("/api/players/{name}"), &Session::default()).await;
         assert_eq!(st, 200, "{p}");
         assert!(

@@ -532,3 +532,41 @@ async fn reviews_share_a_one_thread_pool_round_robin() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 }
+
+/// Issue 41: the operator's budgets reach the review (`--review-seconds`, `--review-threads`),
+/// and each move's loss is read in the search of the position before it: the played move has its
+/// share of the playouts, and the engine's own choice is never a loss.
+#[tokio::test]
+async fn the_operators_review_budget_holds_and_a_move_is_judged_in_one_search() {
+    for db in databases() {
+        let s = Server::start_config(&db, |c| {
+            c.limits.review_playouts = 60;
+            c.limits.review_time = Some(std::time::Duration::from_millis(2500));
+            c.limits.review_threads = 1;
+        })
+        .await;
+        let r = review(&s, "", example("game-9x9.sgf")).await;
+        let id = r["id"].as_str().unwrap();
+        let (st, a) = s
+            .post(&format!("/api/reviews/{id}/analysis"), None, "")
+            .await;
+        assert_eq!(st, 200, "{a}");
+        assert_eq!(a["budget"]["max_ms"], 2500, "{a}");
+        assert_eq!(a["budget"]["playouts"], 60, "{a}");
+        let a = analysis_until(&s, id, 120, |a| a["status"] == "done").await;
+        for p in a["positions"].as_array().unwrap() {
+            let loss = p["loss"].as_f64().expect("a loss");
+            assert!(
+                loss >= 0.0 && p["points_lost"].as_f64().unwrap() >= 0.0,
+                "{p}"
+            );
+            if p["played"] == p["best"] {
+                assert_eq!(loss, 0.0, "the engine's own choice: {p}");
+            }
+            if p["played"].is_string() {
+                assert!(p["played_visits"].as_u64().unwrap() >= 6, "{p}");
+            }
+            assert!(p["score_band"].as_f64().unwrap() >= 0.0, "{p}");
+        }
+    }
+}

@@ -6,7 +6,7 @@
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, shots, playPoint, docShot, record } from './lib.mjs';
+import { BASE, launch, person, shots, playPoint, docShot, record, resign, mySeat } from './lib.mjs';
 
 const stamp = Date.now().toString(36).slice(-5);
 const PASSWORD = 'correct horse battery staple';
@@ -19,33 +19,6 @@ async function signUp(page, name) {
   await page.fill('input[name=password]', PASSWORD);
   await Promise.all([page.waitForURL(`${BASE}/`), page.click('#auth-btn')]);
   await page.waitForSelector(`#account [data-me="${name}"]`);
-}
-
-/** The seat this page's account holds in the game shown (`.player … .kind` says "You"). */
-async function mySeat(page) {
-  await page.waitForSelector('.player .kind >> text=You');
-  return page.evaluate(() => [...document.querySelectorAll('.player')].find((p) => p.querySelector('.kind')?.textContent === 'You')?.dataset.seat);
-}
-
-/** Resigns from the game page (the button asks once more; a move in between asks again). */
-async function resign(page) {
-  for (let i = 0; i < 6; i++) {
-    if ((await page.getAttribute('body', 'data-status')) === 'finished') return;
-    // A state arriving between the two clicks redraws the button unarmed: short tries, again.
-    try {
-      await page.locator('[data-action=resign]').click({ timeout: 2000 });
-      await page.locator('[data-action=resign].danger').click({ timeout: 2000 });
-    } catch {
-      /* redrawn in between */
-    }
-    try {
-      await page.waitForSelector('body[data-status=finished]', { timeout: 3000 });
-      return;
-    } catch {
-      /* once more */
-    }
-  }
-  await page.waitForSelector('body[data-status=finished]');
 }
 
 describe('issue 21: players who come back', () => {

@@ -146,3 +146,29 @@ export function record(name, value) {
   fs.writeFileSync(file, JSON.stringify(all, null, 2));
   console.log(`# ${name}: ${typeof value === 'object' ? JSON.stringify(value) : value}`);
 }
+
+/** Resigns from the game page (the button asks once more; a redraw in between asks again). */
+export async function resign(page) {
+  for (let i = 0; i < 6; i++) {
+    if ((await page.getAttribute('body', 'data-status')) === 'finished') return;
+    try {
+      await page.locator('[data-action=resign]').click({ timeout: 2000 });
+      await page.locator('[data-action=resign].danger').click({ timeout: 2000 });
+    } catch {
+      /* redrawn in between */
+    }
+    try {
+      await page.waitForSelector('body[data-status=finished]', { timeout: 3000 });
+      return;
+    } catch {
+      /* once more */
+    }
+  }
+  await page.waitForSelector('body[data-status=finished]');
+}
+
+/** The seat this page's account holds in the game shown. */
+export async function mySeat(page) {
+  await page.waitForSelector('.player .kind >> text=You');
+  return page.evaluate(() => [...document.querySelectorAll('.player')].find((p) => p.querySelector('.kind')?.textContent === 'You')?.dataset.seat);
+}

@@ -92,6 +92,15 @@ pub const RESIGN_PV_VISITS: f32 = 100.0;
 /// Playouts per move at each level below 10 (level 1 first).
 pub const LEVEL_PLAYOUTS: [u64; 9] = [10, 30, 80, 200, 500, 1200, 3000, 7000, 15000];
 
+/// After the opponent's pass, passing back is as good as the best move when its win rate is
+/// at most this much lower…
+pub const PASS_BACK_WINRATE: f32 = 0.02;
+/// …and its mean final margin at most this many points lower.
+pub const PASS_BACK_POINTS: f32 = 0.5;
+/// A point is settled when the search expects one colour to own it at least this surely
+/// (ownership runs from −1, White's, to 1, Black's).
+pub const SETTLED_OWNERSHIP: f32 = 0.9;
+
 /// How often a level below 10 (level 1 first) plays a random sensible move (one that fills no
 /// own eye and throws no group into atari) instead of its search's choice: a beginner's
 /// blunders, so that the lowest levels are beatable by beginners.
@@ -659,6 +668,60 @@ impl Bot {
         self.tree.as_ref().map_or(0.0, |t| t.ownership(i))
     }
 
+    /// Whether no move of the side to move gains over passing, by the last search: passing
+    /// reads as well as `best` (win rate within [`PASS_BACK_WINRATE`], mean margin within
+    /// [`PASS_BACK_POINTS`]), or every point is settled by the search's ownership (owned
+    /// beyond [`SETTLED_OWNERSHIP`] either way, or a dame under territory scoring). Never under
+    /// area scoring while an opponent stone looks dead (it is captured, not agreed).
+    fn nothing_to_gain(
+        &self,
+        game: &GameState,
+        stats: &[MoveStat],
+        best: Option<&MoveStat>,
+    ) -> bool {
+        let Some(best) = best else {
+            return true;
+        };
+        let Some(tree) = self.tree.as_ref().filter(|t| t.playouts > 0) else {
+            return false;
+        };
+        let me = game.to_move();
+        let b = game.board();
+        let area = game.rules.scoring == rules::ScoringKind::Area;
+        let mine = |i: Idx| {
+            let o = tree.ownership(i);
+            if me == Colour::Black {
+                o
+            } else {
+                -o
+            }
+        };
+        if area
+            && b.points()
+                .any(|i| b.stone(i) == Some(me.opp()) && mine(i) > 0.5)
+        {
+            return false;
+        }
+        let pass_as_good = stats
+            .iter()
+            .find(|s| s.mv == PASS && s.visits > 0)
+            .is_some_and(|p| {
+                p.winrate >= best.winrate - PASS_BACK_WINRATE
+                    && p.score_mean >= best.score_mean - PASS_BACK_POINTS
+            });
+        let dame = |i: Idx| {
+            let touch = b.neighbours(i).map(|n| b.stone(n));
+            b.stone(i).is_none()
+                && touch.contains(&Some(Colour::Black))
+                && touch.contains(&Some(Colour::White))
+        };
+        let settled = b.points().all(|i| {
+            let o = tree.ownership(i).abs();
+            o >= SETTLED_OWNERSHIP || (!area && o <= 1.0 - SETTLED_OWNERSHIP && dame(i))
+        });
+        pass_as_good || settled
+    }
+
     /// Chooses a move for the side to move of `game`.
     pub fn genmove(&mut self, game: &GameState, req: &SearchRequest) -> SearchResult {
         let stats = self.search(game, req);
@@ -702,12 +765,18 @@ impl Bot {
             .iter()
             .find(|s| legal(s.mv) && !(avoid_pass && s.mv == PASS && stats.len() > 1))
             .cloned();
+        // The opponent passed and, by this search's own reading, no move gains: pass back
+        // rather than play on through the opponent's passes (issue 42).
+        let pass_back = opp_passed
+            && !req.cleanup
+            && chosen.as_ref().is_some_and(|c| c.mv != PASS)
+            && self.nothing_to_gain(game, &stats, chosen.as_ref());
         let (mv, winrate) = match chosen {
             Some(s) if s.mv == PASS => (BotMove::Pass, s.winrate),
             Some(s) => (BotMove::Play(s.mv), s.winrate),
             None => (BotMove::Pass, 0.5),
         };
-        let mut mv = mv;
+        let mut mv = if pass_back { BotMove::Pass } else { mv };
         let blunder = LEVEL_BLUNDERS
             .get(self.config.level.wrapping_sub(1) as usize)
             .copied()
@@ -723,7 +792,9 @@ impl Bot {
                 }
             }
         }
-        if self.config.resign_threshold > 0.0 && game.rules.resign_allowed {
+        // Passing after the opponent's pass ends the game with its count: no resigning then.
+        let count_ends_it = opp_passed && matches!(mv, BotMove::Pass);
+        if self.config.resign_threshold > 0.0 && game.rules.resign_allowed && !count_ends_it {
             let th = self.config.resign_threshold;
             if winrate < th {
                 self.low_streak += 1;

@@ -61,9 +61,12 @@ pub struct PositionReview {
     pub score: f32,
     /// The standard deviation of Black's margin over those playouts (the score's band).
     pub score_sd: f32,
-    /// Black's lead counted from ownership: each point to the side that owns it in most of
-    /// the playouts (area, after komi); the settled count at a game's end.
+    /// Black's lead counted from ownership (area, after komi): a point its side owns in 80%
+    /// of the playouts counts whole, any other its expected owner's share.
     pub owned_score: f32,
+    /// The band of that lead: the standard deviation of the area if the points were owned
+    /// independently (√Σ(1 − ownership²)).
+    pub owned_sd: f32,
     /// Points neither side owns in at least 80% of the playouts (how unsettled the board is).
     pub unsettled: u32,
     /// The engine's preferred move (most visited).
@@ -153,13 +156,17 @@ impl Reviewer {
         let (score, score_sd) = tree.margin_band().unwrap_or((0.0, 0.0));
         let playouts = tree.playouts;
         let kept_visits = (tree.root_visits() as u64).saturating_sub(playouts);
-        let (mut owned, mut unsettled) = (0.0f32, 0u32);
+        let (mut owned, mut var, mut unsettled) = (0.0f32, 0.0f32, 0u32);
         for i in fb.points() {
+            // (Ownership runs −1..1: owned in 80% of the playouts is 0.6.)
             let o = tree.ownership(i);
-            owned += o.signum() * f32::from(o != 0.0);
-            unsettled += u32::from(o.abs() < 0.6);
+            let settled = o.abs() >= 0.6;
+            owned += if settled { o.signum() } else { o };
+            var += 1.0 - o * o;
+            unsettled += u32::from(!settled);
         }
         let owned_score = owned - m.rules.komi;
+        let owned_sd = var.sqrt();
         let black = |v: f32| if to_move == Color::Black { v } else { 1.0 - v };
         let best = stats.first();
         let best_mv = best.map_or(PASS, |s| s.mv);
@@ -178,6 +185,7 @@ impl Reviewer {
             score,
             score_sd,
             owned_score,
+            owned_sd,
             unsettled,
             best: mv(best_mv),
             pv: best.map_or_else(Vec::new, |b| b.pv.iter().map(|&i| mv(i)).collect()),

@@ -2,65 +2,14 @@
 //! Ing) and Wall Go's per-turn limit. Times are in milliseconds; a clock is charged when its side
 //! acts and flags when the side to move reaches [`Clocks::flag_after`].
 
+pub use crate::store::types::{ClockKind, Clocks, SideClock};
 use baduk_go::TimeControl;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// Ing rules: each extension is 35 minutes (seed 002 §4); three may be taken, a fourth loses.
 pub const ING_EXTENSION_MS: i64 = 35 * 60 * 1000;
 /// Ing rules: the most extensions a player may take.
 pub const ING_MAX_EXTENSIONS: u32 = 3;
-
-/// The kind of clock a game runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ClockKind {
-    /// No clock.
-    None,
-    /// A Go time control.
-    Go(#[serde(with = "tc_string")] TimeControl),
-    /// Wall Go: this many milliseconds for every turn.
-    Turn(i64),
-}
-
-mod tc_string {
-    use baduk_go::TimeControl;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(tc: &TimeControl, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&tc.to_string())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<TimeControl, D::Error> {
-        let s = String::deserialize(d)?;
-        let mut r = baduk_go::Rules::preset(baduk_go::Preset::Chinese);
-        r.set("time", &s).map_err(serde::de::Error::custom)?;
-        Ok(r.time)
-    }
-}
-
-/// One side's clock.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SideClock {
-    /// Main time left (Wall Go: the turn's time).
-    pub main_ms: i64,
-    /// Byo-yomi periods left.
-    pub periods: u32,
-    /// Canadian: time left in the current overtime period.
-    pub period_ms: i64,
-    /// Canadian: stones still to play in the current period (0: not yet in overtime).
-    pub stones: u32,
-    /// Ing extensions taken.
-    pub extensions: u32,
-}
-
-/// Both sides' clocks under one kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Clocks {
-    /// The time control.
-    pub kind: ClockKind,
-    /// The two sides (seat 0 and seat 1).
-    pub sides: [SideClock; 2],
-}
 
 /// What charging a move did to the mover's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

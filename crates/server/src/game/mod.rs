@@ -3,15 +3,21 @@
 //! Owns: a room's state and rules (`room`, its views apart; `go_room` with its dead-stone phase
 //! apart, and `wall_room`), a create request's settings (`settings`), clocks (`clock`,
 //! `hub::clocks`), the bots in seats (`bots`) and their thread budget (`work`), the rated end of
-//! a game (`ratings`), the process's counters (`metrics`), and the hub of live games with each
-//! game's actor (`hub`).
+//! a game (`ratings`, whose update the store runs in the transaction of the game's last action
+//! through `store::RatingUpdate`), the process's counters (`metrics`), the hub of live games
+//! with each game's actor (`hub`), and finished Wall Go games as record files (`export`). The
+//! plain data of a game that the store keeps (settings, seats, the action log, clocks, rating
+//! changes) is defined in `store::types`; `room`, `clock` and `ratings` re-export it and add
+//! what the game does with it.
 //!
-//! May use: `store` and `net` (below it). Never `http`, `review`, `players`, `cluster` or
-//! `state` (`tests/layout.rs` keeps it so): the hub holds this process's node of the cluster
-//! (`hub::Cluster`) and places new games itself; the cluster's work on them is above.
+//! May use: `store` and `net` (below it). Never `http`, `review`, `players`, `cluster`, `state`
+//! or `config` (`tests/layout.rs` keeps it so; `config` gathers the game's own limit types):
+//! the hub holds this process's node of the cluster (`hub::Cluster`) and places new games
+//! itself; the cluster's work on them is above.
 
 pub mod bots;
 pub mod clock;
+pub mod export;
 pub mod go_room;
 pub mod hub;
 pub mod metrics;

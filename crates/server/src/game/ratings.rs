@@ -1,38 +1,13 @@
-//! Ratings on the server: which rating a game counts for, the bots' fixed ratings, and the
-//! Glicko-2 update of a rated game's players, run inside the transaction that stores its result.
+//! Ratings on the server: which rating a game counts for (`kind_of`, kept with the settings in
+//! `store::types`), the bots' fixed ratings, and the Glicko-2 update of a rated game's players,
+//! which the store runs inside the transaction that stores its result ([`RatingUpdate`]).
 
 use crate::game::room::{Core, Room, Settings};
-use crate::store::StoreError;
+pub use crate::store::types::{kind_of, RatingChange, KINDS};
+use crate::store::{InTransaction, Pending, RatingUpdate, StoreError};
 use baduk_rating::{go_rank, Config, Game, Rating};
 use serde_json::{json, Value};
 use sqlx::Row;
-
-/// The rating kinds: Go 19×19, Go 9×9 and 13×13 together, Wall Go.
-pub const KINDS: &[&str] = &["go19", "go-small", "wallgo"];
-
-/// The rating a game with these settings counts for; None: it cannot be rated (another size, a
-/// rectangle, a Wall Go variant).
-pub fn kind_of(settings: &Settings) -> Option<&'static str> {
-    match settings {
-        Settings::Go { rules, .. } => {
-            let r = baduk_go::Rules::parse(rules).ok()?;
-            let (c, w) = (r.size.cols(), r.size.rows());
-            match (c, w) {
-                (19, 19) => Some("go19"),
-                (9, 9) | (13, 13) => Some("go-small"),
-                _ => None,
-            }
-        }
-        Settings::Wallgo { variant, .. } => {
-            let v: baduk_wallgo::Variant = variant.parse().ok()?;
-            let standard = baduk_wallgo::Variant {
-                seconds_per_turn: v.seconds_per_turn,
-                ..baduk_wallgo::Variant::default()
-            };
-            (v == standard).then_some("wallgo")
-        }
-    }
-}
 
 /// The level of a Go bot seat from its options (`level=N`; 10 when not given).
 fn level_of(options: Option<&str>) -> u32 {
@@ -129,19 +104,6 @@ pub struct RatedEnd {
     pub score: f64,
     /// Handicap stones Black received (each counts as 100 rating points to Black).
     pub handicap: u32,
-}
-
-/// One player's rating before and after a rated game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RatingChange {
-    /// The seat.
-    pub seat: usize,
-    /// The rating kind.
-    pub kind: String,
-    /// Before the game.
-    pub before: Rating,
-    /// After it.
-    pub after: Rating,
 }
 
 impl RatingChange {
@@ -354,21 +316,15 @@ pub(crate) async fn apply(
     Ok(changes)
 }
 
+impl RatingUpdate for RatedEnd {
+    fn apply<'t>(&'t self, at: InTransaction<'t>) -> Pending<'t, Vec<RatingChange>> {
+        Box::pin(apply(at.tx, at.postgres, at.game_id, self, at.now))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn kinds_follow_the_board() {
-        let go = |rules: &str| Settings::Go {
-            rules: rules.into(),
-            handicap: 0,
-        };
-        assert_eq!(kind_of(&go("japanese")), Some("go19"));
-        assert_eq!(kind_of(&go("chinese,size=9")), Some("go-small"));
-        assert_eq!(kind_of(&go("chinese,size=13")), Some("go-small"));
-        assert_eq!(kind_of(&go("chinese,size=7")), None);
-    }
 
     #[test]
     fn every_bot_offered_has_a_rating_and_levels_climb() {

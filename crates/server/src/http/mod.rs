@@ -1,5 +1,5 @@
 //! Owns: the web edge: the routing table and its middleware (this file), the games' handlers
-//! (`games`) and sockets (`sockets`), the accept loop (`conn`), logs (`logs`), `/metrics`
+//! (`games`) and sockets (`sockets`; the lobby's, `lobby`), the accept loop (`conn`), logs (`logs`), `/metrics`
 //! (`metrics`), the embedded web pages (`web`). May use every domain; no domain uses it but
 //! `lib.rs` (issue 40; `tests/layout.rs` keeps it so).
 //!
@@ -8,6 +8,7 @@
 
 pub mod conn;
 pub mod games;
+pub mod lobby;
 pub mod logs;
 pub mod metrics;
 pub mod sockets;
@@ -36,6 +37,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(post_join))
         .route("/api/games/{id}/seats/{seat}/rotate", post(post_rotate))
         .route("/ws/games/{id}", get(ws_game))
+        .route("/ws/lobby", get(lobby::ws_lobby))
         .merge(crate::players::routes())
         .merge(crate::players::seeks::routes())
         .merge(crate::players::chat::routes())

@@ -47,7 +47,7 @@ pub(super) async fn ws_game(
         return Ok(too_many(r));
     }
     let h = st.hub.get(&id).await?;
-    let Some(seat) = SocketSeat::take(&st, client, &h) else {
+    let Some(seat) = SocketSeat::take(&st, client, Some(&h)) else {
         return Ok(too_many_sockets());
     };
     // Messages in are small: a 4 KiB read buffer (it grows for a larger frame) instead of the
@@ -61,7 +61,8 @@ pub(super) async fn ws_game(
         .on_upgrade(move |socket| watch(socket, st, id, h, client, seat, (auth, creds))))
 }
 
-fn too_many_sockets() -> Response {
+/// 429: the client (or the game) has as many sockets open as it may.
+pub(super) fn too_many_sockets() -> Response {
     (
         StatusCode::TOO_MANY_REQUESTS,
         [(header::RETRY_AFTER, "10".to_string())],
@@ -73,19 +74,20 @@ fn too_many_sockets() -> Response {
         .into_response()
 }
 
-/// One open socket counted against its client's and its game's caps; dropping it uncounts.
-struct SocketSeat {
+/// One open socket counted against its client's cap and its game's (a game's socket);
+/// dropping it uncounts.
+pub(super) struct SocketSeat {
     st: AppState,
     client: ClientKey,
-    h: Arc<crate::game::hub::Handle>,
+    h: Option<Arc<crate::game::hub::Handle>>,
 }
 
 impl SocketSeat {
-    /// Counts a socket for `client` on game `h`, or None when either cap is reached.
-    fn take(
+    /// Counts a socket for `client` (on game `h`, if any), or None when a cap is reached.
+    pub(super) fn take(
         st: &AppState,
         client: ClientKey,
-        h: &Arc<crate::game::hub::Handle>,
+        h: Option<&Arc<crate::game::hub::Handle>>,
     ) -> Option<SocketSeat> {
         let per_client = st.limits.sockets_per_client;
         let per_game = st.limits.sockets_per_game;
@@ -94,22 +96,26 @@ impl SocketSeat {
         if per_client > 0 && mine >= per_client {
             return None;
         }
-        if per_game > 0 && h.sockets.load(Ordering::Relaxed) >= per_game {
+        if per_game > 0 && h.is_some_and(|h| h.sockets.load(Ordering::Relaxed) >= per_game) {
             return None;
         }
         open.insert(client, mine + 1);
-        h.sockets.fetch_add(1, Ordering::Relaxed);
+        if let Some(h) = h {
+            h.sockets.fetch_add(1, Ordering::Relaxed);
+        }
         Some(SocketSeat {
             st: st.clone(),
             client,
-            h: h.clone(),
+            h: h.cloned(),
         })
     }
 }
 
 impl Drop for SocketSeat {
     fn drop(&mut self) {
-        self.h.sockets.fetch_sub(1, Ordering::Relaxed);
+        if let Some(h) = &self.h {
+            h.sockets.fetch_sub(1, Ordering::Relaxed);
+        }
         let mut open = self.st.open_sockets.lock().expect("sockets lock");
         if let Some(n) = open.get_mut(&self.client) {
             *n -= 1;
@@ -141,11 +147,30 @@ struct WsIn {
 }
 
 /// Sends one message within the send timeout; false: the socket is gone or too slow.
-async fn send_within(socket: &mut WebSocket, msg: Message, limit: Duration) -> bool {
+pub(super) async fn send_within(socket: &mut WebSocket, msg: Message, limit: Duration) -> bool {
     matches!(
         tokio::time::timeout(limit, socket.send(msg)).await,
         Ok(Ok(()))
     )
+}
+
+/// A socket's ping tick: one silent (no message, no pong) for `idle` is closed, any other is
+/// pinged. False: closed, gone or too slow.
+pub(super) async fn ping_or_close(
+    socket: &mut WebSocket,
+    heard: tokio::time::Instant,
+    idle: Duration,
+    send_limit: Duration,
+) -> bool {
+    if heard.elapsed() >= idle {
+        let bye = Message::Close(Some(axum::extract::ws::CloseFrame {
+            code: 1001,
+            reason: "idle: nothing heard from this socket".into(),
+        }));
+        let _ = send_within(socket, bye, send_limit).await;
+        return false;
+    }
+    send_within(socket, Message::Ping(Bytes::new()), send_limit).await
 }
 
 /// The full state as a socket message (on connect, after falling behind, on `sync`).
@@ -228,15 +253,7 @@ async fn watch(
                 return;
             }
             _ = ping.tick() => {
-                if heard.elapsed() >= idle {
-                    let bye = Message::Close(Some(axum::extract::ws::CloseFrame {
-                        code: 1001,
-                        reason: "idle: nothing heard from this socket".into(),
-                    }));
-                    let _ = send_within(&mut socket, bye, send_limit).await;
-                    return;
-                }
-                if !send_within(&mut socket, Message::Ping(Bytes::new()), send_limit).await {
+                if !ping_or_close(&mut socket, heard, idle, send_limit).await {
                     return;
                 }
             }

@@ -1,6 +1,6 @@
 //! Owns: people: accounts, passwords and sessions (`accounts`), the players' pages and API (this
 //! file), seeks and their matching (`seeks`), chat (`chat`). May use: `game`, `store`, `cluster`
-//! and the web side's shared state. Never `crate::review`.
+//! and the web side's shared state (`state`). Never `crate::http` or `crate::review`.
 //!
 //! The players' HTTP side: who a request is (session cookie with CSRF, or API token), sign-up,
 //! sign-in and guests, API tokens, profiles, the players online, handicap suggestions and the
@@ -754,8 +754,8 @@ async fn profile(
     let e = |e: sqlx::Error| accounts::storage(e.into());
     let own = viewer.account_id() == Some(a.id.as_str());
     let hist = sqlx::query(
-        "SELECT h.kind, h.at, h.rating, h.deviation, h.game_id, COALESCE(g.listed, 1) \
-         FROM rating_history h LEFT JOIN games g ON g.id = h.game_id WHERE h.account_id = $1 \
+        "SELECT h.kind, h.at, h.rating, h.deviation, h.game_id, COALESCE(g.listed, 1), \
+         h.rating_before, h.deviation_before FROM rating_history h LEFT JOIN games g ON g.id = h.game_id WHERE h.account_id = $1 \
          ORDER BY h.at LIMIT 2000",
     )
     .bind(&a.id)
@@ -773,6 +773,9 @@ async fn profile(
             "rating": r.try_get::<f64, _>(2).map_err(e)?.round(),
             "deviation": r.try_get::<f64, _>(3).map_err(e)?.round(),
             "game": (listed || own).then_some(game),
+            // Where this game started from: the first one's is the initial rating.
+            "rating_before": r.try_get::<f64, _>(6).map_err(e)?.round(),
+            "deviation_before": r.try_get::<f64, _>(7).map_err(e)?.round(),
         }));
     }
     let rows = sqlx::query(&format!(
@@ -791,15 +794,20 @@ async fn profile(
         let summary: String = r.try_get(0).map_err(e)?;
         let seat: i64 = r.try_get(1).map_err(e)?;
         let status: String = r.try_get(2).map_err(e)?;
-        let v: Value = serde_json::from_str(&summary).unwrap_or(Value::Null);
+        let mut v: Value = serde_json::from_str(&summary).unwrap_or(Value::Null);
+        let (mine, theirs) = match v["game"].as_str() {
+            Some("go") => (
+                ["black", "white"][seat as usize % 2],
+                ["white", "black"][seat as usize % 2],
+            ),
+            _ => (["A", "B"][seat as usize % 2], ["B", "A"][seat as usize % 2]),
+        };
+        // The profile's player's seat: the summary keeps the name a seat had when the game
+        // was played (a guest's, before it signed up), so a page cannot find it by name.
+        if v.is_object() {
+            v["seat"] = json!(mine);
+        }
         if status == "finished" {
-            let (mine, theirs) = match v["game"].as_str() {
-                Some("go") => (
-                    ["black", "white"][seat as usize % 2],
-                    ["white", "black"][seat as usize % 2],
-                ),
-                _ => (["A", "B"][seat as usize % 2], ["B", "A"][seat as usize % 2]),
-            };
             let other = v["seats"][theirs]["player"]["name"]
                 .as_str()
                 .map(str::to_string)

@@ -191,6 +191,7 @@ async fn create(
     .await
     .map_err(|x| accounts::storage(e(x)))?;
     st.waiters.note_client(&seek.id, client);
+    st.seek_list.changed();
     let game = try_match(&st, &seek.id).await?;
     Ok((
         StatusCode::CREATED,
@@ -306,6 +307,7 @@ async fn try_match(st: &AppState, id: &str) -> Result<Option<Value>, ActError> {
             }
         }
         tx.commit().await?;
+        st.seek_list.changed();
         Ok(Some((game, other_id, my_seat)))
     }
     .await;
@@ -362,6 +364,7 @@ async fn try_match(st: &AppState, id: &str) -> Result<Option<Value>, ActError> {
             .bind(&game)
             .execute(&store.writer)
             .await;
+        st.seek_list.changed();
         return Err(err);
     }
     // The game counts as opened by both seekers' clients (known where the seek was made here).
@@ -393,12 +396,18 @@ async fn account_by_id(store: &Store, id: &str) -> Result<accounts::Account, Act
 }
 
 async fn list(State(st): State<AppState>) -> Result<Json<Value>, ActError> {
+    Ok(Json(list_json(&st.hub.store).await?))
+}
+
+/// The open seeks, newest first (at most 100): `{"seeks": [...]}`, as `GET /api/seeks` and the
+/// lobby's socket show them.
+pub async fn list_json(store: &Store) -> Result<Value, ActError> {
     let rows = sqlx::query(
         "SELECT s.id, a.name, s.spec, s.rating, s.lo, s.hi, s.created_at FROM seeks s \
          JOIN accounts a ON a.id = s.account_id WHERE s.game_id IS NULL \
          ORDER BY s.created_at DESC LIMIT 100",
     )
-    .fetch_all(&st.hub.store.pool)
+    .fetch_all(&store.pool)
     .await
     .map_err(|x| accounts::storage(e(x)))?;
     let get = |x: sqlx::Error| accounts::storage(e(x));
@@ -416,18 +425,44 @@ async fn list(State(st): State<AppState>) -> Result<Json<Value>, ActError> {
         v["created_at"] = json!(r.try_get::<i64, _>(6).map_err(get)?);
         out.push(v);
     }
-    Ok(Json(json!({ "seeks": out })))
+    Ok(json!({ "seeks": out }))
 }
 
-async fn drop_seek(store: &Store, id: &str, account: &str) -> Result<bool, ActError> {
+/// How often the lobby's seek list is read again when nothing here said it changed: it
+/// catches seeks made on another process and those the sweep dropped (ms).
+pub const LIST_REFRESH_MS: u64 = 5_000;
+
+/// Keeps the list the lobby's sockets follow (`AppState::seek_list`) fresh: read again at
+/// once after a change made here, and every [`LIST_REFRESH_MS`] while a socket follows it.
+pub async fn publish(st: AppState) {
+    loop {
+        tokio::select! {
+            _ = st.seek_list.nudged() => {}
+            _ = tokio::time::sleep(Duration::from_millis(LIST_REFRESH_MS)) => {}
+        }
+        if !st.seek_list.followed() {
+            continue;
+        }
+        match list_json(&st.hub.store).await {
+            Ok(v) => st.seek_list.publish(v),
+            Err(x) => tracing::warn!("the lobby's seek list could not be read: {}", x.message),
+        }
+    }
+}
+
+async fn drop_seek(st: &AppState, id: &str, account: &str) -> Result<bool, ActError> {
     let done =
         sqlx::query("DELETE FROM seeks WHERE id = $1 AND account_id = $2 AND game_id IS NULL")
             .bind(id)
             .bind(account)
-            .execute(&store.writer)
+            .execute(&st.hub.store.writer)
             .await
             .map_err(|x| accounts::storage(e(x)))?;
-    Ok(done.rows_affected() == 1)
+    let dropped = done.rows_affected() == 1;
+    if dropped {
+        st.seek_list.changed();
+    }
+    Ok(dropped)
 }
 
 async fn remove(
@@ -436,7 +471,7 @@ async fn remove(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ActError> {
     let who = auth.require()?;
-    if id.len() > 40 || !drop_seek(&st.hub.store, &id, &who.account.id).await? {
+    if id.len() > 40 || !drop_seek(&st, &id, &who.account.id).await? {
         return Err(ActError::not_found("no open seek of yours with that id"));
     }
     Ok(Json(json!({"ok": true})))
@@ -616,7 +651,7 @@ async fn follow(mut socket: WebSocket, st: AppState, seek: Seek, who: Identity) 
                     Some("ping") => { if !send(&mut socket, json!({"type": "pong"})).await { break None; } }
                     Some("accept_bot") => {
                         // Paired with a person in the meantime (nothing dropped): the next tick tells.
-                        if let Ok(true) = drop_seek(&store, &seek.id, &seek.account_id).await {
+                        if let Ok(true) = drop_seek(&st, &seek.id, &seek.account_id).await {
                             match bot_game(&st, &seek, &who).await {
                                 Ok(g) => break Some(g),
                                 Err(x) => {
@@ -642,7 +677,7 @@ async fn follow(mut socket: WebSocket, st: AppState, seek: Seek, who: Identity) 
         }
         None => {
             // The socket went: so does the seek (unless it was paired meanwhile).
-            let _ = drop_seek(&store, &seek.id, &seek.account_id).await;
+            let _ = drop_seek(&st, &seek.id, &seek.account_id).await;
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The engine's review: every position of a record's main line searched once, on the bots'
 //! pool (one search thread a position, waiting its turn with the seats' moves), under the
-//! operator's budget (`--review-playouts`, and never longer than `--bot-max-time`), each result
-//! stored as it arrives — a restarted server goes on from the first position without one.
+//! operator's budget (`--review-playouts`, `--review-seconds` a position, at most
+//! `--review-threads` of the pool), each result stored as it arrives — a restarted server goes
+//! on from the first position without one.
 //!
 //! A Go position's search reads the played move's value in the same tree as the best move's
 //! (the played move gets a tenth of the playouts at least), so a move's loss is one search's
@@ -136,7 +137,11 @@ impl Engine {
                 .expect("engine lock")
                 .push_back(id.to_string());
         }
-        let want = st.hub.bots.limits.threads.max(1);
+        let all = st.hub.bots.limits.threads.max(1);
+        let want = match st.limits.review_threads {
+            0 => all,
+            n => n.min(all),
+        };
         let mut n = self.workers.lock().expect("engine lock");
         while *n < want {
             *n += 1;
@@ -404,7 +409,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
         .take_tree(id)
         .filter(|r| k > 0 && r.at() == Some(k - 1));
     let (result, reviewer) = tokio::task::spawn_blocking(move || {
-        let time = limits.bots.max_time;
+        let time = limits.review_time.unwrap_or(limits.bots.max_time);
         if kind == "go" {
             let summary: Value = serde_json::from_str(&summary).map_err(|e| e.to_string())?;
             let g = SgfGame::parse_game(&record, index).map_err(|e| e.to_string())?;
@@ -472,17 +477,17 @@ fn search_go(g: &SgfGame, summary: &Value, k: usize, r: &mut Reviewer) -> Result
     let played = g.moves.get(k).map(|m| m.mv);
     let v = r.review(&game, k, played);
     let round = |x: f32, f: f32| (x * f).round() / f;
-    // The band of the score lead: two standard errors of the playouts' mean margin.
-    let band = 2.0 * v.score_sd / (v.playouts.max(1) as f32).sqrt();
     Ok(json!({
         "position": k,
         "to_move": v.to_move.letter().to_string(),
         "winrate": round(v.winrate, 10_000.0),
-        "score": round(v.score, 10.0),
-        "score_band": round(band, 10.0),
-        "score_sd": round(v.score_sd, 10.0),
-        "owned_score": round(v.owned_score, 10.0),
+        // Black's lead counted from ownership, with its band (one standard deviation), and
+        // the playouts' mean margin with its spread.
+        "score": round(v.owned_score, 10.0),
+        "score_band": round(v.owned_sd, 10.0),
         "unsettled": v.unsettled,
+        "playout_score": round(v.score, 10.0),
+        "score_sd": round(v.score_sd, 10.0),
         "best": mv_text(v.best),
         "pv": v.pv.iter().take(12).map(|&m| mv_text(m)).collect::<Vec<_>>(),
         "best_winrate": round(v.best_winrate, 10_000.0),
@@ -585,7 +590,7 @@ pub async fn status(
         "done": positions.len(),
         "total": total,
         "rules": plan.rules,
-        "budget": {"playouts": st.limits.review_playouts, "max_ms": st.limits.bots.max_time.as_millis() as u64, "wall_nodes": WALL_NODES, "engine": source, "visits": visits},
+        "budget": {"playouts": st.limits.review_playouts, "max_ms": st.limits.review_time.unwrap_or(st.limits.bots.max_time).as_millis() as u64, "wall_nodes": WALL_NODES, "engine": source, "visits": visits},
         "positions": positions,
     }))
 }

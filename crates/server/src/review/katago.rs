@@ -532,7 +532,8 @@ pub async fn review_batch(
         .unwrap_or(limits.review_playouts)
         .max(1);
     let q = query(&g, &rules, &turns, visits);
-    let answers = ext.analyze(q, &turns, limits.bots.max_time).await?;
+    let per = limits.review_time.unwrap_or(limits.bots.max_time);
+    let answers = ext.analyze(q, &turns, per).await?;
     Ok(store
         .iter()
         .map(|&t| {

@@ -1,6 +1,6 @@
 //! Owns: reviews of uploaded records (this file), the engine's review of a game (`engine`),
-//! their export (`export`). May use: `game` (rooms' rules, bots, the heavy pool), `store`, and
-//! the web side's shared state. Never `crate::players` or `crate::cluster`.
+//! their export (`export`). May use: `game` (rules, bots, the heavy pool), `store`, `config` and
+//! the web side's shared state (`state`). Never `crate::http`, `crate::players`, `crate::cluster`.
 //!
 //! Reviews: a record (an SGF game in any `CA` charset, one game of a collection, or a Wall Go
 //! record) stored under its own id, with its replay, its legality under every rule set and the

@@ -1,7 +1,8 @@
 //! What every handler shares: `AppState` (the hub, the rate budgets, the limits, the seekers
 //! waiting here), and the common answers of the web side (a JSON body or 400, a 429 naming its
 //! budget, an `ActError` as a response). Below the domains that serve requests (`http`,
-//! `players`, `review`, `cluster`); it names none of them.
+//! `players`, `review`, `cluster`); it names none of them. May use: `config`, `game` (the hub)
+//! and `net`.
 
 pub mod limit;
 pub mod waiters;
@@ -59,6 +60,8 @@ pub struct AppState {
     pub chat_clients: Arc<Budget>,
     /// Seekers waiting on this process.
     pub waiters: Arc<crate::state::waiters::Waiters>,
+    /// The open seeks the lobby's sockets follow.
+    pub seek_list: Arc<crate::state::waiters::SeekList>,
     /// When each account was last noted as seen (ms), so "online" costs a write a minute.
     touched: Arc<Mutex<HashMap<String, i64>>>,
 }
@@ -115,6 +118,7 @@ impl AppState {
             chat_accounts: Arc::new(Budget::new("chat messages", l.chat_per_second, 5)),
             chat_clients: Arc::new(Budget::new("chat messages", l.chat_per_second * 4.0, 20)),
             waiters: Arc::new(crate::state::waiters::Waiters::default()),
+            seek_list: Arc::new(crate::state::waiters::SeekList::default()),
             touched: Arc::new(Mutex::new(HashMap::new())),
         }
     }

@@ -1,13 +1,14 @@
 //! The seekers waiting on this process (`Waiters`): each seek's socket, told of its game the
-//! moment a pairing made here finds it, and the client that made the seek. Part of the handlers'
-//! shared state; `players::seeks` does the pairing.
+//! moment a pairing made here finds it, and the client that made the seek; and the open seeks
+//! the lobby's sockets follow (`SeekList`). Part of the handlers' shared state; `players::seeks`
+//! does the pairing and reads the list.
 
 use crate::game::hub::now_ms;
 use crate::net::ClientKey;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::Mutex;
-use tokio::sync::watch;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{watch, Notify};
 
 /// The seeks this process's sockets wait on: a match made here reaches them at once.
 #[derive(Default)]
@@ -60,5 +61,55 @@ impl Waiters {
         if let Some(tx) = self.map.lock().expect("waiters lock").get(id) {
             let _ = tx.send(Some(game.clone()));
         }
+    }
+}
+
+/// The open seeks as the lobby's sockets are sent them (`/ws/lobby`): the latest list, and a
+/// nudge to read it again after a seek was made, taken, cancelled or dropped here.
+pub struct SeekList {
+    tx: watch::Sender<Arc<Value>>,
+    changed: Notify,
+}
+
+impl Default for SeekList {
+    fn default() -> SeekList {
+        SeekList {
+            tx: watch::channel(Arc::new(Value::Null)).0,
+            changed: Notify::new(),
+        }
+    }
+}
+
+impl SeekList {
+    /// Says the list changed: it is read again at once (nudges in between make one read).
+    pub fn changed(&self) {
+        self.changed.notify_one();
+    }
+
+    /// Waits for a nudge (or returns at once when one came since the last wait).
+    pub async fn nudged(&self) {
+        self.changed.notified().await;
+    }
+
+    /// The latest list, and every later one that differs from it.
+    pub fn subscribe(&self) -> watch::Receiver<Arc<Value>> {
+        self.tx.subscribe()
+    }
+
+    /// Whether any socket follows the list.
+    pub fn followed(&self) -> bool {
+        self.tx.receiver_count() > 0
+    }
+
+    /// Sends `list` to the followers when it differs from the last one sent.
+    pub fn publish(&self, list: Value) {
+        self.tx.send_if_modified(|old| {
+            if **old == list {
+                false
+            } else {
+                *old = Arc::new(list);
+                true
+            }
+        });
     }
 }

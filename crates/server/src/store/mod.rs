@@ -1,7 +1,10 @@
-//! Owns: the schema (`migrations/`), its migrations and every query; `backup` and `export` of a
-//! database. May use nothing above it, but for the types of what it stores (issue 40's known
-//! exceptions, listed in `tests/layout.rs`: `crate::game` for rooms, clocks and ratings). `payload` builds what it notifies the other processes with (`cluster::bus` reads it),
-//! `time` keeps the database's clock (the hub charges clocks by it).
+//! Owns: the schema (`migrations/`), its migrations and the queries of games, seats and actions;
+//! the plain data it keeps for a game (`types`: settings, seats, players, the action log with its
+//! clocks, rating changes); SQLite's group commit (`group`); `backup` of a database; the payloads
+//! it notifies the other processes with (`payload`; `cluster::bus` reads them); the database's
+//! clock (`time`; the hub charges clocks by it). May use `net` alone, nothing above it
+//! (`tests/layout.rs` keeps it so): a rated game's rating update comes from `game::ratings`
+//! through [`RatingUpdate`], run in the store's transaction.
 //!
 //! Storage: one schema and one set of queries over SQLite (an embedded file, the default) or
 //! PostgreSQL (several server processes on one database). Games, seats with token hashes, and
@@ -9,17 +12,19 @@
 //! for the same turn.
 
 pub mod backup;
-pub mod export;
+mod group;
 pub mod payload;
 pub mod time;
+pub mod types;
 
-use crate::game::clock::Clocks;
-use crate::game::room::{ActionRow, SeatSpec, Settings};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor, Row};
 use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
 use std::str::FromStr;
+use types::{ActionRow, Clocks, Player, RatingChange, SeatSpec, Settings};
 
 /// The schema's migrations, in order (the same SQL serves both databases).
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -78,56 +83,7 @@ pub struct Store {
     pub queries: std::sync::Arc<QueryCounts>,
     /// SQLite: the queue of the group commit (None on PostgreSQL, and in the group commit's
     /// own copy of the store).
-    batcher: Option<tokio::sync::mpsc::UnboundedSender<AppendJob>>,
-}
-
-/// One action waiting for the group commit.
-#[derive(Debug)]
-struct AppendJob {
-    id: String,
-    row: ActionRow,
-    status: String,
-    summary: String,
-    owner: String,
-    done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
-}
-
-/// The most actions one group commit stores.
-const GROUP_MAX: usize = 256;
-
-/// SQLite's group commit: whatever actions wait when the writer is free go in one
-/// transaction; none waits on purpose, so a lone action is stored at once. Ends when every
-/// copy of the store is dropped.
-async fn group_commits(store: Store, mut queue: tokio::sync::mpsc::UnboundedReceiver<AppendJob>) {
-    while let Some(first) = queue.recv().await {
-        let mut batch = vec![first];
-        while batch.len() < GROUP_MAX {
-            match queue.try_recv() {
-                Ok(j) => batch.push(j),
-                Err(_) => break,
-            }
-        }
-        let answers = match store.append_batch(&batch).await {
-            Ok(a) => a,
-            // Nothing of the batch was stored: one at a time, so one action's failure is
-            // its own.
-            Err(_) => {
-                let mut a = Vec::with_capacity(batch.len());
-                for j in &batch {
-                    a.push(
-                        store
-                            .append_alone(&j.id, &j.row, &j.status, &j.summary, None, &j.owner)
-                            .await
-                            .map(|_| ()),
-                    );
-                }
-                a
-            }
-        };
-        for (j, a) in batch.into_iter().zip(answers) {
-            let _ = j.done.send(a);
-        }
-    }
+    batcher: Option<tokio::sync::mpsc::UnboundedSender<group::AppendJob>>,
 }
 
 /// Statements the store and the cluster ran since the process started (the games, actions,
@@ -146,6 +102,29 @@ pub struct QueryCounts {
     pub group_commit_actions: std::sync::atomic::AtomicU64,
 }
 
+/// A future the store awaits inside one of its transactions.
+pub type Pending<'t, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 't>>;
+
+/// The rating update of a rated game's end, run inside the transaction that stores its last
+/// action (after the action's row, before the commit): `game::ratings` implements it for its
+/// `RatedEnd`, so the store commits new ratings without knowing how they move.
+pub trait RatingUpdate: Send + Sync {
+    /// Updates the ratings of the game's players in its transaction; returns the changes.
+    fn apply<'t>(&'t self, at: InTransaction<'t>) -> Pending<'t, Vec<RatingChange>>;
+}
+
+/// Where a [`RatingUpdate`] runs: the transaction storing a game's last action.
+pub struct InTransaction<'t> {
+    /// The open transaction (the action's row is in it).
+    pub tx: &'t mut sqlx::Transaction<'static, sqlx::Any>,
+    /// Whether the database is PostgreSQL (rows are locked in a fixed order there).
+    pub postgres: bool,
+    /// The game.
+    pub game_id: &'t str,
+    /// The action's time (ms): when the ratings moved.
+    pub now: i64,
+}
+
 /// A stored game, as read back.
 #[derive(Clone, Debug)]
 pub struct StoredGame {
@@ -158,11 +137,11 @@ pub struct StoredGame {
     /// The action log.
     pub actions: Vec<ActionRow>,
     /// The accounts holding the seats (as many as `seats`).
-    pub players: Vec<Option<crate::game::room::Player>>,
+    pub players: Vec<Option<Player>>,
     /// Whether the game is rated.
     pub rated: bool,
     /// The rating changes its result made.
-    pub rating_changes: Vec<crate::game::ratings::RatingChange>,
+    pub rating_changes: Vec<RatingChange>,
     /// The node that owns it now (None: nobody yet, or its owner left).
     pub owner: Option<String>,
 }
@@ -342,7 +321,7 @@ impl Store {
             .map_err(|e| format!("database {url}: cannot note the names' skeletons: {e}"))?;
         if !postgres {
             let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-            tokio::spawn(group_commits(store.clone(), rx));
+            tokio::spawn(group::group_commits(store.clone(), rx));
             store.batcher = Some(tx);
         }
         Ok(store)
@@ -491,14 +470,14 @@ impl Store {
         row: &ActionRow,
         status: &str,
         summary: &str,
-        rated: Option<&crate::game::ratings::RatedEnd>,
+        rated: Option<&dyn RatingUpdate>,
         owner: &str,
-    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
+    ) -> Result<Vec<RatingChange>, StoreError> {
         // SQLite: actions of several games that arrive together share one transaction (group
         // commit); each is answered once its batch has committed.
         if let (Some(tx), None) = (&self.batcher, rated) {
             let (done, answer) = tokio::sync::oneshot::channel();
-            let job = AppendJob {
+            let job = group::AppendJob {
                 id: id.to_string(),
                 row: row.clone(),
                 status: status.to_string(),
@@ -525,15 +504,21 @@ impl Store {
         row: &ActionRow,
         status: &str,
         summary: &str,
-        rated: Option<&crate::game::ratings::RatedEnd>,
+        rated: Option<&dyn RatingUpdate>,
         owner: &str,
-    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
+    ) -> Result<Vec<RatingChange>, StoreError> {
         let mut tx = self.write().begin().await?;
         self.append_in(&mut tx, id, row, status, summary, owner)
             .await??;
         let changes = match rated {
             Some(end) => {
-                crate::game::ratings::apply(&mut tx, self.postgres, id, end, row.at).await?
+                end.apply(InTransaction {
+                    tx: &mut tx,
+                    postgres: self.postgres,
+                    game_id: id,
+                    now: row.at,
+                })
+                .await?
             }
             None => Vec::new(),
         };
@@ -610,30 +595,6 @@ impl Store {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
             Err(e) => Err(e.into()),
         }
-    }
-
-    /// Stores a batch of actions (of different games: a game's room lock lets one of its
-    /// actions through at a time) in one transaction; each one's own answer. Err: nothing of
-    /// the batch was stored.
-    async fn append_batch(
-        &self,
-        batch: &[AppendJob],
-    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        let mut tx = self.write().begin().await?;
-        let mut out = Vec::with_capacity(batch.len());
-        for j in batch {
-            out.push(
-                self.append_in(&mut tx, &j.id, &j.row, &j.status, &j.summary, &j.owner)
-                    .await?,
-            );
-        }
-        tx.commit().await?;
-        use std::sync::atomic::Ordering::Relaxed;
-        self.queries.group_commits.fetch_add(1, Relaxed);
-        self.queries
-            .group_commit_actions
-            .fetch_add(batch.len() as u64, Relaxed);
-        Ok(out)
     }
 
     /// Marks a seat as joined (and refreshes the lobby line).
@@ -757,7 +718,7 @@ impl Store {
         let created_at: i64 = g.try_get(1)?;
         let rated: i64 = g.try_get(2)?;
         let owner: Option<String> = g.try_get(3)?;
-        let kind = crate::game::ratings::kind_of(&settings).unwrap_or("");
+        let kind = types::kind_of(&settings).unwrap_or("");
         let rows = sqlx::query(
             "SELECT s.spec, s.token_hash, s.joined, s.account_id, a.name, r.rating, r.deviation, r.games \
              FROM seats s LEFT JOIN accounts a ON a.id = s.account_id \
@@ -782,18 +743,14 @@ impl Store {
             let rating: Option<f64> = r.try_get(5)?;
             let deviation: Option<f64> = r.try_get(6)?;
             let games: Option<i64> = r.try_get(7)?;
-            players.push(
-                account
-                    .zip(name)
-                    .map(|(id, name)| crate::game::room::Player {
-                        id,
-                        name,
-                        rating: Some(match (rating, deviation) {
-                            (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
-                            _ => (1500.0, 350.0, 0),
-                        }),
-                    }),
-            );
+            players.push(account.zip(name).map(|(id, name)| Player {
+                id,
+                name,
+                rating: Some(match (rating, deviation) {
+                    (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
+                    _ => (1500.0, 350.0, 0),
+                }),
+            }));
         }
         let rating_changes = if rated != 0 {
             self.rating_changes(id, &players).await?
@@ -817,8 +774,8 @@ impl Store {
     async fn rating_changes(
         &self,
         id: &str,
-        players: &[Option<crate::game::room::Player>],
-    ) -> Result<Vec<crate::game::ratings::RatingChange>, StoreError> {
+        players: &[Option<Player>],
+    ) -> Result<Vec<RatingChange>, StoreError> {
         let rows = sqlx::query(
             "SELECT account_id, kind, rating_before, deviation_before, rating, deviation \
              FROM rating_history WHERE game_id = $1",
@@ -840,7 +797,7 @@ impl Store {
                 deviation: d,
                 volatility: 0.06,
             };
-            out.push(crate::game::ratings::RatingChange {
+            out.push(RatingChange {
                 seat,
                 kind: r.try_get(1)?,
                 before: rating(r.try_get(2)?, r.try_get(3)?),

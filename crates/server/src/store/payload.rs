@@ -2,7 +2,7 @@
 //! stored form of an action or a chat message, as `cluster::bus` reads them back): built here,
 //! below the bus, because the store sends them in the transaction that commits the action.
 
-use crate::game::room::ActionRow;
+use crate::store::types::ActionRow;
 
 /// NOTIFY refuses payloads of 8000 bytes or more; a larger event is sent as the id alone.
 pub const MAX_PAYLOAD: usize = 7_900;

@@ -145,3 +145,58 @@ pub async fn next_of(w: &mut Ws, kind: &str, secs: u64) -> Value {
 pub async fn wsend(w: &mut Ws, v: Value) {
     w.send(Message::Text(v.to_string().into())).await.unwrap();
 }
+
+/// A guest that makes a 9×9 game as Black against the Go bot with `options`, resigns it, then
+/// signs up as `name` keeping it: (the game's id, the guest's session, the account's session).
+pub async fn guest_resigns_to_the_bot_then_signs_up(
+    s: &Server,
+    options: &str,
+    name: &str,
+) -> (String, Session, Session) {
+    let (st, set, v) = send(
+        s,
+        "POST",
+        "/api/auth/guest",
+        &Session::default(),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(st, 201, "{v}");
+    let guest = session_of(set, &v);
+    assert_eq!(v["account"]["guest"], true);
+    let (st, g) = call(
+        s,
+        "POST",
+        "/api/games",
+        &guest,
+        Some(serde_json::json!({"game": "go", "size": 9,
+        "seats": {"white": {"kind": "bot", "bot": "baduk", "options": options}}})),
+    )
+    .await;
+    assert_eq!(st, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    // The guest acts with its cookie alone.
+    let (st, v) = call(
+        s,
+        "POST",
+        &format!("/api/games/{id}/actions"),
+        &guest,
+        Some(serde_json::json!({"action": "resign"})),
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    let (st, set, v) = send(
+        s,
+        "POST",
+        "/api/auth/signup",
+        &guest,
+        guest.csrf.as_deref(),
+        Some(serde_json::json!({"username": name, "password": "tengen-hoshi-komoku"})),
+    )
+    .await;
+    assert_eq!(st, 201, "{v}");
+    assert_eq!(v["account"]["guest"], false);
+    let account = session_of(set, &v);
+    (id, guest, account)
+}

@@ -1,7 +1,7 @@
 //! One game of Go as the server plays it: the rules library's [`Game`] plus what surrounds the
 //! board — handicap placement, undo requests, the dead-stone phase and its disputes, the result
 //! under the game's own rules and the table of every rule set. Every action is checked here, by
-//! the library, and nowhere else.
+//! the library, and nowhere else. The dead-stone phase is in `marking`, apart from play.
 
 mod marking;
 

@@ -234,7 +234,7 @@ impl Hub {
                 &row,
                 status,
                 &summary,
-                rated.as_ref(),
+                rated.as_ref().map(|r| r as &dyn crate::store::RatingUpdate),
                 &self.cluster.node,
             )
             .await;

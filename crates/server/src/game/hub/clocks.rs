@@ -1,5 +1,5 @@
-//! Time as every process counts it (the database's clock), the heartbeat that tells an outage,
-//! and the clock sweep of the games this process owns.
+//! Time as every process counts it (the database's clock, kept in `store::time` and re-exported
+//! here), the heartbeat that tells an outage, and the clock sweep of the games this process owns.
 
 use super::*;
 

@@ -1,8 +1,11 @@
 //! The live games of one server process (the registry): each loaded game behind its own lock,
-//! whether this process owns it (docs/scaling.md), creating, loading, adopting and dropping
-//! games, and catching up with what other processes stored. The path of an action is in
-//! `actor.rs`, time and the clock sweep in `clocks.rs`; the cluster in `cluster.rs`, the events
-//! between processes in `bus.rs`.
+//! whether this process owns it (docs/scaling.md), creating, loading, adopting and dropping games,
+//! and catching up with what other processes stored (this file). The path of an action is in
+//! `actor.rs`; the heartbeat and the clock sweep in `clocks.rs` (with the database's clock from
+//! `store::time`); this process as a node of the cluster (`Cluster`) and where a new game is placed
+//! in `node.rs`. Uses the rest of `game`, `store` and `net`; the cluster's work on the hub's games
+//! (leases, takeover, handoff, forwarding) and the events between processes (`cluster::bus`) are
+//! above, in `crate::cluster`, which calls the hub.
 
 mod actor;
 mod clocks;

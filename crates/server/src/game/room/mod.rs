@@ -1,15 +1,18 @@
 //! A game on the server, whichever game it is: settings, seats, clocks and the action log, over
 //! the game's own room ([`GoRoom`] or [`WallRoom`]). The action log is the truth: replaying its
-//! rows rebuilds the same room in any process.
+//! rows rebuilds the same room in any process. What a room shows is in `views`. The stored data
+//! of a game (`Settings`, `SeatSpec`, `Player`, `ActionRow`) is defined in `store::types` and
+//! re-exported here.
 
 mod views;
 
 use crate::game::clock::{Charge, ClockKind, Clocks};
 use crate::game::go_room::{self, GoRoom};
 use crate::game::wall_room::{self, WallRoom};
+use crate::store::types::RatingChange;
+pub use crate::store::types::{ActionRow, Player, SeatSpec, Settings};
 use baduk_go::{Color, Game, Rules, TimeControl};
 use baduk_wallgo::Variant;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// Why an action or request was refused: an HTTP status, a sentence naming the problem (English,
@@ -120,58 +123,6 @@ impl std::fmt::Display for ActError {
     }
 }
 
-/// Who sits in a seat.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SeatSpec {
-    /// `human` (token given at creation), `open` (claimed with `join`) or `bot`.
-    pub kind: String,
-    /// The bot's name (`baduk`; `random easy medium expert sedol`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bot: Option<String>,
-    /// The bot's options (`time=1`, `nodes=20000`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub options: Option<String>,
-}
-
-impl SeatSpec {
-    /// Whether a bot sits here.
-    pub fn is_bot(&self) -> bool {
-        self.kind == "bot"
-    }
-}
-
-/// A game's settings as stored (normalised by the library).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "game", rename_all = "lowercase")]
-pub enum Settings {
-    /// Go: the full rules string (size, komi and time included) and the handicap.
-    Go {
-        /// The rules string.
-        rules: String,
-        /// Handicap stones.
-        handicap: u32,
-    },
-    /// Wall Go: the variant line and the turn limit in milliseconds (0: none).
-    Wallgo {
-        /// The variant.
-        variant: String,
-        /// Milliseconds per turn.
-        turn_ms: i64,
-    },
-}
-
-/// An account in a seat, as the game shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Player {
-    /// The account's id (never shown).
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// Its rating for this game's kind when the game was loaded: (rating, deviation, games).
-    pub rating: Option<(f64, f64, i64)>,
-}
-
 impl Player {
     /// The API's view: `{"name", "rating", "deviation", "rank"}`.
     pub fn to_json(&self, kind: Option<&str>) -> Value {
@@ -221,28 +172,35 @@ impl Seat {
             player: None,
         }
     }
+
+    /// The seat's rating for `kind` as the API shows it (`rating_json`): its account's when
+    /// the game began, or a rated bot's fixed one; None for anyone else or an unrated kind.
+    pub fn rating_json(&self, kind: Option<&str>) -> Option<Value> {
+        let kind = kind?;
+        match (&self.player, &self.spec.bot) {
+            (Some(p), _) => p.rating.map(|(r, d, g)| {
+                crate::game::ratings::rating_json(
+                    kind,
+                    &baduk_rating::Rating {
+                        rating: r,
+                        deviation: d,
+                        volatility: 0.06,
+                    },
+                    g,
+                )
+            }),
+            (None, Some(b)) if self.spec.is_bot() => {
+                crate::game::ratings::bot_rating(kind, b, self.spec.options.as_deref())
+                    .map(|r| crate::game::ratings::rating_json(kind, &r, 0))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// One row of the state's action log (`actions`), as clients see it.
 fn action_json(names: [&str; 2], a: &ActionRow) -> Value {
     json!({"seq": a.seq, "seat": names[a.seat], "action": a.action, "at": a.at, "auto": a.auto})
-}
-
-/// One stored action.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ActionRow {
-    /// 1-based number in the game's log.
-    pub seq: i64,
-    /// The seat that acted (0 or 1).
-    pub seat: usize,
-    /// The action in the game's notation.
-    pub action: String,
-    /// When it was stored, in ms since 1970.
-    pub at: i64,
-    /// Whether the server's clock played it (a timeout, or Wall Go's automatic turn).
-    pub auto: bool,
-    /// Both clocks after the action.
-    pub clocks: Clocks,
 }
 
 /// The game's own state.
@@ -313,7 +271,7 @@ pub struct Room {
     /// Whether the result moves the players' ratings.
     pub rated: bool,
     /// The ratings the result moved (a rated game that ended).
-    pub rating_changes: Vec<crate::game::ratings::RatingChange>,
+    pub rating_changes: Vec<RatingChange>,
 }
 
 /// Builds the game's core from its settings.

@@ -80,11 +80,13 @@ impl Room {
             .iter()
             .zip(&self.seats)
             .map(|(n, s)| {
-                (
-                    n.to_string(),
-                    json!({"kind": s.spec.kind, "bot": s.spec.bot, "options": s.spec.options, "joined": s.joined || s.spec.is_bot(),
-                        "player": s.player.as_ref().map(|p| p.to_json(kind))}),
-                )
+                let mut seat = json!({"kind": s.spec.kind, "bot": s.spec.bot, "options": s.spec.options, "joined": s.joined || s.spec.is_bot(),
+                        "player": s.player.as_ref().map(|p| p.to_json(kind))});
+                // A rated bot's fixed rating for this game's kind, shown on its seat card.
+                if s.spec.is_bot() {
+                    seat["rating"] = s.rating_json(kind).unwrap_or(Value::Null);
+                }
+                (n.to_string(), seat)
             })
             .collect();
         let (mut game, legal, result) = match &self.core {
@@ -212,11 +214,14 @@ impl Room {
             .iter()
             .zip(&self.seats)
             .map(|(n, s)| {
-                (
-                    n.to_string(),
-                    json!({"kind": s.spec.kind, "bot": s.spec.bot, "joined": s.joined || s.spec.is_bot(),
-                        "player": s.player.as_ref().map(|p| p.to_json(kind))}),
-                )
+                let mut seat = json!({"kind": s.spec.kind, "bot": s.spec.bot, "joined": s.joined || s.spec.is_bot(),
+                        "player": s.player.as_ref().map(|p| p.to_json(kind))});
+                // A bot's options (its level) and fixed rating name it in lists and profiles.
+                if s.spec.is_bot() {
+                    seat["options"] = json!(s.spec.options);
+                    seat["rating"] = s.rating_json(kind).unwrap_or(Value::Null);
+                }
+                (n.to_string(), seat)
             })
             .collect();
         let (phase, extra, result) = match &self.core {
@@ -303,12 +308,23 @@ impl Room {
                     // FF[4] RE: a disputed game left undecided is `Void` (no result), its
                     // `C[]` saying why; the text is already the SGF form otherwise.
                     result: g.result.as_ref().map(|r| r.text.clone()),
-                    date: None,
+                    // The day the game began (UTC).
+                    date: Some(baduk_go::sgf::date_at(self.created_at)),
                     comment: g.result.as_ref().map(|r| r.detail.clone()),
                 };
                 let sgf = baduk_go::sgf::write_with(&g.game, &info);
                 let esc = |s: &str| s.replace('\\', "\\\\").replace(']', "\\]");
                 let mut props = format!("GN[baduk game {}]", esc(&self.id));
+                // BR/WR: each side's rank when the game began (`?` while provisional).
+                let kind = crate::game::ratings::kind_of(&self.settings);
+                for (prop, seat) in ["BR", "WR"].iter().zip(&self.seats) {
+                    let rank = seat
+                        .rating_json(kind)
+                        .and_then(|r| r["rank"].as_str().map(str::to_string));
+                    if let Some(rank) = rank {
+                        props.push_str(&format!("{prop}[{}]", esc(&rank)));
+                    }
+                }
                 let tc = g.rules.time;
                 let main = match tc {
                     TimeControl::None => None,

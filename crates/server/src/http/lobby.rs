@@ -1,0 +1,103 @@
+//! The lobby's WebSocket (`/ws/lobby`): the open seeks, sent on connect and again whenever they
+//! change, so a seek made, taken or cancelled shows on every lobby page at once (docs/api.md,
+//! "Play now").
+
+use super::sockets::{ping_or_close, send_within, too_many_sockets, SocketSeat};
+use crate::game::room::ActError;
+use crate::state::limit::ClientKey;
+use crate::state::{too_many, AppState};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::Response;
+use axum::Extension;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// Opens a lobby socket, counted against the client's socket rate and cap like a game's.
+pub(super) async fn ws_lobby(
+    State(st): State<AppState>,
+    Extension(client): Extension<ClientKey>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ActError> {
+    if let Err(r) = st.budgets.sockets.check(&client) {
+        return Ok(too_many(r));
+    }
+    let Some(seat) = SocketSeat::take(&st, client, None) else {
+        return Ok(too_many_sockets());
+    };
+    // Only pings come in: small frames and buffers.
+    Ok(ws
+        .max_message_size(1024)
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(1024 * 1024)
+        .on_upgrade(move |socket| follow(socket, st, client, seat)))
+}
+
+/// The seeks as a socket message.
+fn seeks_message(list: &Value) -> Message {
+    let mut v = list.clone();
+    v["type"] = json!("seeks");
+    Message::Text(v.to_string().into())
+}
+
+async fn follow(mut socket: WebSocket, st: AppState, client: ClientKey, _seat: SocketSeat) {
+    let send_limit = st.limits.socket_send_timeout;
+    let idle = st.limits.socket_idle;
+    let mut rx = st.seek_list.subscribe();
+    rx.borrow_and_update();
+    // The list as it is now (the one held may be older: nobody followed it).
+    let first = match crate::players::seeks::list_json(&st.hub.store).await {
+        Ok(v) => v,
+        Err(e) => json!({"type": "error", "status": e.status, "error": e.message, "code": e.code}),
+    };
+    let first = if first.get("seeks").is_some() {
+        seeks_message(&first)
+    } else {
+        Message::Text(first.to_string().into())
+    };
+    if !send_within(&mut socket, first, send_limit).await {
+        return;
+    }
+    let mut ping = tokio::time::interval((idle / 3).max(Duration::from_millis(100)));
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ping.tick().await;
+    let mut heard = tokio::time::Instant::now();
+    loop {
+        tokio::select! {
+            changed = rx.changed() => {
+                if changed.is_err() { return; }
+                let msg = seeks_message(&rx.borrow_and_update().clone());
+                if !send_within(&mut socket, msg, send_limit).await {
+                    return;
+                }
+            }
+            _ = ping.tick() => {
+                if !ping_or_close(&mut socket, heard, idle, send_limit).await {
+                    return;
+                }
+            }
+            msg = socket.recv() => {
+                let Some(Ok(msg)) = msg else { return };
+                heard = tokio::time::Instant::now();
+                let text = match msg {
+                    Message::Text(t) => t.to_string(),
+                    Message::Close(_) => return,
+                    _ => continue,
+                };
+                let reply = match st.budgets.requests.check(&client) {
+                    Err(r) => json!({"type": "error", "status": 429, "retry_after": r.retry_secs(),
+                        "error": r.message(), "code": "limit.rate", "args": r.args()}),
+                    Ok(()) => match serde_json::from_str::<Value>(&text) {
+                        Ok(v) if v["type"] == "ping" => json!({"type": "pong"}),
+                        _ => json!({"type": "error", "status": 400,
+                            "error": "expected {\"type\": \"ping\"}: the lobby's socket only sends"}),
+                    },
+                };
+                if !send_within(&mut socket, Message::Text(reply.to_string().into()), send_limit).await {
+                    return;
+                }
+            }
+        }
+    }
+}
