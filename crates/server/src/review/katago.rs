@@ -26,7 +26,8 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 pub const MAX_LINE: usize = 1 << 20;
 /// Positions one query asks for (one more is asked for the last one's loss, not stored).
 pub const BATCH: usize = 8;
-/// A batch's deadline is the bots' per-move time this many times per position asked…
+/// A batch's deadline is the per-position time (`--review-seconds`, else `--bot-max-time`)
+/// this many times per position asked…
 pub const TIME_FACTOR: u32 = 10;
 /// …plus this many times for the engine's start (loading its network).
 pub const START_FACTOR: u32 = 20;
