@@ -56,6 +56,14 @@ pub struct ServeArgs {
     /// maximum time too); one search thread of the bots' pool a position.
     #[arg(long, default_value_t = baduk_server::review::engine::DEFAULT_PLAYOUTS)]
     pub review_playouts: u64,
+    /// An external analysis engine for Go reviews, speaking KataGo's JSON analysis protocol:
+    /// its command line, split as a shell would, e.g. `"/opt/katago analysis -model M -config
+    /// C"` (default: our own engine). Only the operator names it; see docs/operating.md.
+    #[arg(long, value_name = "COMMAND")]
+    pub analysis_engine: Option<String>,
+    /// Visits the external analysis engine gives each position (default: --review-playouts).
+    #[arg(long, value_name = "N")]
+    pub analysis_visits: Option<u64>,
     /// The longest one review position may take, in seconds (0: `--bot-max-time`).
     #[arg(long, default_value_t = 0.0)]
     pub review_seconds: f64,
@@ -222,6 +230,17 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             baduk_server::game::bots::MAX_GO_PLAYOUTS
         )));
     }
+    if a.analysis_visits.is_some_and(|v| v == 0 || v > 1_000_000) {
+        return Err(CliError::input("--analysis-visits: 1 to 1000000"));
+    }
+    let analysis_engine = match &a.analysis_engine {
+        Some(cmd) => Some(baduk_server::review::katago::ExternalEngine {
+            argv: baduk_server::review::katago::split_command(cmd)
+                .map_err(|e| CliError::input(format!("--analysis-engine: {e}")))?,
+            visits: a.analysis_visits,
+        }),
+        None => None,
+    };
     let review_time = if a.review_seconds == 0.0 {
         None
     } else {
@@ -230,6 +249,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
     let limits = baduk_server::Limits {
         creates_per_minute: a.creates_per_minute,
         review_playouts: a.review_playouts,
+        analysis_engine,
         review_time,
         review_threads: a.review_threads,
         actions_per_second: a.actions_per_second,
@@ -290,6 +310,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             seek_bot_after: limits.seek_bot_after,
             secure_cookies: limits.secure_cookies,
             review_playouts: limits.review_playouts,
+            analysis_engine: limits.analysis_engine.clone(),
             review_time: limits.review_time,
             review_threads: limits.review_threads,
             header_timeout: limits.header_timeout,

@@ -102,6 +102,9 @@ pub struct Limits {
     pub secure_cookies: bool,
     /// Playouts the engine's review gives each Go position (capped by the bots' time too).
     pub review_playouts: u64,
+    /// The operator's external analysis engine for Go reviews (`--analysis-engine`, KataGo's
+    /// JSON protocol); None: our own engine.
+    pub analysis_engine: Option<crate::review::katago::ExternalEngine>,
     /// The longest one review position may take (None: the bots' maximum time).
     pub review_time: Option<Duration>,
     /// Search threads of the bots' pool reviews may hold at once (0: all of them).
@@ -148,6 +151,7 @@ impl Default for Limits {
             seek_bot_after: Duration::from_secs(20),
             secure_cookies: false,
             review_playouts: DEFAULT_PLAYOUTS,
+            analysis_engine: None,
             review_time: None,
             review_threads: 0,
             header_timeout: Duration::from_secs(10),

@@ -556,7 +556,10 @@ async fn the_operators_review_budget_holds_and_a_move_is_judged_in_one_search() 
         let a = analysis_until(&s, id, 120, |a| a["status"] == "done").await;
         for p in a["positions"].as_array().unwrap() {
             let loss = p["loss"].as_f64().expect("a loss");
-            assert!(loss >= 0.0 && p["points_lost"].as_f64().unwrap() >= 0.0, "{p}");
+            assert!(
+                loss >= 0.0 && p["points_lost"].as_f64().unwrap() >= 0.0,
+                "{p}"
+            );
             if p["played"] == p["best"] {
                 assert_eq!(loss, 0.0, "the engine's own choice: {p}");
             }

@@ -56,7 +56,15 @@ pub struct Engine {
     owners: Mutex<std::collections::HashMap<String, (Option<ClientKey>, Instant)>>,
     /// The Go reviews' kept trees, most recently used last.
     trees: Mutex<VecDeque<(String, Reviewer)>>,
+    /// The operator's external analysis engine (`--analysis-engine`), made on first use.
+    external: std::sync::OnceLock<Option<Arc<super::katago::KataGo>>>,
+    /// Reviews whose external engine failed, with the reason (our own engine took over),
+    /// the most recent [`FELL_BACK`].
+    fell_back: Mutex<VecDeque<(String, String)>>,
 }
+
+/// Reviews whose external engine's failure is remembered (their status says why).
+pub const FELL_BACK: usize = 256;
 
 /// Where a review stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,6 +155,33 @@ impl Engine {
         Ok(())
     }
 
+    /// The external analysis engine's client, if the operator named one.
+    fn external(&self, st: &AppState) -> Option<Arc<super::katago::KataGo>> {
+        self.external
+            .get_or_init(|| {
+                st.limits
+                    .analysis_engine
+                    .as_ref()
+                    .map(|e| Arc::new(super::katago::KataGo::new(e.argv.clone())))
+            })
+            .clone()
+    }
+
+    /// Why the external engine failed review `id`, if it did.
+    fn fell_back(&self, id: &str) -> Option<String> {
+        let f = self.fell_back.lock().expect("engine lock");
+        f.iter().find(|(k, _)| k == id).map(|(_, why)| why.clone())
+    }
+
+    /// Which engine reviews `id`'s Go positions, and why not the operator's if it failed.
+    fn source(&self, st: &AppState, id: &str) -> (&'static str, Option<String>) {
+        match (&st.limits.analysis_engine, self.fell_back(id)) {
+            (Some(_), None) => ("katago", None),
+            (Some(_), Some(why)) => ("baduk", Some(why)),
+            (None, _) => ("baduk", None),
+        }
+    }
+
     /// Whether review `id` was looked at recently enough to go on.
     fn still_watched(&self, id: &str) -> bool {
         self.owners
@@ -213,7 +248,7 @@ impl Engine {
 /// The rules a Go review is searched under and how many positions (from the start) it has:
 /// the record's own rules if they accept it, else the first rule set that does, else the
 /// record's rules up to their first illegal move.
-fn go_plan(summary: &Value, g: &SgfGame) -> (Rules, usize) {
+pub(super) fn go_plan(summary: &Value, g: &SgfGame) -> (Rules, usize) {
     let verdicts = summary["legality"].as_array().cloned().unwrap_or_default();
     let named = summary["info"]["rules"].as_str();
     let pick = verdicts
@@ -342,6 +377,29 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
     let Some(k) = (0..total).find(|k| !done.contains(&(*k as i64))) else {
         return Ok(false);
     };
+    // The operator's external engine reviews Go positions in batches; once it fails a review,
+    // our own engine takes over that review (its status says why).
+    if let Some(ext) = engine.external(st).filter(|_| kind == "go") {
+        if engine.fell_back(id).is_none() {
+            let is_done = |t: usize| done.contains(&(t as i64));
+            let ask = (record.as_str(), index, summary.as_str());
+            match super::katago::review_batch(&ext, &st.limits, ask, k, total, &is_done).await {
+                Ok(found) => {
+                    for (t, v) in &found {
+                        store_position(st, id, *t, v).await?;
+                    }
+                    return Ok(done.len() + found.len() < total);
+                }
+                Err(why) => {
+                    let mut f = engine.fell_back.lock().expect("engine lock");
+                    f.push_back((id.to_string(), why));
+                    while f.len() > FELL_BACK {
+                        f.pop_front();
+                    }
+                }
+            }
+        }
+    }
     let permit = st.hub.bots.review_thread().await?;
     let limits = st.limits.clone();
     let model = st.hub.bots.go_model();
@@ -383,6 +441,12 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
     if let Some(r) = reviewer.filter(|_| done.len() + 1 < total) {
         engine.keep_tree(id, r);
     }
+    store_position(st, id, k, &result).await?;
+    Ok(done.len() + 1 < total)
+}
+
+/// Stores the result of review `id`'s position `k` (kept if one is there already).
+async fn store_position(st: &AppState, id: &str, k: usize, result: &Value) -> Result<(), String> {
     sqlx::query(
         "INSERT INTO review_analysis (review_id, position, result) VALUES ($1, $2, $3) \
          ON CONFLICT (review_id, position) DO NOTHING",
@@ -390,13 +454,14 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
     .bind(id)
     .bind(k as i64)
     .bind(result.to_string())
-    .execute(store.writer_pool())
+    .execute(st.hub.store.writer_pool())
     .await
     .map_err(|e| e.to_string())?;
-    Ok(done.len() + 1 < total)
+    Ok(())
 }
 
-fn mv_text(m: Move) -> String {
+/// A move as the review stores it: `D4`, or `pass`.
+pub(super) fn mv_text(m: Move) -> String {
     match m {
         Move::Play(p) => p.to_string(),
         Move::Pass => "pass".into(),
@@ -513,13 +578,20 @@ pub async fn status(
         Place::Idle if positions.is_empty() => ("none", None),
         Place::Idle => ("partial", None),
     };
+    let (source, engine_error) = engine.source(st, id);
+    let visits = st
+        .limits
+        .analysis_engine
+        .as_ref()
+        .map(|e| e.visits.unwrap_or(st.limits.review_playouts));
     Ok(json!({
         "status": state,
+        "engine_error": engine_error,
         "queue_position": queue,
         "done": positions.len(),
         "total": total,
         "rules": plan.rules,
-        "budget": {"playouts": st.limits.review_playouts, "max_ms": st.limits.review_time.unwrap_or(st.limits.bots.max_time).as_millis() as u64, "wall_nodes": WALL_NODES},
+        "budget": {"playouts": st.limits.review_playouts, "max_ms": st.limits.review_time.unwrap_or(st.limits.bots.max_time).as_millis() as u64, "wall_nodes": WALL_NODES, "engine": source, "visits": visits},
         "positions": positions,
     }))
 }

@@ -1,19 +1,18 @@
-//! Owns: reviews of uploaded records (this file), the engine's review of a game (`engine`),
-//! their export (`export`). May use: `game` (rules, bots, the heavy pool), `store`, `config` and
-//! the web side's shared state (`state`). Never `crate::http`, `crate::players`, `crate::cluster`.
+//! Owns: reviews of uploaded records (this file), the engine's review (`engine`), an external
+//! analysis engine (`katago`), their export (`export`). May use: `game` (rules, bots, the heavy
+//! pool), `store`, `config`, the shared state (`state`); never `http`, `players`, `cluster`.
 //!
 //! Reviews: a record (an SGF game in any `CA` charset, one game of a collection, or a Wall Go
 //! record) stored under its own id, with its replay, its legality under every rule set and the
-//! table of every rule set at its final position; dead chains toggled on any position give a
-//! new table (the rows `baduk go score --json` prints for the same marks).
+//! table of every rule set at its final position; dead chains toggled on any position give a new
+//! table (the rows `baduk go score --json` prints for the same marks).
 //!
 //! Every request is a stranger's: the body is capped ([`BODY_LIMIT`]), the record's shape too
-//! ([`MAX_NODES`], [`MAX_VARIATIONS`], the library's 25×25 board and its cap on set-up
-//! points), a refused record stores nothing, and replay, scoring and export run on the
-//! server-wide heavy pool ([`crate::game::work`]), never on the runtime's threads. A record is read
-//! once, at upload: what `GET` serves (the summary and the engine's plan) is stored then, so
-//! reading a review costs its JSON, not a replay. A review is read-only: toggling marks
-//! computes a table and stores nothing.
+//! ([`MAX_NODES`], [`MAX_VARIATIONS`], the library's 25×25 board and its cap on set-up points), a
+//! refused record stores nothing, and replay, scoring and export run on the server-wide heavy pool
+//! ([`crate::game::work`]), never on the runtime's threads. A record is read once, at upload: what
+//! `GET` serves (the summary and the engine's plan) is stored then, so reading a review costs its
+//! JSON, not a replay. A review is read-only: toggling marks computes a table and stores nothing.
 
 use crate::game::go_room::rules_label;
 use crate::game::hub::{new_id, now_ms};
@@ -38,6 +37,7 @@ use std::sync::Arc;
 
 pub mod engine;
 pub mod export;
+pub mod katago;
 use engine::{Engine, Plan};
 
 /// The largest record accepted (bytes).
