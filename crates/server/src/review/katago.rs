@@ -14,7 +14,7 @@
 //! review's worker) falls back to our own engine for that review.
 
 use super::engine::mv_text;
-use baduk_go::{Color, Move, Rules, SgfGame};
+use baduk_go::{Color, Rules, SgfGame};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::process::Stdio;
