@@ -104,7 +104,7 @@ pub struct Limits {
     pub review_playouts: u64,
     /// The operator's external analysis engine for Go reviews (`--analysis-engine`, KataGo's
     /// JSON protocol); None: our own engine.
-    pub analysis_engine: Option<crate::review::katago::ExternalEngine>,
+    pub analysis_engine: Option<ExternalEngine>,
     /// The longest one review position may take (None: the bots' maximum time).
     pub review_time: Option<Duration>,
     /// Search threads of the bots' pool reviews may hold at once (0: all of them).
@@ -192,4 +192,13 @@ impl Limits {
             ..Limits::default()
         }
     }
+}
+
+/// The operator's external analysis engine: its command line and the visits a position gets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalEngine {
+    /// The program and its arguments (`--analysis-engine`, split as a shell would).
+    pub argv: Vec<String>,
+    /// `maxVisits` of each position (`--analysis-visits`; None: `--review-playouts`).
+    pub visits: Option<u64>,
 }

@@ -37,14 +37,7 @@ pub const MAX_BACKOFF: Duration = Duration::from_secs(60);
 /// Stderr lines of the engine kept for the reason of a failure.
 const STDERR_LINES: usize = 4;
 
-/// The operator's external analysis engine: its command line and the visits a position gets.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExternalEngine {
-    /// The program and its arguments (`--analysis-engine`, split as a shell would).
-    pub argv: Vec<String>,
-    /// `maxVisits` of each position (`--analysis-visits`; None: `--review-playouts`).
-    pub visits: Option<u64>,
-}
+pub use crate::config::ExternalEngine;
 
 /// Splits an operator's command line as a shell would (words, `'…'`, `"…"`, `\`), without
 /// expanding anything.
