@@ -93,7 +93,7 @@ describe('issue 42, the page', () => {
       await check('move 28, scored', ['Kim', 'Lee']);
       // The engine's review: its budget, its view of each position, the biggest drops.
       await page.click('#run-engine');
-      await page.waitForSelector('#engine-status[data-status=done]', { timeout: 60000 });
+      await page.waitForSelector('#engine-status[data-status=done]', { timeout: 200000 });
       await page.waitForSelector('#engine-here');
       await check('the engine reviewed', ['Kim', 'Lee']);
       // The language switch redraws the move list (its passes) and every line.
