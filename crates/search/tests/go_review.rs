@@ -105,9 +105,12 @@ fn the_end_of_the_record_has_no_played_move_and_no_loss() {
 
 #[test]
 fn hand_written_priors_and_a_time_cap_review_a_territory_game() {
-    let walled = "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese];B[cc];W[ee];B[cd];W[hh];B[ce];W[hg];B[cf];W[hf])";
+    let walled =
+        "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese];B[cc];W[ee];B[cd];W[hh];B[ce];W[hg];B[cf];W[hf])";
     let g = SgfGame::parse(walled).expect("the record reads");
-    let mut rules = Rules::parse("japanese").expect("a rule set").with_size(g.size);
+    let mut rules = Rules::parse("japanese")
+        .expect("a rule set")
+        .with_size(g.size);
     rules.komi = g.komi.expect("KM");
     let mut r = Reviewer::new(ReviewConfig {
         playouts: 100,
