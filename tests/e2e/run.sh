@@ -67,6 +67,14 @@ for _ in $(seq 150); do
 done
 curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null
 
+# The server's own figures every 5 s (bots' pool, reviews, sockets), for reading a stall afterwards.
+(
+  while kill -0 "$PID" 2>/dev/null; do
+    echo "== $(date +%T)"
+    curl -fsS "http://127.0.0.1:$PORT/metrics" 2>/dev/null | grep -v '^#' || true
+    sleep 5
+  done
+) >"$E2E/artifacts/metrics.log" 2>&1 &
 export BADUK_URL="http://127.0.0.1:$PORT"
 export DOCS_DIR="$ROOT/docs/img"
 # E2E_TESTS picks some files (e.g. tests/go.test.mjs) to run again; every file by default.

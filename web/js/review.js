@@ -675,7 +675,12 @@ function renderGraph(box) {
       add('polyline', { points: sp.join(' '), class: 'g-score' });
     }
   }
-  for (const m of mistakes()) add('circle', { cx: x(m.k), cy: y(graphValue(analysisAt(m.k))), r: 5, class: 'g-mistake', 'data-mistake': m.k });
+  // A mistake read in one search is known before the position after it is searched (or, for
+  // the last move of a game over, never is): its mark sits on the curve where one is drawn.
+  for (const m of mistakes()) {
+    const at = analysisAt(m.k) ?? m.before;
+    add('circle', { cx: x(m.k), cy: y(graphValue(at)), r: 5, class: 'g-mistake', 'data-mistake': m.k });
+  }
   add('line', { x1: x(view.pos), y1: 0, x2: x(view.pos), y2: H, class: 'g-cursor' });
   svg.addEventListener('click', (e) => {
     const r = svg.getBoundingClientRect();
@@ -743,13 +748,14 @@ async function refreshAnalysis() {
   } catch {
     /* the next poll tries again */
   }
-  render();
+  // The poll is set before drawing, so a page that fails to draw one state still sees the next.
   const going = view.analysis && ['queued', 'running'].includes(view.analysis.status);
   if (going && !polling) polling = setInterval(refreshAnalysis, 1500);
   if (!going && polling) {
     clearInterval(polling);
     polling = null;
   }
+  render();
 }
 
 async function startEngine() {

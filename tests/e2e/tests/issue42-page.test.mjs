@@ -93,9 +93,7 @@ describe('issue 42, the page', () => {
       await check('move 28, scored', ['Kim', 'Lee']);
       // The engine's review: its budget, its view of each position, the biggest drops.
       await page.click('#run-engine');
-      // (Its first position is enough for the words: in the full suite this review has been
-      // seen waiting minutes after it, an open question in issue 41's note.)
-      await page.waitForFunction(() => +(document.querySelector('#engine-progress')?.value || 0) >= 1, null, { timeout: 200000 });
+      await page.waitForSelector('#engine-status[data-status="done"]', { timeout: 200000 });
       await page.keyboard.press('Home');
       await page.waitForSelector('#engine-here');
       await check('the engine reviewed', ['Kim', 'Lee']);

@@ -269,6 +269,11 @@ impl Bots {
         self.running.load(Ordering::Relaxed)
     }
 
+    /// Threads of the pool held now (bot searches and review positions).
+    pub fn busy(&self) -> usize {
+        (self.limits.threads.max(1)).saturating_sub(self.pool.available_permits())
+    }
+
     /// Thinks about `job` once a thread is free (oldest first); None when `cancel` was set
     /// before it ran. A search in progress stops early when `cancel` is set.
     pub async fn think(

@@ -18,11 +18,12 @@ pub fn render(hub: &Hub) -> String {
     let mut out = String::new();
     let q = &hub.store.queries;
     // name, kind, help, value: one metric each.
-    let rows: [(&str, &str, &str, u64); 14] = [
+    let rows: [(&str, &str, &str, u64); 15] = [
         ("baduk_games_owned", "gauge", "Live games this process owns now (it runs their clocks and bots).", hub.owned_live() as u64),
         ("baduk_games_loaded", "gauge", "Games in this process's memory (owned, or watched here).", hub.loaded() as u64),
         ("baduk_sockets", "gauge", "Game WebSockets open on this process.", hub.sockets() as u64),
         ("baduk_bot_queue_depth", "gauge", "Bot searches waiting for a thread.", hub.bots.waiting() as u64),
+        ("baduk_bot_searches_running", "gauge", "Bot searches and review positions holding a thread of the bots' pool now.", hub.bots.busy() as u64),
         ("baduk_bot_searches_total", "counter", "Bot searches started by this process.", g(&m.bot_searches)),
         ("baduk_lease_renewals_total", "counter", "Renewals of this process's lease stored.", g(&m.lease_renewals)),
         ("baduk_takeovers_total", "counter", "Games this process took over from a node whose lease ran out.", g(&m.takeovers)),

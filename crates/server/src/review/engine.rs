@@ -63,6 +63,9 @@ pub struct Engine {
     fell_back: Mutex<VecDeque<(String, String)>>,
 }
 
+/// A position whose search (with its wait for a thread) takes longer is logged.
+const SLOW_STEP: Duration = Duration::from_secs(10);
+
 /// Reviews whose external engine's failure is remembered (their status says why).
 pub const FELL_BACK: usize = 256;
 
@@ -377,6 +380,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
     let Some(k) = (0..total).find(|k| !done.contains(&(*k as i64))) else {
         return Ok(false);
     };
+    tracing::debug!("review {id}: position {k} of {total}");
     // The operator's external engine reviews Go positions in batches; once it fails a review,
     // our own engine takes over that review (its status says why).
     if let Some(ext) = engine.external(st).filter(|_| kind == "go") {
@@ -400,7 +404,10 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
             }
         }
     }
+    let asked = Instant::now();
     let permit = st.hub.bots.review_thread().await?;
+    let waited = asked.elapsed();
+    tracing::debug!("review {id}: position {k}: a thread after {waited:?}");
     let limits = st.limits.clone();
     let model = st.hub.bots.go_model();
     let seed = crate::game::room::seed_of(id);
@@ -438,10 +445,22 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
     .await
     .map_err(|e| format!("the search failed: {e}"))??;
     drop(permit);
+    if asked.elapsed() > SLOW_STEP {
+        tracing::warn!(
+            "review {id}: position {k} took {:.1} s ({:.1} s waiting for a thread of the bots' pool)",
+            asked.elapsed().as_secs_f64(),
+            waited.as_secs_f64()
+        );
+    }
+    tracing::debug!(
+        "review {id}: position {k}: searched in {:?}",
+        asked.elapsed()
+    );
     if let Some(r) = reviewer.filter(|_| done.len() + 1 < total) {
         engine.keep_tree(id, r);
     }
     store_position(st, id, k, &result).await?;
+    tracing::debug!("review {id}: position {k}: stored");
     Ok(done.len() + 1 < total)
 }
 
