@@ -48,14 +48,17 @@ async fn pair(pg: &str) -> (Server, Server) {
 /// Two servers of one cluster on the test script's PostgreSQL and a 9×9 game created through
 /// the first: its id and seats; None (said on stderr) without PostgreSQL.
 async fn go_game_on_two() -> Option<(Server, Server, String, Value)> {
+    game_on_two(json!({"game": "go", "size": 9, "rules": "chinese"})).await
+}
+
+/// Two servers of one cluster and the game `settings` create through the first.
+async fn game_on_two(settings: Value) -> Option<(Server, Server, String, Value)> {
     let Some(pg) = postgres() else {
         eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
         return None;
     };
     let (a, b) = pair(&pg).await;
-    let (id, seats) = a
-        .create(json!({"game": "go", "size": 9, "rules": "chinese"}))
-        .await;
+    let (id, seats) = a.create(settings).await;
     Some((a, b, id, seats))
 }
 
@@ -865,4 +868,66 @@ async fn an_action_that_meets_a_game_just_moved_away_is_played_by_the_new_owner(
     assert_eq!(r["version"], 3, "{r}");
     let stored = a.hub.store.load(&id).await.unwrap().unwrap();
     assert_eq!(stored.actions.len(), 3);
+}
+
+/// A seat joined on one process (a socket's `hello`, or an open seat claimed there) reaches the
+/// owner and the other watchers as an event that carries the change: no process reads the
+/// game again, and the owner takes the claimed seat's token at once (issue 43: joins were
+/// most of the reloads under load).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_on_another_process_is_applied_from_its_event_without_reading_the_game() {
+    let settings = json!({"game": "go", "size": 9, "rules": "chinese",
+        "seats": {"black": {"kind": "human"}, "white": {"kind": "open"}}});
+    let Some((a, b, id, seats)) = game_on_two(settings).await else {
+        return;
+    };
+    assert!(common::eventually(5, || owns(&a, &id) || owns(&b, &id)).await);
+    let (owner, other) = if owns(&a, &id) { (&a, &b) } else { (&b, &a) };
+    let mut w_owner = owner.watch(&id).await;
+    w_owner.next_of("state").await;
+    let mut w_other = other.watch(&id).await;
+    w_other.next_of("state").await;
+    let (r_owner, r_other) = (
+        metric(owner, "baduk_event_reloads_total").await,
+        metric(other, "baduk_event_reloads_total").await,
+    );
+    let j0 = metric(owner, "baduk_joins_applied_total").await;
+    // Black says hello over a socket on the process that does not own the game.
+    let mut player = other.watch(&id).await;
+    player.next_of("state").await;
+    player
+        .send(json!({"type": "hello", "id": 1, "token": token(&seats, "black")}))
+        .await;
+    let got = player.next_of("hello").await;
+    assert_eq!(got["seat"], "black", "{got}");
+    w_owner
+        .state_where(|s| s["seats"]["black"]["joined"] == true)
+        .await;
+    // White's open seat is claimed on the other process too; its token plays at the owner.
+    let (s, v) = other
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            &json!({"seat": "white"}).to_string(),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    let white = v["token"].as_str().expect("a token").to_string();
+    w_owner
+        .state_where(|s| s["seats"]["white"]["joined"] == true)
+        .await;
+    owner.ok(&id, &token(&seats, "black"), "E5").await;
+    owner.ok(&id, &white, "D4").await;
+    w_other.state_where(|s| s["version"] == 2).await;
+    assert!(metric(owner, "baduk_joins_applied_total").await - j0 >= 2);
+    assert_eq!(
+        metric(owner, "baduk_event_reloads_total").await - r_owner,
+        0,
+        "the owner read the game again"
+    );
+    assert_eq!(
+        metric(other, "baduk_event_reloads_total").await - r_other,
+        0,
+        "the other process read the game again"
+    );
 }

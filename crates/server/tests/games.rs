@@ -690,6 +690,21 @@ async fn the_full_state_on_request_and_wall_go_deltas() {
     assert_eq!(v["moves"], json!(["E5"]));
     assert_eq!(v["actions"].as_array().unwrap().len(), 1);
     assert_eq!(v["you"], "black");
+    // `?ack=1`: the new version alone (a forwarded socket action asks for it); not with full.
+    let w = token(&seats, "white");
+    let url = format!("/api/games/{id}/actions");
+    let (c, reply) = s
+        .post(
+            &format!("{url}?ack=1&full=1"),
+            Some(&w),
+            r#"{"action":"D4"}"#,
+        )
+        .await;
+    assert_eq!(c, 400, "{reply}");
+    let (c, reply) = s
+        .post(&format!("{url}?ack=1"), Some(&w), r#"{"action":"D4"}"#)
+        .await;
+    assert_eq!((c, reply), (200, json!({"version": 2})));
     // Wall Go's history has two arrays (`moves`, `auto`): both are spliced.
     let (id, seats) = s.create(json!({"game": "wallgo", "turn_seconds": 0})).await;
     let tokens = [token(&seats, "A"), token(&seats, "B")];

@@ -4,11 +4,12 @@
 //! "Events"). Any other change (a join, a claimed seat, a new token, a rated game's end) announces
 //! the game's id alone, and the processes that have it loaded read it again. A change of owner
 //! announces `own:NODE:GAME` (that node starts playing the game at once instead of at its next
-//! reconciliation). A chat message announces `chat:{"id":GAME,"node":NODE,"players":BOOL,
+//! reconciliation). A seat joined announces `join:{"id","seat","token_hash","player"}`: applied
+//! to the loaded copies without reading the game. A chat message announces `chat:{"id":GAME,"node":NODE,"players":BOOL,
 //! "event":MESSAGE}`: every other process with watchers of the game passes it on to them.
 
-use crate::game::hub::Hub;
-use crate::game::room::ActionRow;
+use crate::game::hub::{Hub, Reload};
+use crate::game::room::{ActionRow, Player};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,7 +23,7 @@ pub async fn listen(url: &str) -> Result<sqlx::postgres::PgListener, sqlx::Error
     Ok(l)
 }
 
-pub use crate::store::payload::{action_payload, chat_payload, MAX_PAYLOAD};
+pub use crate::store::payload::{action_payload, chat_payload, join_payload, MAX_PAYLOAD};
 
 /// What one notification asks of this process.
 #[derive(Debug, PartialEq)]
@@ -46,6 +47,18 @@ pub enum Event<'a> {
         players: bool,
         /// The message as watchers receive it.
         event: String,
+    },
+    /// Seat `seat` of game `id` was joined, by the holder of `token_hash` (`player` if an
+    /// account).
+    Joined {
+        /// The game.
+        id: String,
+        /// The seat.
+        seat: usize,
+        /// Its token's hash, if it has one.
+        token_hash: Option<[u8; 32]>,
+        /// The account holding it, if one does.
+        player: Option<Player>,
     },
     /// An event this process cannot read: every loaded game is checked by its version.
     Unreadable,
@@ -72,6 +85,27 @@ pub fn parse(payload: &str) -> Event<'_> {
                 row: a.row,
             },
             // Unreadable (a newer process's format?): catch up by versions instead.
+            Err(_) => Event::Unreadable,
+        };
+    }
+    if let Some(json) = payload.strip_prefix("join:") {
+        #[derive(serde::Deserialize)]
+        struct Join {
+            id: String,
+            seat: usize,
+            token_hash: Option<String>,
+            player: Option<Player>,
+        }
+        return match serde_json::from_str::<Join>(json) {
+            Ok(j) => match j.token_hash.as_deref().map(crate::store::unhex) {
+                Some(None) => Event::Unreadable,
+                hash => Event::Joined {
+                    id: j.id,
+                    seat: j.seat,
+                    token_hash: hash.flatten(),
+                    player: j.player,
+                },
+            },
             Err(_) => Event::Unreadable,
         };
     }
@@ -110,15 +144,28 @@ const APPLY_QUEUES: usize = 8;
 /// Events a queue holds before the listener waits for it (the database keeps the rest).
 const APPLY_BACKLOG: usize = 4_096;
 
+/// A game's event that is applied in commit order with its others.
+enum Ordered {
+    /// An action.
+    Action(ActionRow),
+    /// A seat joined: (seat, token hash, player).
+    Joined(usize, Option<[u8; 32]>, Option<Player>),
+}
+
 /// Starts the apply queues; returns their senders.
-fn apply_queues(hub: &Arc<Hub>) -> Vec<tokio::sync::mpsc::Sender<(String, ActionRow)>> {
+fn apply_queues(hub: &Arc<Hub>) -> Vec<tokio::sync::mpsc::Sender<(String, Ordered)>> {
     (0..APPLY_QUEUES)
         .map(|_| {
-            let (tx, mut rx) = tokio::sync::mpsc::channel::<(String, ActionRow)>(APPLY_BACKLOG);
+            let (tx, mut rx) = tokio::sync::mpsc::channel::<(String, Ordered)>(APPLY_BACKLOG);
             let hub = hub.clone();
             tokio::spawn(async move {
-                while let Some((id, row)) = rx.recv().await {
-                    hub.apply_event(&id, row).await;
+                while let Some((id, ev)) = rx.recv().await {
+                    match ev {
+                        Ordered::Action(row) => hub.apply_event(&id, row).await,
+                        Ordered::Joined(seat, hash, player) => {
+                            hub.apply_join(&id, seat, hash, player).await
+                        }
+                    }
                 }
             });
             tx
@@ -157,16 +204,31 @@ pub async fn follow(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListene
             match l.recv().await {
                 Ok(n) => {
                     let payload = n.payload().to_string();
-                    if let Event::Action { id, row } = parse(&payload) {
-                        // In commit order, one game after another.
-                        let _ = queues[queue_of(&id)].send((id, row)).await;
-                        continue;
+                    // In commit order, one game after another.
+                    match parse(&payload) {
+                        Event::Action { id, row } => {
+                            let _ = queues[queue_of(&id)].send((id, Ordered::Action(row))).await;
+                            continue;
+                        }
+                        Event::Joined {
+                            id,
+                            seat,
+                            token_hash,
+                            player,
+                        } => {
+                            let q = queue_of(&id);
+                            let _ = queues[q]
+                                .send((id, Ordered::Joined(seat, token_hash, player)))
+                                .await;
+                            continue;
+                        }
+                        _ => {}
                     }
                     let hub = hub.clone();
                     tokio::spawn(async move {
                         match parse(&payload) {
-                            Event::Changed(id) => hub.reload_event(id).await,
-                            Event::Action { .. } => {}
+                            Event::Changed(id) => hub.reload_event(id, Reload::Change).await,
+                            Event::Action { .. } | Event::Joined { .. } => {}
                             Event::Owned { node, id }
                                 if node == hub.cluster.node
                                     && !hub.loaded_handle(id).is_some_and(|h| h.owned()) =>
@@ -233,6 +295,35 @@ mod tests {
             }
         );
         assert_eq!(parse("abc"), Event::Changed("abc"));
+        let player = Player {
+            id: "a1".into(),
+            name: "Kim".into(),
+            rating: Some((1500.0, 350.0, 0)),
+        };
+        let j = join_payload("g1", 1, Some(&"ab".repeat(32)), Some(&player)).unwrap();
+        assert_eq!(
+            parse(&j),
+            Event::Joined {
+                id: "g1".into(),
+                seat: 1,
+                token_hash: Some([0xab; 32]),
+                player: Some(player)
+            }
+        );
+        let hello = join_payload("g1", 0, None, None).unwrap();
+        assert!(matches!(
+            parse(&hello),
+            Event::Joined {
+                seat: 0,
+                token_hash: None,
+                player: None,
+                ..
+            }
+        ));
+        assert_eq!(
+            parse(r#"join:{"id":"g1","seat":0,"token_hash":"zz","player":null}"#),
+            Event::Unreadable
+        );
         assert_eq!(
             parse("own:n1:g2"),
             Event::Owned {

@@ -380,7 +380,8 @@ pub async fn socket_action(
         }
     }
     let body = Bytes::from(json!({ "action": action }).to_string());
-    let path = format!("/api/games/{id}/actions");
+    // The socket's `ack` needs the version alone: the owner builds and sends no state.
+    let path = format!("/api/games/{id}/actions?ack=1");
     let answer = to_owner(st, id, Method::POST, &path, &headers, client, &body).await?;
     Some(match answer {
         Ok((status, _, body)) => {

@@ -40,6 +40,14 @@ pub struct Metrics {
     /// Loaded games read again from the database (an event without its change, a missed event,
     /// a resync that found a copy behind).
     pub event_reloads: AtomicU64,
+    /// Of those: for an event that does not carry its change (a rotated token, a rated end).
+    pub reloads_change: AtomicU64,
+    /// Of those: for an event that was not the next one (events were missed), or did not apply.
+    pub reloads_gap: AtomicU64,
+    /// Of those: found behind by a resync (a re-made LISTEN connection, the 2-second check).
+    pub reloads_resync: AtomicU64,
+    /// Joins of a seat applied here from their events, without reading the game.
+    pub joins_applied: AtomicU64,
     /// Seconds from an action's arrival at this process to its acknowledgement.
     pub ack: Histogram,
 }

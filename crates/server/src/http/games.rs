@@ -255,6 +255,20 @@ pub(super) struct ActionReq {
 pub(super) struct ActionQuery {
     #[serde(default)]
     full: Option<String>,
+    /// The new version alone (what a socket's `ack` needs; a forwarded socket action asks it).
+    #[serde(default)]
+    ack: Option<String>,
+}
+
+/// A yes/no query value: absent, `0`, `false` no; `1`, `true` or empty yes; else a 400.
+fn flag(name: &str, v: Option<&str>) -> Result<bool, ActError> {
+    match v {
+        None | Some("0" | "false") => Ok(false),
+        Some("1" | "true" | "") => Ok(true),
+        Some(v) => Err(ActError::bad_request(format!(
+            "{name}: `{v}`, expected 1 or 0"
+        ))),
+    }
 }
 
 pub(super) async fn post_action(
@@ -271,15 +285,11 @@ pub(super) async fn post_action(
     body: Bytes,
 ) -> Result<Response, ActError> {
     let Query(q) = q.map_err(|e| ActError::bad_request(e.body_text()))?;
-    let full = match q.full.as_deref() {
-        None | Some("0" | "false") => false,
-        Some("1" | "true" | "") => true,
-        Some(v) => {
-            return Err(ActError::bad_request(format!(
-                "full: `{v}`, expected 1 or 0"
-            )))
-        }
-    };
+    let full = flag("full", q.full.as_deref())?;
+    let ack = flag("ack", q.ack.as_deref())?;
+    if full && ack {
+        return Err(ActError::bad_request("full and ack: ask for one answer"));
+    }
     if forwarded.is_none() {
         if let Err(r) = st.budgets.actions.check(&client) {
             return Ok(too_many(r));
@@ -299,6 +309,10 @@ pub(super) async fn post_action(
     let req: ActionReq = parse_json(&body)?;
     if req.action.trim().is_empty() {
         return Err(ActError::bad_request("action: empty"));
+    }
+    if ack {
+        let version = st.hub.act_version(&id, cred, &req.action).await?;
+        return Ok(Json(json!({ "version": version })).into_response());
     }
     Ok(Json(st.hub.act_as(&id, cred, &req.action, full).await?).into_response())
 }

@@ -11,6 +11,9 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+/// A labelled counter: its name, help, label and (label value, value) samples.
+type Family<'a> = (&'a str, &'a str, &'a str, [(&'a str, u64); 3]);
+
 /// The text of `GET /metrics`.
 pub fn render(hub: &Hub) -> String {
     let m = &hub.metrics;
@@ -18,7 +21,7 @@ pub fn render(hub: &Hub) -> String {
     let mut out = String::new();
     let q = &hub.store.queries;
     // name, kind, help, value: one metric each.
-    let rows: [(&str, &str, &str, u64); 15] = [
+    let rows: [(&str, &str, &str, u64); 16] = [
         ("baduk_games_owned", "gauge", "Live games this process owns now (it runs their clocks and bots).", hub.owned_live() as u64),
         ("baduk_games_loaded", "gauge", "Games in this process's memory (owned, or watched here).", hub.loaded() as u64),
         ("baduk_sockets", "gauge", "Game WebSockets open on this process.", hub.sockets() as u64),
@@ -31,8 +34,9 @@ pub fn render(hub: &Hub) -> String {
         ("baduk_forwarded_total", "counter", "Requests this process forwarded to the owner of their game.", g(&m.forwarded)),
         ("baduk_fenced_total", "counter", "Commits refused because this process no longer owned the game.", g(&m.fenced)),
         ("baduk_events_applied_total", "counter", "Other processes' actions applied here from their events, without reading the game.", g(&m.events_applied)),
-        ("baduk_event_reloads_total", "counter", "Loaded games read again from the database to catch up (events that carry no action, missed events).", g(&m.event_reloads)),
-        ("baduk_group_commits_total", "counter", "SQLite transactions that stored a batch of actions (group commit).", g(&q.group_commits)),
+        ("baduk_event_reloads_total", "counter", "Loaded games read again from the database to catch up (all reasons; baduk_event_reloads_by_reason_total splits them).", g(&m.event_reloads)),
+        ("baduk_joins_applied_total", "counter", "Other processes' joins of a seat applied here from their events, without reading the game.", g(&m.joins_applied)),
+        ("baduk_group_commits_total", "counter", "Transactions that stored a batch of actions (group commit; both databases).", g(&q.group_commits)),
         ("baduk_group_commit_actions_total", "counter", "Actions stored by group commits.", g(&q.group_commit_actions)),
     ];
     for (name, kind, help, value) in rows {
@@ -41,28 +45,21 @@ pub fn render(hub: &Hub) -> String {
             "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
         );
     }
-    let _ = writeln!(
-        out,
-        "# HELP baduk_actions_total Actions this process stored, by who made them.\n\
-         # TYPE baduk_actions_total counter\n\
-         baduk_actions_total{{source=\"player\"}} {}\n\
-         baduk_actions_total{{source=\"bot\"}} {}\n\
-         baduk_actions_total{{source=\"clock\"}} {}",
-        g(&m.actions_player),
-        g(&m.actions_bot),
-        g(&m.actions_clock)
-    );
-    let _ = writeln!(
-        out,
-        "# HELP baduk_db_queries_total Statements this process ran on the games' tables, by kind.\n\
-         # TYPE baduk_db_queries_total counter\n\
-         baduk_db_queries_total{{kind=\"select\"}} {}\n\
-         baduk_db_queries_total{{kind=\"write\"}} {}\n\
-         baduk_db_queries_total{{kind=\"notify\"}} {}",
-        g(&q.select),
-        g(&q.write),
-        g(&q.notify)
-    );
+    // name, help, label, (label value, value)…: one labelled counter each.
+    let families: [Family; 3] = [
+        ("baduk_actions_total", "Actions this process stored, by who made them.", "source",
+            [("player", g(&m.actions_player)), ("bot", g(&m.actions_bot)), ("clock", g(&m.actions_clock))]),
+        ("baduk_db_queries_total", "Statements this process ran on the games' tables, by kind.", "kind",
+            [("select", g(&q.select)), ("write", g(&q.write)), ("notify", g(&q.notify))]),
+        ("baduk_event_reloads_by_reason_total", "Loaded games read again, by why: an event without its change, a gap (events missed), a resync that found the copy behind.", "reason",
+            [("change", g(&m.reloads_change)), ("gap", g(&m.reloads_gap)), ("resync", g(&m.reloads_resync))]),
+    ];
+    for (name, help, label, samples) in families {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter");
+        for (v, n) in samples {
+            let _ = writeln!(out, "{name}{{{label}=\"{v}\"}} {n}");
+        }
+    }
     m.ack.render(
         &mut out,
         "baduk_ack_seconds",

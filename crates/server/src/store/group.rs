@@ -1,5 +1,7 @@
-//! SQLite's group commit: the queue of actions waiting for the one writer, and the batch that
-//! stores them in one transaction (`Store::append_rated` queues an action here).
+//! The group commit: the queue of actions waiting for the writer, and the batch that stores
+//! them in one transaction (`Store::append_rated` queues an action here). SQLite has one
+//! writer; on PostgreSQL the batch also carries each action's event (its NOTIFY, delivered at
+//! the commit in the batch's order), so one commit and one round trip serve many actions.
 
 use super::{ActionRow, Store, StoreError};
 
@@ -23,7 +25,7 @@ pub(super) struct AppendJob {
 /// The most actions one group commit stores.
 const GROUP_MAX: usize = 256;
 
-/// SQLite's group commit: whatever actions wait when the writer is free go in one
+/// The group commit: whatever actions wait when the writer is free go in one
 /// transaction; none waits on purpose, so a lone action is stored at once. Ends when every
 /// copy of the store is dropped.
 pub(super) async fn group_commits(
@@ -72,10 +74,17 @@ impl Store {
         let mut tx = self.write().begin().await?;
         let mut out = Vec::with_capacity(batch.len());
         for j in batch {
-            out.push(
-                self.append_in(&mut tx, &j.id, &j.row, &j.status, &j.summary, &j.owner)
-                    .await?,
-            );
+            let stored = self
+                .append_in(&mut tx, &j.id, &j.row, &j.status, &j.summary, &j.owner)
+                .await?;
+            if stored.is_ok() {
+                // The event carries the action (the others apply it without reading).
+                match super::payload::action_payload(&j.id, &j.row) {
+                    Some(p) => self.notify_payload(&mut tx, &p).await?,
+                    None => self.notify_payload(&mut tx, &j.id).await?,
+                }
+            }
+            out.push(stored);
         }
         tx.commit().await?;
         use std::sync::atomic::Ordering::Relaxed;

@@ -81,8 +81,7 @@ pub struct Store {
     url: String,
     /// Statements run on the games' tables, for `/metrics` (`baduk_db_queries_total`).
     pub queries: std::sync::Arc<QueryCounts>,
-    /// SQLite: the queue of the group commit (None on PostgreSQL, and in the group commit's
-    /// own copy of the store).
+    /// The queue of the group commit (None in the group commit's own copy of the store).
     batcher: Option<tokio::sync::mpsc::UnboundedSender<group::AppendJob>>,
 }
 
@@ -96,7 +95,7 @@ pub struct QueryCounts {
     pub write: std::sync::atomic::AtomicU64,
     /// NOTIFYs sent (PostgreSQL).
     pub notify: std::sync::atomic::AtomicU64,
-    /// Group commits (SQLite): transactions that stored a batch of actions.
+    /// Group commits: transactions that stored a batch of actions.
     pub group_commits: std::sync::atomic::AtomicU64,
     /// Actions stored by group commits.
     pub group_commit_actions: std::sync::atomic::AtomicU64,
@@ -213,7 +212,8 @@ fn hex(h: &[u8; 32]) -> String {
     h.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn unhex(s: &str) -> Option<[u8; 32]> {
+/// A token hash from its hex form (as stored and as a join's event carries it).
+pub(crate) fn unhex(s: &str) -> Option<[u8; 32]> {
     if s.len() != 64 {
         return None;
     }
@@ -319,11 +319,10 @@ impl Store {
             .fill_skeletons()
             .await
             .map_err(|e| format!("database {url}: cannot note the names' skeletons: {e}"))?;
-        if !postgres {
-            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-            tokio::spawn(group::group_commits(store.clone(), rx));
-            store.batcher = Some(tx);
-        }
+        // Both databases: actions that wait for the writer share one transaction.
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(group::group_commits(store.clone(), rx));
+        store.batcher = Some(tx);
         Ok(store)
     }
 
@@ -412,7 +411,8 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        self.notify(&mut tx, id).await?;
+        // No event of its own: no other process has a game that did not exist loaded; its
+        // owner hears of it by `own:`.
         self.notify_owner(&mut tx, id, owner).await?;
         tx.commit().await?;
         Ok(())
@@ -473,8 +473,8 @@ impl Store {
         rated: Option<&dyn RatingUpdate>,
         owner: &str,
     ) -> Result<Vec<RatingChange>, StoreError> {
-        // SQLite: actions of several games that arrive together share one transaction (group
-        // commit); each is answered once its batch has committed.
+        // Actions of several games that arrive together share one transaction (group commit,
+        // with each one's event on PostgreSQL); each is answered once its batch committed.
         if let (Some(tx), None) = (&self.batcher, rated) {
             let (done, answer) = tokio::sync::oneshot::channel();
             let job = group::AppendJob {
@@ -597,13 +597,15 @@ impl Store {
         }
     }
 
-    /// Marks a seat as joined (and refreshes the lobby line).
+    /// Marks a seat as joined (and refreshes the lobby line); the event carries the seat's
+    /// token hash and player, so the other processes apply it without reading the game.
     pub async fn join(
         &self,
         id: &str,
         seat: usize,
         status: &str,
         summary: &str,
+        holder: (Option<&[u8; 32]>, Option<&Player>),
     ) -> Result<(), StoreError> {
         let mut tx = self.write().begin().await?;
         sqlx::query("UPDATE seats SET joined = 1 WHERE game_id = $1 AND seat = $2")
@@ -617,7 +619,11 @@ impl Store {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        self.notify(&mut tx, id).await?;
+        let (hash, player) = holder;
+        match payload::join_payload(id, seat, hash.map(hex).as_deref(), player) {
+            Some(p) => self.notify_payload(&mut tx, &p).await?,
+            None => self.notify(&mut tx, id).await?,
+        }
         tx.commit().await?;
         Ok(())
     }

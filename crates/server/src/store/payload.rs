@@ -2,7 +2,7 @@
 //! stored form of an action or a chat message, as `cluster::bus` reads them back): built here,
 //! below the bus, because the store sends them in the transaction that commits the action.
 
-use crate::store::types::ActionRow;
+use crate::store::types::{ActionRow, Player};
 
 /// NOTIFY refuses payloads of 8000 bytes or more; a larger event is sent as the id alone.
 pub const MAX_PAYLOAD: usize = 7_900;
@@ -11,6 +11,21 @@ pub const MAX_PAYLOAD: usize = 7_900;
 /// alone is sent then, and the others read the game).
 pub fn action_payload(id: &str, row: &ActionRow) -> Option<String> {
     let p = format!("act:{}", serde_json::json!({"id": id, "row": row}));
+    (p.len() <= MAX_PAYLOAD).then_some(p)
+}
+
+/// The payload announcing that seat `seat` of game `id` was joined, with its holder's token hash
+/// (hex) and player (None when too large for NOTIFY: the id alone is sent then).
+pub fn join_payload(
+    id: &str,
+    seat: usize,
+    token_hash: Option<&str>,
+    player: Option<&Player>,
+) -> Option<String> {
+    let p = format!(
+        "join:{}",
+        serde_json::json!({"id": id, "seat": seat, "token_hash": token_hash, "player": player})
+    );
     (p.len() <= MAX_PAYLOAD).then_some(p)
 }
 

@@ -51,7 +51,7 @@ pub enum Settings {
 }
 
 /// An account in a seat, as the game shows it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Player {
     /// The account's id (never shown).
     pub id: String,

@@ -28,7 +28,16 @@ impl Hub {
         let summary = room.summary().to_string();
         if let Err(e) = self
             .store
-            .join(&room.id, seat, room.status(), &summary)
+            .join(
+                &room.id,
+                seat,
+                room.status(),
+                &summary,
+                (
+                    room.seats[seat].token_hash.as_ref(),
+                    room.seats[seat].player.as_ref(),
+                ),
+            )
             .await
         {
             tracing::warn!("game {}: could not store the join: {e}", room.id);

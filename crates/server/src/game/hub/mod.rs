@@ -26,6 +26,17 @@ use std::sync::{Arc, Mutex};
 use subtle::ConstantTimeEq;
 use tokio::sync::broadcast;
 
+/// Why a loaded copy is read again from the database (`/metrics` counts each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reload {
+    /// An event that does not carry its change (a rotated token, a rated game's end).
+    Change,
+    /// An event that is not the next one (events were missed) or does not apply.
+    Gap,
+    /// A resync found the copy behind the stored version.
+    Resync,
+}
+
 /// SHA-256 of a token.
 pub fn hash_token(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
@@ -725,16 +736,54 @@ impl Hub {
                 }
             }
         }
-        self.reload_event(id).await;
+        self.reload_event(id, Reload::Gap).await;
     }
 
-    /// An event that does not carry its change (a join, a new token, a rated game's end, a
-    /// missed event): the loaded copy catches up from the database.
-    pub async fn reload_event(self: &Arc<Self>, id: &str) {
+    /// Another process marked seat `seat` of game `id` joined (a `hello`, or a claim with its
+    /// token hash and player): applied to the loaded copy without reading the database.
+    pub async fn apply_join(
+        self: &Arc<Self>,
+        id: &str,
+        seat: usize,
+        token_hash: Option<[u8; 32]>,
+        player: Option<Player>,
+    ) {
+        let Some(h) = self.loaded_handle(id) else {
+            return;
+        };
+        let mut room = h.room.lock().await;
+        let Some(s) = room.seats.get_mut(seat) else {
+            return;
+        };
+        let mut changed = !s.joined;
+        s.joined = true;
+        if token_hash.is_some() && s.token_hash != token_hash {
+            s.token_hash = token_hash;
+            changed = true;
+        }
+        if s.player.is_none() && player.is_some() {
+            s.player = player;
+            changed = true;
+        }
+        self.metrics.joins_applied.fetch_add(1, Ordering::Relaxed);
+        if changed {
+            let _ = h.tx.send(state_message(&room));
+            self.after_commit(&h, &room);
+        }
+    }
+
+    /// A loaded copy read again from the database to catch up, for `why`.
+    pub async fn reload_event(self: &Arc<Self>, id: &str, why: Reload) {
         if self.loaded_handle(id).is_none() {
             return;
         }
         self.metrics.event_reloads.fetch_add(1, Ordering::Relaxed);
+        let by = match why {
+            Reload::Change => &self.metrics.reloads_change,
+            Reload::Gap => &self.metrics.reloads_gap,
+            Reload::Resync => &self.metrics.reloads_resync,
+        };
+        by.fetch_add(1, Ordering::Relaxed);
         self.catch_up(id).await;
     }
 
@@ -743,7 +792,7 @@ impl Hub {
     /// One query by the loaded ids, never a scan of every unfinished game.
     pub async fn resync(self: &Arc<Self>) {
         for (id, _) in self.versions_ahead().await {
-            self.reload_event(&id).await;
+            self.reload_event(&id, Reload::Resync).await;
         }
     }
 
@@ -756,7 +805,7 @@ impl Hub {
         let mut now = HashMap::new();
         for (id, (copy, stored)) in ahead {
             if before.get(&id).is_some_and(|&was| copy < was) {
-                self.reload_event(&id).await;
+                self.reload_event(&id, Reload::Resync).await;
             } else {
                 now.insert(id, stored);
             }
