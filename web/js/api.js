@@ -159,16 +159,37 @@ export const api = {
 
 /**
  * The full state after a change, from the state `st` the change follows (`change.base` is
- * `st.version`): the change's fields replace the state's, its `log` rows are appended to
- * `actions`, and each history array (`moves`, Wall Go's `auto`) keeps its first `history.keep`
- * entries and takes the ones given. The caller checks the base.
+ * `st.version`): the change's fields replace the state's (one it leaves out is kept), its
+ * `log` rows are appended to
+ * `actions`, each history array (`moves`, Wall Go's `auto`) keeps its first `history.keep`
+ * entries and takes the ones given, and each array in `patch` (the board's rows, the legal
+ * moves) is the state's own array patched. The caller checks the base.
  */
 export function mergeChange(st, change) {
-  const { base, log, history, ...next } = change;
+  const { base, log, history, patch, ...fields } = change;
+  // A field the change leaves out (a setting, the seats when unchanged) keeps the state's value.
+  const next = { ...st, ...fields };
   next.actions = (st.actions || []).concat(log || []);
   const { keep = 0, ...arrays } = history || {};
   for (const [k, add] of Object.entries(arrays)) next[k] = (st[k] || []).slice(0, keep).concat(add);
+  for (const [k, p] of Object.entries(patch || {})) next[k] = patched(st[k] || [], p);
   return next;
+}
+
+/**
+ * An array patched (docs/api.md, "Changes"): `set` replaces entries in place; otherwise the
+ * entries at the `remove` indexes go, then each `insert` value goes in at its index, in order.
+ */
+function patched(old, p) {
+  if (p.set) {
+    const out = old.slice();
+    for (const [i, v] of p.set) out[i] = v;
+    return out;
+  }
+  const gone = new Set(p.remove || []);
+  const out = old.filter((_, i) => !gone.has(i));
+  for (const [k, v] of p.insert || []) out.splice(k, 0, v);
+  return out;
 }
 
 // ---- seats held by this browser -------------------------------------------------------------

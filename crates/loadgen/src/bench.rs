@@ -157,6 +157,24 @@ pub struct BenchReport {
     pub db_queries: Option<[u64; 3]>,
     /// CPU seconds this process (the bench client) spent during the play phase.
     pub client_cpu_secs: Option<f64>,
+    /// The moves' messages the sockets received during the play phase (`delta`, or `state`
+    /// when a socket was sent the whole state): how many, and their bytes.
+    pub move_messages: (u64, u64),
+}
+
+/// Messages of the moves (`delta`, `state`) the bench's sockets received, and their bytes.
+static MOVE_MESSAGES: [std::sync::atomic::AtomicU64; 2] = [
+    std::sync::atomic::AtomicU64::new(0),
+    std::sync::atomic::AtomicU64::new(0),
+];
+
+/// (messages, bytes) of [`MOVE_MESSAGES`] so far.
+fn move_messages() -> (u64, u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    (
+        MOVE_MESSAGES[0].load(Relaxed),
+        MOVE_MESSAGES[1].load(Relaxed),
+    )
 }
 
 impl BenchReport {
@@ -216,6 +234,14 @@ impl BenchReport {
                 srv,
                 cli,
                 self.play_secs
+            ));
+        }
+        let (msgs, bytes) = self.move_messages;
+        if msgs > 0 {
+            out.push(format!(
+                "watchers' messages of the moves: {msgs} (delta or state), {:.0} bytes each on average, {:.0} bytes per move per watching socket",
+                bytes as f64 / msgs as f64,
+                bytes as f64 / self.actions.max(1) as f64 / self.sockets_per_game.max(1) as f64
             ));
         }
         if let Some([sel, wr, no]) = self.db_queries {
@@ -336,8 +362,55 @@ impl Incoming {
 #[derive(Deserialize)]
 struct StateIn {
     version: i64,
+    /// The legal moves, when sent whole.
     #[serde(default)]
-    legal: Vec<String>,
+    legal: Option<Vec<String>>,
+    /// A delta's arrays sent as patches of the previous delta's (docs/api.md, "Changes").
+    #[serde(default)]
+    patch: Option<serde_json::Value>,
+}
+
+impl StateIn {
+    /// The legal moves after this state or delta, from `held`, those of the version before.
+    fn legal_after(self, held: &[String]) -> Vec<String> {
+        if let Some(l) = self.legal {
+            return l;
+        }
+        let Some(p) = self
+            .patch
+            .as_ref()
+            .map(|p| &p["legal"])
+            .filter(|p| !p.is_null())
+        else {
+            return held.to_vec();
+        };
+        let idx = |v: &serde_json::Value| v.as_u64().unwrap_or(u64::MAX) as usize;
+        let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+        let mut out = held.to_vec();
+        if let Some(set) = p["set"].as_array() {
+            for e in set {
+                if let Some(slot) = out.get_mut(idx(&e[0])) {
+                    *slot = text(&e[1]);
+                }
+            }
+            return out;
+        }
+        let gone: std::collections::HashSet<usize> = p["remove"]
+            .as_array()
+            .map(|r| r.iter().map(idx).collect())
+            .unwrap_or_default();
+        out = out
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !gone.contains(i))
+            .map(|(_, m)| m)
+            .collect();
+        for e in p["insert"].as_array().into_iter().flatten() {
+            let k = idx(&e[0]).min(out.len());
+            out.insert(k, text(&e[1]));
+        }
+        out
+    }
 }
 
 /// A game ready to play: its id, its sockets (Black's and White's, or one for both) and
@@ -420,8 +493,14 @@ async fn next_message(ws: &mut Ws, timeout: Duration) -> Result<Incoming, String
             .map_err(|e| format!("socket: {e}"))?;
         match msg {
             Message::Text(t) => {
-                return serde_json::from_str(t.as_str())
-                    .map_err(|e| format!("unreadable message: {e}"))
+                let m: Incoming = serde_json::from_str(t.as_str())
+                    .map_err(|e| format!("unreadable message: {e}"))?;
+                if m.kind == "delta" || m.kind == "state" {
+                    use std::sync::atomic::Ordering::Relaxed;
+                    MOVE_MESSAGES[0].fetch_add(1, Relaxed);
+                    MOVE_MESSAGES[1].fetch_add(t.len() as u64, Relaxed);
+                }
+                return Ok(m);
             }
             Message::Close(_) => return Err("the server closed the socket".into()),
             _ => continue,
@@ -466,7 +545,7 @@ async fn say_hello(ws: &mut Ws, token: &str, timeout: Duration) -> Result<Vec<St
         match m.kind.as_str() {
             "state" | "delta" => {
                 if let Some(s) = m.seen() {
-                    legal = s.legal;
+                    legal = s.legal_after(&legal);
                 }
             }
             "hello" => return Ok(legal),
@@ -527,12 +606,12 @@ async fn wait_ack(ws: &mut Ws, id: u64, timeout: Duration) -> Result<Instant, (u
     }
 }
 
-/// Waits on a socket for the state of `version`; returns when it came and its legal moves.
+/// Waits on a socket for the state of `version`; returns when it came and the state (or delta).
 async fn wait_state(
     ws: &mut Ws,
     version: i64,
     timeout: Duration,
-) -> Result<(Instant, Vec<String>), String> {
+) -> Result<(Instant, StateIn), String> {
     loop {
         let m = next_message(ws, timeout).await?;
         if m.kind != "state" && m.kind != "delta" {
@@ -546,7 +625,7 @@ async fn wait_state(
                         s.version
                     ));
                 }
-                return Ok((Instant::now(), s.legal));
+                return Ok((Instant::now(), s));
             }
         }
     }
@@ -572,7 +651,7 @@ async fn wait_ack_and_state(
     id: u64,
     version: i64,
     timeout: Duration,
-) -> Result<(Instant, Instant, Vec<String>), (u16, String)> {
+) -> Result<(Instant, Instant, StateIn), (u16, String)> {
     let mut acked = None;
     let mut seen = None;
     loop {
@@ -593,7 +672,7 @@ async fn wait_ack_and_state(
                         format!("state {} came while {version} was awaited", s.version),
                     ))
                 }
-                Some(s) if s.version == version => seen = Some((Instant::now(), s.legal)),
+                Some(s) if s.version == version => seen = Some((Instant::now(), s)),
                 _ => {}
             },
             _ => {}
@@ -607,7 +686,7 @@ async fn wait_ack_and_state(
 
 /// One move sent and answered: when it was (last) sent, acknowledged and seen by the other
 /// seat, the legal moves after it, and the 429s retried.
-type Exchange = (Instant, Instant, Instant, Vec<String>, u64);
+type Exchange = (Instant, Instant, Instant, StateIn, u64);
 
 /// What the mover's socket is awaited for after a send (its ack, and with one socket a game
 /// the new state too).
@@ -721,7 +800,7 @@ async fn play(
             out.slow_sent.push(sent);
         }
         out.broadcast.push(seen_at.saturating_duration_since(sent));
-        legal = next_legal;
+        legal = next_legal.legal_after(&legal);
     }
     out.sockets = ws;
     out
@@ -806,6 +885,7 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     let cpu = || summed(&opts.server_pids, cpu_secs).zip(cpu_secs(std::process::id()));
     let queries_before = db_queries_all(&client, &addrs).await;
     let cpu_before = cpu();
+    let messages_before = move_messages();
     let mut games = Vec::with_capacity(ready.len());
     for (i, g) in ready.into_iter().enumerate() {
         let rng = base.fork(i as u64);
@@ -867,6 +947,11 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
         _ => 0.0,
     };
     report.rss_end_kib = rss();
+    let messages = move_messages();
+    report.move_messages = (
+        messages.0 - messages_before.0,
+        messages.1 - messages_before.1,
+    );
     if let (Some((s0, c0)), Some((s1, c1))) = (cpu_before, cpu()) {
         report.server_cpu_secs = Some(s1 - s0);
         report.client_cpu_secs = Some(c1 - c0);

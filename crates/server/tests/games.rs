@@ -588,6 +588,20 @@ async fn watchers_get_deltas_whose_size_does_not_grow_with_the_game() {
         assert_eq!(d["log"].as_array().unwrap().len(), 1, "{msg}");
         assert_eq!(d["log"][0]["action"], mv.as_str());
         assert_eq!(d["history"], json!({"keep": i, "moves": [mv]}), "{msg}");
+        // After the first, a delta sends the board and the legal moves as patches of the ones
+        // before (issue 43): the move's row and the moves it took or freed, not every point.
+        if i > 0 {
+            assert!(
+                d.get("board").is_none() && d.get("legal").is_none(),
+                "{msg}"
+            );
+            let rows = d["patch"]["board"]["set"].as_array().map_or(0, Vec::len);
+            assert!(
+                (1..=19).contains(&rows),
+                "the move's rows (and its captures'): {msg}"
+            );
+            assert!(d["patch"]["legal"].is_object(), "{msg}");
+        }
         if [2, 10, 60, 150].contains(&(i + 1)) {
             let full = s.state(&id).await.to_string().len();
             sizes.push((i + 1, msg.to_string().len(), st.to_string().len(), full));
@@ -610,6 +624,9 @@ async fn watchers_get_deltas_whose_size_does_not_grow_with_the_game() {
         sizes[3].3 > sizes[3].1 * 2,
         "the full state grows: {sizes:?}"
     );
+    // Lean: a 19×19 delta was 3,378 bytes after move 10 while it carried the board and the
+    // legal list whole.
+    assert!(sizes.iter().all(|s| s.1 < 1_000), "{sizes:?}");
     // Nothing was missed: the watcher's state is the server's.
     common::assert_same_state(w.held.as_ref().unwrap(), &s.state(&id).await, "watcher");
     assert_eq!(w.syncs, 0);

@@ -217,10 +217,20 @@ pub fn merge(held: &Value, delta: &Value) -> Value {
         held["version"], delta["base"],
         "a change applies to its base only"
     );
-    let mut next = delta.clone();
-    let obj = next.as_object_mut().expect("a change is an object");
-    for k in ["base", "log", "history"] {
-        obj.remove(k);
+    // The change's fields replace the held state's; one it leaves out keeps its value.
+    let mut next = held.clone();
+    let obj = next.as_object_mut().expect("a state is an object");
+    for (k, v) in delta.as_object().expect("a change is an object") {
+        if !["base", "log", "history", "patch"].contains(&k.as_str()) {
+            obj.insert(k.clone(), v.clone());
+        }
+    }
+    // Arrays sent as patches of the held ones (docs/api.md, "Changes").
+    if let Some(patches) = delta["patch"].as_object() {
+        for (k, p) in patches {
+            let old = held[k].as_array().cloned().unwrap_or_default();
+            obj.insert(k.clone(), Value::Array(patched(&old, p)));
+        }
     }
     let mut actions = held["actions"].as_array().cloned().unwrap_or_default();
     actions.extend(delta["log"].as_array().cloned().unwrap_or_default());
@@ -236,6 +246,35 @@ pub fn merge(held: &Value, delta: &Value) -> Value {
         obj.insert(k.clone(), Value::Array(arr));
     }
     next
+}
+
+/// An array patched as docs/api.md says: `set` in place, or `remove` then `insert`.
+pub fn patched(old: &[Value], p: &Value) -> Vec<Value> {
+    let idx = |v: &Value| v.as_u64().expect("an index") as usize;
+    let mut out = old.to_vec();
+    if let Some(set) = p["set"].as_array() {
+        for e in set {
+            out[idx(&e[0])] = e[1].clone();
+        }
+        return out;
+    }
+    let gone: Vec<usize> = p["remove"]
+        .as_array()
+        .expect("remove")
+        .iter()
+        .map(idx)
+        .collect();
+    out = out
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !gone.contains(i))
+        .map(|(_, v)| v)
+        .collect();
+    for e in p["insert"].as_array().expect("insert") {
+        let k = idx(&e[0]).min(out.len());
+        out.insert(k, e[1].clone());
+    }
+    out
 }
 
 /// Two states compared without what depends on the moment they were taken (`now`, and the

@@ -280,7 +280,7 @@ impl Hub {
         // The delta for watchers (this action and what it changed, never the whole history)
         // is built once and shared by all of them, and not at all when nobody watches.
         if h.tx.receiver_count() > 0 {
-            let _ = h.tx.send(delta_message(room, base, keep));
+            let _ = h.tx.send(delta_message(h, room, base, keep));
         }
         self.metrics.action(match origin {
             Origin::Player => crate::game::metrics::Source::Player,

@@ -3,13 +3,14 @@
 //! and catching up with what other processes stored (this file). The path of an action is in
 //! `actor.rs`; the heartbeat and the clock sweep in `clocks.rs` (with the database's clock from
 //! `store::time`); this process as a node of the cluster (`Cluster`) and where a new game is placed
-//! in `node.rs`. Uses the rest of `game`, `store` and `net`; the cluster's work on the hub's games
+//! in `node.rs`; the watchers' deltas made lean (arrays as patches) in `patch.rs`. Uses the rest of `game`, `store` and `net`; the cluster's work on the hub's games
 //! (leases, takeover, handoff, forwarding) and the events between processes (`cluster::bus`) are
 //! above, in `crate::cluster`, which calls the hub.
 
 mod actor;
 mod clocks;
 mod node;
+pub mod patch;
 
 pub use clocks::{local_ms, now_ms, set_clock_offset, HEARTBEAT_MS, OUTAGE_MS};
 pub use node::Cluster;
@@ -113,6 +114,9 @@ pub struct Handle {
     /// This process owns the game (docs/scaling.md): it alone runs its clock and bots. A
     /// game that is not owned here is a read-only copy kept for watchers.
     owned: AtomicBool,
+    /// The arrays (board, legal moves…) of the last delta sent to the watchers: the next
+    /// delta sends patches of them.
+    sent: Mutex<Option<patch::Arrays>>,
 }
 
 /// A game's room behind its lock, with the time the clock sweep must look at it next.
@@ -296,12 +300,19 @@ fn state_message(room: &Room) -> Arc<str> {
 }
 
 /// A delta message for watchers: the one action just stored (version `base` + 1) and what it
-/// changed, with the history arrays as a splice from `keep` (see [`Room::change`]). Its size
-/// does not grow with the game.
-fn delta_message(room: &Room, base: i64, keep: usize) -> Arc<str> {
-    json!({"type": "delta", "delta": room.change(base, keep, now_ms(), None)})
-        .to_string()
-        .into()
+/// changed, with the history arrays as a splice from `keep` (see [`Room::change`]) and the
+/// other arrays as patches of the last delta's (`patch.rs`). Its size does not grow with the
+/// game.
+fn delta_message(h: &Handle, room: &Room, base: i64, keep: usize) -> Arc<str> {
+    let mut change = room.change(base, keep, now_ms(), None);
+    let mut sent = h.sent.lock().expect("sent lock");
+    *sent = Some(patch::lean(
+        &mut change,
+        base,
+        room.version(),
+        sent.as_ref(),
+    ));
+    json!({"type": "delta", "delta": change}).to_string().into()
 }
 
 impl Hub {
@@ -540,6 +551,7 @@ impl Hub {
             gone: tokio::sync::watch::channel(false).0,
             chat: broadcast::channel(WATCH_BACKLOG).0,
             owned: AtomicBool::new(owned),
+            sent: Mutex::new(None),
         });
         let mut rooms = self.rooms.lock().expect("rooms lock");
         rooms.entry(id).or_insert(h).clone()
@@ -725,7 +737,7 @@ impl Hub {
                     Ok(()) => {
                         self.metrics.events_applied.fetch_add(1, Ordering::Relaxed);
                         if h.tx.receiver_count() > 0 {
-                            let _ = h.tx.send(delta_message(&room, version, keep));
+                            let _ = h.tx.send(delta_message(&h, &room, version, keep));
                         }
                         self.after_commit(&h, &room);
                         return;
