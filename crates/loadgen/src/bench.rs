@@ -373,44 +373,43 @@ struct StateIn {
 impl StateIn {
     /// The legal moves after this state or delta, from `held`, those of the version before.
     fn legal_after(self, held: &[String]) -> Vec<String> {
-        if let Some(l) = self.legal {
-            return l;
+        match (self.legal, &self.patch) {
+            (Some(l), _) => l,
+            (None, Some(p)) => patched_legal(held, &p["legal"]),
+            (None, None) => held.to_vec(),
         }
-        let Some(p) = self
-            .patch
-            .as_ref()
-            .map(|p| &p["legal"])
-            .filter(|p| !p.is_null())
-        else {
-            return held.to_vec();
-        };
-        let idx = |v: &serde_json::Value| v.as_u64().unwrap_or(u64::MAX) as usize;
-        let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
-        let mut out = held.to_vec();
-        if let Some(set) = p["set"].as_array() {
-            for e in set {
-                if let Some(slot) = out.get_mut(idx(&e[0])) {
-                    *slot = text(&e[1]);
-                }
-            }
-            return out;
-        }
-        let gone: std::collections::HashSet<usize> = p["remove"]
-            .as_array()
-            .map(|r| r.iter().map(idx).collect())
-            .unwrap_or_default();
-        out = out
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| !gone.contains(i))
-            .map(|(_, m)| m)
-            .collect();
-        for e in p["insert"].as_array().into_iter().flatten() {
-            let k = idx(&e[0]).min(out.len());
-            out.insert(k, text(&e[1]));
-        }
-        out
     }
+}
+
+/// The legal moves `held` with a delta's patch `p` of them applied (docs/api.md, "Changes";
+/// null: unchanged).
+pub(crate) fn patched_legal(held: &[String], p: &serde_json::Value) -> Vec<String> {
+    let idx = |v: &serde_json::Value| v.as_u64().unwrap_or(u64::MAX) as usize;
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    let mut out = held.to_vec();
+    if let Some(set) = p["set"].as_array() {
+        for e in set {
+            if let Some(slot) = out.get_mut(idx(&e[0])) {
+                *slot = text(&e[1]);
+            }
+        }
+        return out;
+    }
+    let gone: std::collections::HashSet<usize> = p["remove"]
+        .as_array()
+        .map(|r| r.iter().map(idx).collect())
+        .unwrap_or_default();
+    out = out
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !gone.contains(i))
+        .map(|(_, m)| m)
+        .collect();
+    for e in p["insert"].as_array().into_iter().flatten() {
+        let k = idx(&e[0]).min(out.len());
+        out.insert(k, text(&e[1]));
+    }
+    out
 }
 
 /// A game ready to play: its id, its sockets (Black's and White's, or one for both) and

@@ -255,12 +255,19 @@ async fn play(
     // The version after this player's last acknowledged move: a state older than it is one the
     // socket had queued while the move was handled (the socket answers before it relays).
     let mut floor = 0u64;
+    // The legal moves of the newest state or delta read, by its version (a delta may send them
+    // as a patch of the ones before).
+    let mut held: (u64, Vec<String>) = (0, Vec::new());
     loop {
         let m = match pending.take() {
             Some(m) => m,
-            None => next_json(&mut ws, timeout)
-                .await
-                .map_err(|e| format!("game {game} as {seat}, after {actions} moves: {e}"))?,
+            None => {
+                let m = next_json(&mut ws, timeout)
+                    .await
+                    .map_err(|e| format!("game {game} as {seat}, after {actions} moves: {e}"))?;
+                absorb(&mut held, &m);
+                m
+            }
         };
         // A delta carries the same fields as a state but its history (not read here).
         let st = match m["type"].as_str() {
@@ -285,12 +292,10 @@ async fn play(
                 "pass".to_string()
             }
         } else {
-            let legal: Vec<&str> = st["legal"]
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
+            let legal: &[String] = if held.0 == version { &held.1 } else { &[] };
             let points: Vec<&str> = legal
-                .into_iter()
+                .iter()
+                .map(String::as_str)
                 .filter(|m| !matches!(*m, "pass" | "resign"))
                 .collect();
             if points.is_empty() {
@@ -309,6 +314,7 @@ async fn play(
         .map_err(|e| e.to_string())?;
         loop {
             let a = next_json(&mut ws, timeout).await?;
+            absorb(&mut held, &a);
             if a["id"] == json!(id) {
                 if a["type"] == "ack" {
                     floor = a["version"].as_u64().unwrap_or(floor);
@@ -325,6 +331,30 @@ async fn play(
                 pending = Some(a);
             }
         }
+    }
+}
+
+/// Takes the legal moves of a `state` or `delta` message `m` into `held` (version, moves): a
+/// state's whole, a delta's patched from those of its base (a delta that does not follow the
+/// held version leaves nothing to read: the next full state brings them).
+fn absorb(held: &mut (u64, Vec<String>), m: &Value) {
+    let (st, full) = match m["type"].as_str() {
+        Some("state") => (&m["state"], true),
+        Some("delta") => (&m["delta"], false),
+        _ => return,
+    };
+    let version = st["version"].as_u64().unwrap_or(0);
+    if let Some(l) = st["legal"].as_array() {
+        *held = (
+            version,
+            l.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect(),
+        );
+    } else if !full && st["base"].as_u64() == Some(held.0) {
+        let legal = crate::bench::patched_legal(&held.1, &st["patch"]["legal"]);
+        *held = (version, legal);
     }
 }
 
