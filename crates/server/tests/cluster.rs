@@ -931,3 +931,34 @@ async fn a_join_on_another_process_is_applied_from_its_event_without_reading_the
         "the other process read the game again"
     );
 }
+
+/// The cap on a client's unstarted games holds across the cluster (issue 43): games opened on
+/// one process count on the other, so spreading creations over processes gives no more; a game
+/// that starts frees its slot on every process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_open_games_cap_counts_a_clients_games_on_every_process() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let cap = |c: &mut baduk_server::Config| c.limits.open_games_per_client = 3;
+    let a = Server::start_config(&pg, cap).await;
+    let b = Server::start_config(a.hub.store.url(), cap).await;
+    let body = json!({"game": "go", "size": 9}).to_string();
+    // Two on A, one on B: the client's three; the fourth is refused on either process.
+    let mut made = Vec::new();
+    for s in [&a, &a, &b] {
+        made.push(s.create(json!({"game": "go", "size": 9})).await);
+    }
+    for s in [&a, &b] {
+        let (code, v) = s.post("/api/games", None, &body).await;
+        assert_eq!(code, 429, "{v}");
+        assert_eq!(v["code"], "limit.open_games", "{v}");
+    }
+    // The game made on A starts (both seats play): a slot comes free on B too.
+    let (id, seats) = &made[0];
+    a.ok(id, &token(seats, "black"), "E5").await;
+    a.ok(id, &token(seats, "white"), "D4").await;
+    let (code, v) = b.post("/api/games", None, &body).await;
+    assert_eq!(code, 201, "{v}");
+}

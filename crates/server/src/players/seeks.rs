@@ -160,7 +160,7 @@ async fn create(
     if let Err(r) = st.budgets.creates.check(&client) {
         return Ok(crate::state::too_many(r));
     }
-    st.hub.check_open_cap(Some(client))?;
+    st.hub.check_open_cap(Some(client)).await?;
     let seek = Seek {
         id: new_id(),
         account_id: who.account.id.clone(),
@@ -370,7 +370,7 @@ async fn try_match(st: &AppState, id: &str) -> Result<Option<Value>, ActError> {
     // The game counts as opened by both seekers' clients (known where the seek was made here).
     for sid in [id, other_id.as_str()] {
         if let Some(c) = st.waiters.take_client(sid) {
-            st.hub.note_opened(Some(c), &game);
+            st.hub.note_opened(Some(c), &game).await;
         }
     }
     let theirs_json = game_json(&game, &mine.settings, 1 - my_seat);

@@ -13,6 +13,7 @@
 
 pub mod backup;
 mod group;
+mod opened;
 pub mod payload;
 pub mod time;
 pub mod types;
@@ -67,6 +68,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         8,
         "invites and name skeletons",
         include_str!("../../migrations/0008_invites_skeletons.sql"),
+    ),
+    (
+        9,
+        "opened games",
+        include_str!("../../migrations/0009_opened_games.sql"),
     ),
 ];
 

@@ -27,6 +27,14 @@ use std::sync::{Arc, Mutex};
 use subtle::ConstantTimeEq;
 use tokio::sync::broadcast;
 
+/// A client as the database names it: a hash of its address, never the address.
+fn client_hash(c: &ClientKey) -> String {
+    Sha256::digest(format!("baduk-client:{c}").as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Why a loaded copy is read again from the database (`/metrics` counts each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reload {
@@ -220,7 +228,6 @@ pub struct Hub {
     /// The bots and their queue.
     pub bots: Arc<Bots>,
     /// The open games each client created (ids), for the cap on open games.
-    opened: Mutex<HashMap<ClientKey, Vec<String>>>,
     /// This process as a node of the cluster: its id, address and lease.
     pub cluster: Cluster,
     /// Counters for `/metrics`.
@@ -337,7 +344,6 @@ impl Hub {
             metrics: crate::game::metrics::Metrics::default(),
             behind: Mutex::new(HashMap::new()),
             opts,
-            opened: Mutex::new(HashMap::new()),
         })
     }
 
@@ -392,24 +398,22 @@ impl Hub {
         }
     }
 
-    /// Refuses a new game when `client` already has the most open games allowed.
-    pub fn check_open_cap(&self, client: Option<ClientKey>) -> Result<(), ActError> {
+    /// Refuses a new game when `client` already has the most open games allowed, counted in
+    /// the database over every process of the cluster (a burst on several processes at once
+    /// may pass it by the creations in flight).
+    pub async fn check_open_cap(&self, client: Option<ClientKey>) -> Result<(), ActError> {
         let (Some(c), cap) = (client, self.opts.open_games_per_client) else {
             return Ok(());
         };
         if cap == 0 {
             return Ok(());
         }
-        let rooms = self.rooms.lock().expect("rooms lock");
-        let mut opened = self.opened.lock().expect("opened lock");
-        let mine = opened.entry(c).or_default();
-        // A game no longer in memory has ended (open games stay loaded); a busy one still counts.
-        mine.retain(|id| {
-            rooms
-                .get(id)
-                .is_some_and(|h| h.room.try_read().is_none_or(|r| r.status() == "open"))
-        });
-        if mine.len() >= cap {
+        let mine = self
+            .store
+            .open_games_of(&client_hash(&c))
+            .await
+            .map_err(storage)?;
+        if mine >= cap as i64 {
             return Err(ActError::too_many(format!(
                 "open games: at most {cap} unstarted games a client; wait until one is joined or cancelled"
             ))
@@ -419,18 +423,10 @@ impl Hub {
     }
 
     /// Remembers that `client` opened game `id` (for the cap on open games).
-    pub fn note_opened(&self, client: Option<ClientKey>, id: &str) {
-        if let Some(c) = client {
-            if self.opts.open_games_per_client > 0 {
-                let mut opened = self.opened.lock().expect("opened lock");
-                let mine = opened.entry(c).or_default();
-                // Both seekers of a pairing may be one address: the game counts once.
-                if !mine.iter().any(|g| g == id) {
-                    mine.push(id.to_string());
-                }
-                if opened.len() > 100_000 {
-                    opened.retain(|_, v| !v.is_empty());
-                }
+    pub async fn note_opened(&self, client: Option<ClientKey>, id: &str) {
+        if let Some(c) = client.filter(|_| self.opts.open_games_per_client > 0) {
+            if let Err(e) = self.store.note_opened(id, &client_hash(&c)).await {
+                tracing::warn!("game {id}: its opener was not noted: {e}");
             }
         }
     }
@@ -483,7 +479,7 @@ impl Hub {
         if flags.rated {
             check_rated(&settings, &seats, &players)?;
         }
-        self.check_open_cap(client)?;
+        self.check_open_cap(client).await?;
         let id = given_id.unwrap_or_else(new_id);
         let now = now_ms();
         let mut tokens = Vec::new();
@@ -533,7 +529,7 @@ impl Hub {
         let open = room.status() == "open";
         let handle = self.insert(room, owner == self.cluster.node);
         if open {
-            self.note_opened(client, &id);
+            self.note_opened(client, &id).await;
         }
         let room = handle.room.lock().await;
         self.after_commit(&handle, &room);
