@@ -1,12 +1,13 @@
 //! The event bus between processes: PostgreSQL's LISTEN/NOTIFY on one channel. A committed
 //! action is announced as itself, `act:{"id":GAME,"row":{seq,seat,action,at,auto,clocks}}`: a
 //! process that has the game loaded applies it without reading the database (docs/scaling.md,
-//! "Events"). Any other change (a join, a claimed seat, a new token, a rated game's end) announces
-//! the game's id alone, and the processes that have it loaded read it again. A change of owner
-//! announces `own:NODE:GAME` (that node starts playing the game at once instead of at its next
-//! reconciliation). A seat joined announces `join:{"id","seat","token_hash","player"}`: applied
-//! to the loaded copies without reading the game. A chat message announces `chat:{"id":GAME,"node":NODE,"players":BOOL,
-//! "event":MESSAGE}`: every other process with watchers of the game passes it on to them.
+//! "Events"). A seat joined or claimed announces `join:{"id","seat","token_hash","player"}`,
+//! applied the same way, in order with the game's actions. Any other change (a rotated token, a
+//! rated game's end) announces the game's id alone, and the processes that have it loaded read it
+//! again. A change of owner announces `own:NODE:GAME` (that node starts playing the game at once
+//! instead of at its next reconciliation). A chat message announces `chat:{"id":GAME,
+//! "node":NODE,"players":BOOL,"event":MESSAGE}`: every other process with watchers of the game
+//! passes it on to them.
 
 use crate::game::hub::{Hub, Reload};
 use crate::game::room::{ActionRow, Player};

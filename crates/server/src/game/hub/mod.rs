@@ -3,9 +3,10 @@
 //! and catching up with what other processes stored (this file). The path of an action is in
 //! `actor.rs`; the heartbeat and the clock sweep in `clocks.rs` (with the database's clock from
 //! `store::time`); this process as a node of the cluster (`Cluster`) and where a new game is placed
-//! in `node.rs`; the watchers' deltas made lean (arrays as patches) in `patch.rs`. Uses the rest of `game`, `store` and `net`; the cluster's work on the hub's games
-//! (leases, takeover, handoff, forwarding) and the events between processes (`cluster::bus`) are
-//! above, in `crate::cluster`, which calls the hub.
+//! in `node.rs`; the watchers' deltas made lean (arrays as patches) in `patch.rs`. Uses the rest
+//! of `game`, `store` and `net`; the cluster's work on the hub's games (leases, takeover, handoff,
+//! forwarding) and the events between processes (`cluster::bus`) are above, in `crate::cluster`,
+//! which calls the hub.
 
 mod actor;
 mod clocks;
@@ -227,7 +228,6 @@ pub struct Hub {
     opts: HubOptions,
     /// The bots and their queue.
     pub bots: Arc<Bots>,
-    /// The open games each client created (ids), for the cap on open games.
     /// This process as a node of the cluster: its id, address and lease.
     pub cluster: Cluster,
     /// Counters for `/metrics`.
