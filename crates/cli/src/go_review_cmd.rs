@@ -39,7 +39,8 @@ pub struct ReviewArgs {
     /// A drop at least this large (win rate, 0..1) is flagged as a mistake.
     #[arg(long, default_value_t = 0.2)]
     pub flag: f32,
-    /// The bot's tree options (`prior-weight=…,explore=…`; see `go gtp --help`).
+    /// Tree options over the review's own (`prior-weight=…,explore=…`; see `go gtp --help`;
+    /// a review's prior weight is 400, the bot's 120).
     #[arg(long, default_value = "")]
     pub options: String,
     /// Print every position's line.
@@ -61,7 +62,11 @@ pub fn review(a: ReviewArgs) -> Result<(), CliError> {
     if !(0.0..=1.0).contains(&a.played_share) {
         return Err(CliError::input("--played-share: a share from 0 to 1"));
     }
-    let mut bot = baduk_search::go::BotConfig::default();
+    // A review's own tree parameters (its prior weight), then the options over them.
+    let mut bot = baduk_search::go::BotConfig {
+        params: ReviewConfig::default().params,
+        ..baduk_search::go::BotConfig::default()
+    };
     if !a.options.is_empty() {
         bot.apply_options(&a.options)
             .map_err(|e| CliError::input(format!("--options: {e}")))?;
@@ -129,7 +134,7 @@ pub fn review(a: ReviewArgs) -> Result<(), CliError> {
         let f = figures(&rows, a.flag);
         let last = rows.last();
         println!(
-            "{}: {} positions in {secs:.1} s · mean |Δ win rate| over the first 60 {:.3} · flagged ≥ {:.0}%: {} ({} the engine's own choice) · agreement {}/{} = {:.1}% · final estimate B{:+.1}±{:.1} (playouts' mean B{:+.1}, {} unsettled), B win {:.2} · record {}",
+            "{}: {} positions in {secs:.1} s · mean |Δ win rate| over the first 60 {:.3} · flagged ≥ {:.0}%: {} ({} the engine's own choice) · agreement {}/{} = {:.1}% (the first choice of the priors {:.1}%) · final estimate B{:+.1}±{:.1} (playouts' mean B{:+.1}, {} unsettled), B win {:.2} · record {}",
             path.display(),
             rows.len(),
             f.mean_change,
@@ -139,6 +144,7 @@ pub fn review(a: ReviewArgs) -> Result<(), CliError> {
             f.agree,
             f.with_played,
             100.0 * f.agree as f64 / f.with_played.max(1) as f64,
+            100.0 * f.first_agree as f64 / f.with_played.max(1) as f64,
             last.map_or(0.0, |r| r.owned_score),
             last.map_or(0.0, |r| r.owned_sd),
             last.map_or(0.0, |r| r.score),
@@ -161,11 +167,12 @@ pub fn review(a: ReviewArgs) -> Result<(), CliError> {
     }
     if a.files.len() > 1 {
         println!(
-            "all: {} records · mean |Δ win rate| over the first 60 {:.3} · flagged {} · agreement {:.1}%",
+            "all: {} records · mean |Δ win rate| over the first 60 {:.3} · flagged {} · agreement {:.1}% (the first choice of the priors {:.1}%)",
             a.files.len(),
             all.change_sum / all.records.max(1) as f64,
             all.flagged,
-            100.0 * all.agree as f64 / all.with_played.max(1) as f64
+            100.0 * all.agree as f64 / all.with_played.max(1) as f64,
+            100.0 * all.first_agree as f64 / all.with_played.max(1) as f64
         );
     }
     Ok(())
@@ -184,6 +191,7 @@ struct Figures<'a> {
     flagged: Vec<(usize, &'a PositionReview)>,
     flagged_own: usize,
     agree: usize,
+    first_agree: usize,
     with_played: usize,
 }
 
@@ -208,7 +216,12 @@ fn figures(rows: &[PositionReview], flag: f32) -> Figures<'_> {
         .iter()
         .filter(|r| r.played == Some(r.best))
         .count();
+    let first_agree = with_played
+        .iter()
+        .filter(|r| r.played == Some(r.first_choice))
+        .count();
     Figures {
+        first_agree,
         mean_change,
         flagged_own,
         flagged,
@@ -224,6 +237,7 @@ struct Totals {
     change_sum: f64,
     flagged: usize,
     agree: usize,
+    first_agree: usize,
     with_played: usize,
 }
 
@@ -233,6 +247,7 @@ impl Totals {
         self.change_sum += f.mean_change;
         self.flagged += f.flagged.len();
         self.agree += f.agree;
+        self.first_agree += f.first_agree;
         self.with_played += f.with_played;
     }
 }

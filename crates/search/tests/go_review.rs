@@ -123,3 +123,34 @@ fn hand_written_priors_and_a_time_cap_review_a_territory_game() {
         assert!(v.played_visits >= 10, "position {k}: {v:?}");
     }
 }
+
+/// A 19×19 opening (the first moves of a public game between two programs).
+const OPENING_19: &str = "(;GM[1]FF[4]SZ[19]KM[7.5]RU[Chinese];B[pd];W[dp];B[pp];W[dd];B[fq];W[cn];B[jp];W[qf];B[nc];W[rd];B[qc];W[qi];B[cf];W[fc];B[db];W[cc];B[dj];W[qn];B[nq];W[pk])";
+
+#[test]
+fn a_kept_trees_root_has_the_networks_priors_as_a_fresh_one_does() {
+    let g = SgfGame::parse(OPENING_19).expect("the record reads");
+    let mut rules = Rules::parse("chinese")
+        .expect("a rule set")
+        .with_size(g.size);
+    rules.komi = g.komi.expect("KM");
+    let net = Some(baduk_search::go::policy_net::PolicyNet::builtin());
+    let config = |playouts| ReviewConfig {
+        playouts,
+        seed: 3,
+        net: net.clone(),
+        ..ReviewConfig::default()
+    };
+    let mut kept = Reviewer::new(config(400));
+    let mut differ = Vec::new();
+    for k in 0..g.moves.len() {
+        let game = g.replay(rules, Some(k)).expect("legal");
+        let played = Some(g.moves[k].mv);
+        let a = kept.review(&game, k, played);
+        let b = Reviewer::new(config(1)).review(&game, k, played);
+        if a.first_choice != b.first_choice {
+            differ.push((k, a.first_choice, b.first_choice));
+        }
+    }
+    assert!(differ.is_empty(), "kept against fresh: {differ:?}");
+}

@@ -110,10 +110,11 @@ impl Default for TreeParams {
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
 /// Most threads that may search one tree (a node's virtual loss counts up to this).
-pub const MAX_THREADS: usize = 512;
+pub const MAX_THREADS: usize = 256;
 
-// A node's `meta` word: its move, its number of children, whether it is expanded, and the
-// virtual loss of the threads now below it.
+// A node's `meta` word: its move, its number of children, whether it is expanded, the
+// virtual loss of the threads now below it, and whether its children's priors are the policy
+// network's.
 const MV_MASK: u32 = (1 << 10) - 1;
 const COUNT_SHIFT: u32 = 10;
 const COUNT_MASK: u32 = ((1 << 10) - 1) << COUNT_SHIFT;
@@ -125,12 +126,15 @@ const EXPANDING: u32 = 1 << STATE_SHIFT;
 const EXPANDED: u32 = 2 << STATE_SHIFT;
 const VLOSS_SHIFT: u32 = 22;
 const VLOSS_ONE: u32 = 1 << VLOSS_SHIFT;
+const VLOSS_MAX: u32 = (1 << 9) - 1;
+/// The children's priors came from the policy network (bit 31).
+const NET_PRIORS: u32 = 1 << 31;
 
 // Every move index, every child count (the empty points of a 25×25 board and a pass) and the
 // virtual loss of `MAX_THREADS` threads fit their fields.
 const _: () = assert!(MAX_CELLS <= MV_MASK as usize + 1);
 const _: () = assert!(25 * 25 < (COUNT_MASK >> COUNT_SHIFT) as usize);
-const _: () = assert!(MAX_THREADS < (1 << (32 - VLOSS_SHIFT)));
+const _: () = assert!(MAX_THREADS <= VLOSS_MAX as usize);
 
 /// An `f32` statistic in an atomic word.
 struct Stat(AtomicU32);
@@ -175,7 +179,7 @@ impl Stat {
 /// One node: the move into it, its statistics and its children (40 bytes).
 struct Node {
     /// The move (bits 0–9), the number of children (10–19), the state (20–21: leaf,
-    /// expanding, expanded) and the virtual loss (22–31).
+    /// expanding, expanded), the virtual loss (22–30) and [`NET_PRIORS`] (31).
     meta: AtomicU32,
     visits: Stat,
     wins: Stat,
@@ -243,7 +247,7 @@ impl Node {
     /// The virtual loss of the threads now below this node.
     #[inline]
     fn virtual_loss(&self) -> u32 {
-        self.meta.load(Ordering::Relaxed) >> VLOSS_SHIFT
+        (self.meta.load(Ordering::Relaxed) >> VLOSS_SHIFT) & VLOSS_MAX
     }
 
     /// Claims the right to expand this leaf; false when it is expanded or another thread is
@@ -277,7 +281,7 @@ impl Node {
         let m = self.meta.load(Ordering::Acquire);
         let first = self.children.swap(std::ptr::null_mut(), Ordering::Relaxed);
         self.meta
-            .fetch_and(!(STATE_MASK | COUNT_MASK), Ordering::Relaxed);
+            .fetch_and(!(STATE_MASK | COUNT_MASK | NET_PRIORS), Ordering::Relaxed);
         if m & STATE_MASK != EXPANDED || first.is_null() {
             return None;
         }
@@ -285,6 +289,18 @@ impl Node {
         // SAFETY: the block was leaked by `publish` with exactly `count` nodes, and the swap
         // above made this the only owner.
         Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(first, count)) })
+    }
+
+    /// Whether this node's children took their priors from the policy network.
+    #[inline]
+    fn net_priors(&self) -> bool {
+        self.meta.load(Ordering::Relaxed) & NET_PRIORS != 0
+    }
+
+    /// Marks this node's children as primed by the policy network.
+    #[inline]
+    fn mark_net_priors(&self) {
+        self.meta.fetch_or(NET_PRIORS, Ordering::Relaxed);
     }
 
     /// Frees everything below this node (it becomes a leaf); returns the nodes freed.
@@ -302,6 +318,7 @@ impl Node {
     /// kept subtree.
     fn detach(&self) -> Node {
         let n = Node::new(self.mv());
+        let net = self.net_priors();
         for (to, from) in [
             (&n.visits, &self.visits),
             (&n.wins, &self.wins),
@@ -316,6 +333,9 @@ impl Node {
         if let Some(block) = self.take_children() {
             n.claim();
             n.publish(block);
+            if net {
+                n.mark_net_priors();
+            }
         }
         n
     }
@@ -706,49 +726,46 @@ impl Tree {
                 }
             }
         }
-        if moves.len() as u32 > self.core.params.net_depth {
-            self.reprior_root();
-        }
+        self.reprior_near_root();
         true
     }
 
-    /// With a network, gives the root's children the network's priors in place of the
-    /// patterns' (a kept subtree's root was expanded deeper than the network reaches), strongest
-    /// first for progressive widening; no other thread runs, so the block is re-sorted in place.
-    fn reprior_root(&mut self) {
-        let core = &mut self.core;
+    /// With a network, gives every expanded node down to `net_depth` whose children have the
+    /// patterns' priors (it was expanded deeper, in an earlier tree) the network's priors in
+    /// their place, strongest first for progressive widening; no other thread runs, so each
+    /// block is re-sorted in place.
+    fn reprior_near_root(&mut self) {
+        let core = &self.core;
         if core.net.is_none() {
             return;
         }
-        let mut b = core.root_board.clone();
-        let c = b.to_move();
-        let opp_passed = b.move_count() > 0 && b.last_move() == PASS && b.passes() > 0;
-        let Some(block) = core.root.take_children() else {
-            return;
-        };
-        let mut kids: Vec<Node> = block.into_vec();
-        if let Some(ns) = core.net_strengths(&b, core.recent, kids.iter().map(|n| n.mv())) {
-            let eq = core.params.prior_weight;
-            for (n, &st) in kids.iter().zip(&ns) {
-                let (pv, pw) = core.base_prior(&mut b, n.mv(), c, opp_passed);
-                let extra = eq * st.sqrt();
-                let (pv, pw) = (pv + extra, pw + extra);
-                n.visits.set(n.visits.get() - n.prior_visits.get() + pv);
-                n.wins.set(n.wins.get() - n.prior_wins.get() + pw);
-                n.prior_visits.set(pv);
-                n.prior_wins.set(pw);
+        // (node, its board, the four moves before it, its depth)
+        let mut todo: Vec<(&Node, FastBoard, [Idx; 4], u32)> =
+            vec![(&core.root, core.root_board.clone(), core.recent, 0)];
+        while let Some((node, b, recent, depth)) = todo.pop() {
+            if !node.expanded() {
+                continue;
             }
-            if core.widening() {
-                let mut keyed: Vec<(f32, Node)> = ns.into_iter().zip(kids).collect();
-                for k in keyed.iter_mut().filter(|k| k.1.mv() == PASS) {
-                    k.0 = f32::INFINITY;
+            if !node.net_priors() {
+                core.reprior(node, &b, recent);
+            }
+            if depth < core.params.net_depth {
+                for ch in node.children() {
+                    if !ch.expanded() || ch.visits.get().is_nan() {
+                        continue;
+                    }
+                    let mut cb = b.clone();
+                    let c = cb.to_move();
+                    if ch.mv() == PASS {
+                        cb.pass();
+                    } else {
+                        cb.play(ch.mv(), c);
+                    }
+                    let r = [ch.mv(), recent[0], recent[1], recent[2]];
+                    todo.push((ch, cb, r, depth + 1));
                 }
-                keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
-                kids = keyed.into_iter().map(|k| k.1).collect();
             }
         }
-        core.root.claim();
-        core.root.publish(kids.into_boxed_slice());
     }
 
     /// Sets the weight of the score in the value of the playouts to come.
@@ -999,6 +1016,7 @@ impl Core {
             None
         };
         let learned = self.model.is_some() || net.is_some();
+        let from_net = net.is_some();
         match (net, &self.model) {
             (Some(ns), _) => strengths = ns,
             (None, Some(m)) => strengths.extend(kids.iter().map(|k| m.move_strength(b, k.mv, c))),
@@ -1056,6 +1074,9 @@ impl Core {
                 })
                 .collect();
             node.publish(block);
+            if from_net {
+                node.mark_net_priors();
+            }
         } else {
             node.unclaim();
         }
@@ -1086,6 +1107,45 @@ impl Core {
             }
         } else {
             (pv, pw)
+        }
+    }
+
+    /// Gives the expanded `node` at `b` the network's priors for its children in place of the
+    /// patterns' (their real visits and wins kept), strongest first for progressive widening.
+    /// No other thread may search meanwhile: the block is taken and published again.
+    fn reprior(&self, node: &Node, b: &FastBoard, recent: [Idx; 4]) {
+        let mut b = b.clone();
+        let c = b.to_move();
+        let opp_passed = b.move_count() > 0 && b.last_move() == PASS && b.passes() > 0;
+        let Some(block) = node.take_children() else {
+            return;
+        };
+        let mut kids: Vec<Node> = block.into_vec();
+        let got = self.net_strengths(&b, recent, kids.iter().map(|n| n.mv()));
+        if let Some(ns) = &got {
+            let eq = self.params.prior_weight;
+            for (n, &st) in kids.iter().zip(ns) {
+                let (pv, pw) = self.base_prior(&mut b, n.mv(), c, opp_passed);
+                let extra = eq * st.sqrt();
+                let (pv, pw) = (pv + extra, pw + extra);
+                n.visits.set(n.visits.get() - n.prior_visits.get() + pv);
+                n.wins.set(n.wins.get() - n.prior_wins.get() + pw);
+                n.prior_visits.set(pv);
+                n.prior_wins.set(pw);
+            }
+            if self.widening() {
+                let mut keyed: Vec<(f32, Node)> = ns.iter().copied().zip(kids).collect();
+                for k in keyed.iter_mut().filter(|k| k.1.mv() == PASS) {
+                    k.0 = f32::INFINITY;
+                }
+                keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+                kids = keyed.into_iter().map(|k| k.1).collect();
+            }
+        }
+        node.claim();
+        node.publish(kids.into_boxed_slice());
+        if got.is_some() {
+            node.mark_net_priors();
         }
     }
 
