@@ -107,6 +107,8 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         None => None,
     };
     let state = state::AppState::new(hub.clone(), &cfg);
+    // On PostgreSQL: the rate budgets and the socket cap over every process.
+    cluster::usage::spawn(state.clone());
     // The seeks the lobby's sockets follow, read again when they change.
     tokio::spawn(seeks::publish(state.clone()));
     // The rate budgets remember every client they saw: forget the idle ones now and then, so

@@ -111,3 +111,148 @@ pub fn client_ip(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[Cidr]) ->
     }
     last
 }
+
+/// What the cluster's other processes report of each client (issue 43): rate-budget use not
+/// yet charged here, and the sockets each client holds open on each of them. Clients are
+/// named by [`RemoteUse::hash`], a hash keyed by the cluster's secret, never by address.
+#[derive(Debug)]
+pub struct RemoteUse {
+    salt: u64,
+    /// (budget, client) → (use not charged here yet, when it was reported, ms).
+    owed: std::sync::Mutex<std::collections::HashMap<(String, u64), (u32, i64)>>,
+    /// Whether `owed` has anything (the budgets' check reads this first).
+    any_owed: std::sync::atomic::AtomicBool,
+    /// client → (node, sockets open there, when it was reported, ms).
+    sockets: std::sync::Mutex<std::collections::HashMap<u64, Vec<NodeSockets>>>,
+}
+
+/// One process's report of a client's open sockets: (node, sockets, when reported, ms).
+type NodeSockets = (String, u32, i64);
+
+/// How long a report of another process stands (ms): use not charged by then is dropped, and
+/// sockets not reported again are taken as closed.
+pub const REMOTE_USE_MS: i64 = 3_000;
+
+impl RemoteUse {
+    /// An empty record; `secret` keys the clients' hash (the same on every process).
+    pub fn new(secret: Option<&str>) -> RemoteUse {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        "baduk remote use".hash(&mut h);
+        secret.hash(&mut h);
+        RemoteUse {
+            salt: h.finish(),
+            owed: Default::default(),
+            any_owed: Default::default(),
+            sockets: Default::default(),
+        }
+    }
+
+    /// The client's name in reports: a hash of its key keyed by the cluster's secret.
+    pub fn hash(&self, key: &ClientKey) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        self.salt.hash(&mut h);
+        key.hash(&mut h);
+        h.finish()
+    }
+
+    /// Notes that `client` used `n` of `budget` on another process at `now`.
+    pub fn owe(&self, budget: &str, client: u64, n: u32, now: i64) {
+        let mut o = self.owed.lock().expect("owed lock");
+        let e = o.entry((budget.to_string(), client)).or_insert((0, now));
+        e.0 = e.0.saturating_add(n);
+        e.1 = now;
+        self.any_owed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Takes what `key` owes of `budget` (0: nothing).
+    pub fn take_owed(&self, budget: &str, key: &ClientKey) -> u32 {
+        if !self.any_owed.load(std::sync::atomic::Ordering::Relaxed) {
+            return 0;
+        }
+        let h = self.hash(key);
+        let mut o = self.owed.lock().expect("owed lock");
+        let n = o.remove(&(budget.to_string(), h)).map_or(0, |e| e.0);
+        if o.is_empty() {
+            self.any_owed
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+        n
+    }
+
+    /// Replaces what `node` reported of `client`'s open sockets.
+    pub fn set_sockets(&self, node: &str, client: u64, open: u32, now: i64) {
+        let mut s = self.sockets.lock().expect("sockets lock");
+        let v = s.entry(client).or_default();
+        match v.iter_mut().find(|e| e.0 == node) {
+            Some(e) => (e.1, e.2) = (open, now),
+            None => v.push((node.to_string(), open, now)),
+        }
+    }
+
+    /// The sockets `key` holds open on the other processes, as last reported within
+    /// [`REMOTE_USE_MS`] of `now`.
+    pub fn sockets_of(&self, key: &ClientKey, now: i64) -> usize {
+        let h = self.hash(key);
+        let s = self.sockets.lock().expect("sockets lock");
+        s.get(&h).map_or(0, |v| {
+            v.iter()
+                .filter(|e| now - e.2 <= REMOTE_USE_MS)
+                .map(|e| e.1 as usize)
+                .sum()
+        })
+    }
+
+    /// Drops reports older than [`REMOTE_USE_MS`] at `now`.
+    pub fn expire(&self, now: i64) {
+        let mut o = self.owed.lock().expect("owed lock");
+        o.retain(|_, (_, at)| now - *at <= REMOTE_USE_MS);
+        if o.is_empty() {
+            self.any_owed
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+        drop(o);
+        let mut s = self.sockets.lock().expect("sockets lock");
+        s.retain(|_, v| {
+            v.retain(|e| now - e.2 <= REMOTE_USE_MS);
+            !v.is_empty()
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remote_use_is_charged_once_and_reports_expire() {
+        let r = RemoteUse::new(Some("secret"));
+        let k = ClientKey::of("192.0.2.1".parse().unwrap());
+        let other = ClientKey::of("192.0.2.2".parse().unwrap());
+        // The same secret names a client the same on every process; another secret does not.
+        assert_eq!(r.hash(&k), RemoteUse::new(Some("secret")).hash(&k));
+        assert_ne!(r.hash(&k), RemoteUse::new(Some("other")).hash(&k));
+        assert_ne!(r.hash(&k), r.hash(&other));
+        r.owe("actions", r.hash(&k), 2, 1_000);
+        r.owe("actions", r.hash(&k), 3, 1_500);
+        assert_eq!(r.take_owed("requests", &k), 0);
+        assert_eq!(r.take_owed("actions", &other), 0);
+        assert_eq!(r.take_owed("actions", &k), 5);
+        assert_eq!(r.take_owed("actions", &k), 0, "charged once");
+        r.set_sockets("n1", r.hash(&k), 2, 1_000);
+        r.set_sockets("n2", r.hash(&k), 1, 1_000);
+        assert_eq!(r.sockets_of(&k, 1_000), 3);
+        r.set_sockets("n1", r.hash(&k), 0, 2_000);
+        assert_eq!(r.sockets_of(&k, 2_000), 1);
+        assert_eq!(
+            r.sockets_of(&k, 1_000 + REMOTE_USE_MS + 1),
+            0,
+            "a stale report"
+        );
+        r.owe("actions", r.hash(&k), 1, 1_000);
+        r.expire(1_000 + REMOTE_USE_MS + 1);
+        assert_eq!(r.take_owed("actions", &k), 0, "an expired report");
+    }
+}

@@ -962,3 +962,69 @@ async fn the_open_games_cap_counts_a_clients_games_on_every_process() {
     let (code, v) = b.post("/api/games", None, &body).await;
     assert_eq!(code, 201, "{v}");
 }
+
+/// The status of a WebSocket handshake to `s` for game `id` (101 when it opened).
+async fn socket_status(s: &Server, id: &str) -> u16 {
+    match tokio_tungstenite::connect_async(format!("{}/ws/games/{id}", s.ws)).await {
+        Ok(_) => 101,
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => resp.status().as_u16(),
+        Err(e) => panic!("the handshake failed otherwise: {e}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clients_rate_budget_holds_over_every_process() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    // Games created: 4 a minute per address, 2 at once.
+    let lim = |c: &mut baduk_server::Config| c.limits.creates_per_minute = 4.0;
+    let a = Server::start_config(&pg, lim).await;
+    let b = Server::start_config(a.hub.store.url(), lim).await;
+    let body = json!({"game": "go", "size": 9}).to_string();
+    for _ in 0..2 {
+        let (code, v) = a.post("/api/games", None, &body).await;
+        assert_eq!(code, 201, "{v}");
+    }
+    let (code, v) = a.post("/api/games", None, &body).await;
+    assert_eq!(code, 429, "A's own bucket: {v}");
+    // B learns of A's two within a report (a second) and charges them: the client spread
+    // over two processes gets the budget once, not twice.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let (code, v) = b.post("/api/games", None, &body).await;
+    assert_eq!(code, 429, "B charged what the client used on A: {v}");
+    assert_eq!(v["code"], "limit.rate", "{v}");
+    assert_eq!(v["args"]["budget"], "games created", "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clients_socket_cap_holds_over_every_process() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let lim = |c: &mut baduk_server::Config| c.limits.sockets_per_client = 2;
+    let a = Server::start_config(&pg, lim).await;
+    let b = Server::start_config(a.hub.store.url(), lim).await;
+    let (id, _) = a.create(json!({"game": "go", "size": 9})).await;
+    let held = vec![a.watch(&id).await, a.watch(&id).await];
+    // B counts the client's two sockets on A once A has reported them.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let code = socket_status(&b, &id).await;
+    assert_eq!(
+        code, 429,
+        "a third socket of the client, on the other process"
+    );
+    // Closed on A: within a report or two B lets the client open one.
+    drop(held);
+    let mut opened = false;
+    for _ in 0..20 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        if socket_status(&b, &id).await == 101 {
+            opened = true;
+            break;
+        }
+    }
+    assert!(opened, "B let the client open a socket once A's closed");
+}

@@ -7,7 +7,9 @@
 //! again. A change of owner announces `own:NODE:GAME` (that node starts playing the game at once
 //! instead of at its next reconciliation). A chat message announces `chat:{"id":GAME,
 //! "node":NODE,"players":BOOL,"event":MESSAGE}`: every other process with watchers of the game
-//! passes it on to them.
+//! passes it on to them. Once a second each process reports its clients' use of the rate
+//! budgets, `use:{"node","budget","use":[[CLIENT,N],…]}`, and the sockets they hold open,
+//! `sockets:{"node","open":[[CLIENT,N],…]}` (clients by keyed hash; `cluster::usage`).
 
 use crate::game::hub::{Hub, Reload};
 use crate::game::room::{ActionRow, Player};
@@ -24,7 +26,9 @@ pub async fn listen(url: &str) -> Result<sqlx::postgres::PgListener, sqlx::Error
     Ok(l)
 }
 
-pub use crate::store::payload::{action_payload, chat_payload, join_payload, MAX_PAYLOAD};
+pub use crate::store::payload::{
+    action_payload, chat_payload, join_payload, sockets_payloads, use_payloads, MAX_PAYLOAD,
+};
 
 /// What one notification asks of this process.
 #[derive(Debug, PartialEq)]
@@ -61,6 +65,24 @@ pub enum Event<'a> {
         /// The account holding it, if one does.
         player: Option<Player>,
     },
+    /// Process `node`'s clients used this much of rate budget `budget` there.
+    Used {
+        /// The process.
+        node: String,
+        /// The budget's name.
+        budget: String,
+        /// (client's keyed hash, amount).
+        used: Vec<(u64, u32)>,
+    },
+    /// Process `node`'s clients hold this many sockets open there.
+    Sockets {
+        /// The process.
+        node: String,
+        /// (client's keyed hash, sockets open).
+        open: Vec<(u64, u32)>,
+    },
+    /// A report this process cannot read (dropped: the next one comes in a second).
+    BadReport,
     /// An event this process cannot read: every loaded game is checked by its version.
     Unreadable,
     /// Node `node` owns game `id` now.
@@ -127,6 +149,37 @@ pub fn parse(payload: &str) -> Event<'_> {
             },
             // A chat line this version cannot read is dropped (the history has it).
             Err(_) => Event::Unreadable,
+        };
+    }
+    if let Some(json) = payload.strip_prefix("use:") {
+        #[derive(serde::Deserialize)]
+        struct Used {
+            node: String,
+            budget: String,
+            #[serde(rename = "use")]
+            used: Vec<(u64, u32)>,
+        }
+        return match serde_json::from_str::<Used>(json) {
+            Ok(u) => Event::Used {
+                node: u.node,
+                budget: u.budget,
+                used: u.used,
+            },
+            Err(_) => Event::BadReport,
+        };
+    }
+    if let Some(json) = payload.strip_prefix("sockets:") {
+        #[derive(serde::Deserialize)]
+        struct Open {
+            node: String,
+            open: Vec<(u64, u32)>,
+        }
+        return match serde_json::from_str::<Open>(json) {
+            Ok(o) => Event::Sockets {
+                node: o.node,
+                open: o.open,
+            },
+            Err(_) => Event::BadReport,
         };
     }
     match payload
@@ -223,13 +276,37 @@ pub async fn follow(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListene
                                 .await;
                             continue;
                         }
+                        // Reports of the other processes' use of the limits: noted at once.
+                        Event::Used { node, budget, used } => {
+                            if node != hub.cluster.node {
+                                let now = crate::game::hub::now_ms();
+                                for (client, n) in used {
+                                    hub.cluster.remote_use.owe(&budget, client, n, now);
+                                }
+                            }
+                            continue;
+                        }
+                        Event::Sockets { node, open } => {
+                            if node != hub.cluster.node {
+                                let now = crate::game::hub::now_ms();
+                                for (client, n) in open {
+                                    hub.cluster.remote_use.set_sockets(&node, client, n, now);
+                                }
+                            }
+                            continue;
+                        }
+                        Event::BadReport => continue,
                         _ => {}
                     }
                     let hub = hub.clone();
                     tokio::spawn(async move {
                         match parse(&payload) {
                             Event::Changed(id) => hub.reload_event(id, Reload::Change).await,
-                            Event::Action { .. } | Event::Joined { .. } => {}
+                            Event::Action { .. }
+                            | Event::Joined { .. }
+                            | Event::Used { .. }
+                            | Event::Sockets { .. }
+                            | Event::BadReport => {}
                             Event::Owned { node, id }
                                 if node == hub.cluster.node
                                     && !hub.loaded_handle(id).is_some_and(|h| h.owned()) =>
@@ -332,5 +409,36 @@ mod tests {
                 id: "g2"
             }
         );
+    }
+
+    #[test]
+    fn use_reports_read_back_and_a_bad_one_is_dropped() {
+        let p = use_payloads("n1", "actions", &[(u64::MAX, 3), (7, 1)]);
+        assert_eq!(p.len(), 1);
+        assert_eq!(
+            parse(&p[0]),
+            Event::Used {
+                node: "n1".into(),
+                budget: "actions".into(),
+                used: vec![(u64::MAX, 3), (7, 1)]
+            }
+        );
+        let many: Vec<(u64, u32)> = (0..450).map(|i| (u64::MAX - i, 1)).collect();
+        let p = use_payloads("n1", "requests", &many);
+        assert_eq!(p.len(), 3);
+        assert!(p.iter().all(|x| x.len() <= MAX_PAYLOAD));
+        let s = sockets_payloads("n2", &[(5, 0)]);
+        assert_eq!(
+            parse(&s[0]),
+            Event::Sockets {
+                node: "n2".into(),
+                open: vec![(5, 0)]
+            }
+        );
+        assert_eq!(
+            parse(r#"use:{"node":"n1","budget":"x","use":[[-1,2]]}"#),
+            Event::BadReport
+        );
+        assert_eq!(parse("sockets:{"), Event::BadReport);
     }
 }

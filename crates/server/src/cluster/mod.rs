@@ -1,6 +1,6 @@
 //! Owns: the processes of one cluster on PostgreSQL: nodes, leases, takeover and handoff (this
 //! file), forwarding of actions and the internal endpoint (`forward`), the event bus over
-//! LISTEN/NOTIFY (`bus`). May use: `game`, `store`, and the web side's shared state (`state`) for
+//! LISTEN/NOTIFY (`bus`), the limits shared over the cluster (`usage`). May use: `game`, `store`, and the web side's shared state (`state`) for
 //! the internal endpoint. Never `crate::http`, `crate::players` or `crate::review`. This node's own state
 //! (`Cluster`, re-exported here) and the placing of a new game live in `game::hub`, which holds
 //! them.
@@ -14,6 +14,7 @@
 
 pub mod bus;
 pub mod forward;
+pub mod usage;
 
 pub use crate::game::hub::Cluster;
 

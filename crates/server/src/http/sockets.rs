@@ -91,9 +91,15 @@ impl SocketSeat {
     ) -> Option<SocketSeat> {
         let per_client = st.limits.sockets_per_client;
         let per_game = st.limits.sockets_per_game;
+        // The client's sockets on the cluster's other processes count too (as last reported).
+        let elsewhere = if per_client > 0 {
+            st.hub.cluster.remote_use.sockets_of(&client, now_ms())
+        } else {
+            0
+        };
         let mut open = st.open_sockets.lock().expect("sockets lock");
         let mine = open.get(&client).copied().unwrap_or(0);
-        if per_client > 0 && mine >= per_client {
+        if per_client > 0 && mine + elsewhere >= per_client {
             return None;
         }
         if per_game > 0 && h.is_some_and(|h| h.sockets.load(Ordering::Relaxed) >= per_game) {

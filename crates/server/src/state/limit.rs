@@ -7,7 +7,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-pub use crate::net::{client_ip, Cidr, ClientKey};
+pub use crate::net::{client_ip, Cidr, ClientKey, RemoteUse};
 
 /// One rate budget (creating games, actions, sockets…) kept per client: `rate` a second on
 /// average with bursts of `burst`; rate 0 means no limit.
@@ -19,6 +19,16 @@ where
     limiter: Option<DefaultKeyedRateLimiter<K>>,
     rate: f64,
     burst: u32,
+    /// Shared with the cluster's other processes (see [`Budget::shared`]).
+    shared: Option<Shared<K>>,
+}
+
+/// A budget's share of the cluster: what its clients used here since the last report, and
+/// what they used elsewhere, charged here at their next request.
+struct Shared<K> {
+    remote: std::sync::Arc<RemoteUse>,
+    used: std::sync::Mutex<std::collections::HashMap<K, u32>>,
+    owed: fn(&RemoteUse, &str, &K) -> u32,
 }
 
 impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
@@ -40,20 +50,51 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
                 0.0
             },
             burst: burst.max(1),
+            shared: None,
         }
     }
 
-    /// Takes one from `key`'s budget, or says how long to wait.
+    /// The budget's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Takes one from `key`'s budget, or says how long to wait. A shared budget first charges
+    /// what the client used on the other processes.
     pub fn check(&self, key: &K) -> Result<(), Refused> {
         let Some(l) = &self.limiter else {
             return Ok(());
         };
+        if let Some(s) = &self.shared {
+            let owed = (s.owed)(&s.remote, self.name, key).min(self.burst);
+            for _ in 0..owed {
+                if l.check_key(key).is_err() {
+                    break;
+                }
+            }
+        }
         l.check_key(key).map_err(|until| Refused {
             budget: self.name,
             retry_after: until.wait_time_from(DefaultClock::default().now()),
             rate: self.rate,
             burst: self.burst,
-        })
+        })?;
+        if let Some(s) = &self.shared {
+            *s.used
+                .lock()
+                .expect("used lock")
+                .entry(key.clone())
+                .or_default() += 1;
+        }
+        Ok(())
+    }
+
+    /// What each client used here since the last call (for the report to the others).
+    pub fn take_used(&self) -> Vec<(K, u32)> {
+        match &self.shared {
+            Some(s) => s.used.lock().expect("used lock").drain().collect(),
+            None => Vec::new(),
+        }
     }
 
     /// Forgets clients whose budget is full again (memory stays bounded by recent clients).
@@ -62,6 +103,19 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
             l.retain_recent();
             l.shrink_to_fit();
         }
+    }
+}
+
+impl Budget<ClientKey> {
+    /// This budget shared over the cluster: its use here is reported (by the caller, from
+    /// [`Budget::take_used`]) and the others' use, noted in `remote`, is charged here.
+    pub fn shared(mut self, remote: std::sync::Arc<RemoteUse>) -> Budget<ClientKey> {
+        self.shared = Some(Shared {
+            remote,
+            used: Default::default(),
+            owed: |r, name, key| r.take_owed(name, key),
+        });
+        self
     }
 }
 

@@ -71,36 +71,46 @@ impl AppState {
     pub fn new(hub: Arc<Hub>, cfg: &crate::config::Config) -> AppState {
         let l = &cfg.limits;
         let r = cfg.rate_limit;
+        // On PostgreSQL (a cluster of processes) the per-address budgets are shared: each
+        // process charges what the client used on the others (cluster::usage).
+        let remote = hub
+            .store
+            .is_postgres()
+            .then(|| hub.cluster.remote_use.clone());
+        let share = |b: Budget| match &remote {
+            Some(r) => b.shared(r.clone()),
+            None => b,
+        };
         AppState {
-            hub,
             budgets: Arc::new(Budgets {
-                requests: Budget::new("requests", r, (r * 4.0).ceil() as u32),
-                creates: Budget::new(
+                requests: share(Budget::new("requests", r, (r * 4.0).ceil() as u32)),
+                creates: share(Budget::new(
                     "games created",
                     l.creates_per_minute / 60.0,
                     (l.creates_per_minute / 2.0).ceil() as u32,
-                ),
-                actions: Budget::new(
+                )),
+                actions: share(Budget::new(
                     "actions",
                     l.actions_per_second,
                     (l.actions_per_second * 3.0).ceil() as u32,
-                ),
-                sockets: Budget::new(
+                )),
+                sockets: share(Budget::new(
                     "sockets opened",
                     l.sockets_per_minute / 60.0,
                     (l.sockets_per_minute / 3.0).ceil() as u32,
-                ),
-                logins: Budget::new(
+                )),
+                logins: share(Budget::new(
                     "sign-in attempts",
                     l.logins_per_minute / 60.0,
                     l.logins_per_minute.ceil() as u32,
-                ),
-                guests: Budget::new(
+                )),
+                guests: share(Budget::new(
                     "guest sessions",
                     l.guests_per_minute / 60.0,
                     l.guests_per_minute.ceil() as u32,
-                ),
+                )),
             }),
+            hub,
             trusted: Arc::new(l.trusted_proxies.clone()),
             open_sockets: Arc::new(Mutex::new(HashMap::new())),
             limits: Arc::new(l.clone()),
@@ -141,6 +151,19 @@ impl AppState {
         tokio::spawn(async move {
             let _ = store.touch_account(&id).await;
         });
+    }
+
+    /// The budgets shared over a cluster (their use is reported to the other processes).
+    pub fn shared_budgets(&self) -> [&Budget; 6] {
+        let b = &self.budgets;
+        [
+            &b.requests,
+            &b.creates,
+            &b.actions,
+            &b.sockets,
+            &b.logins,
+            &b.guests,
+        ]
     }
 
     /// Forgets idle clients of every budget (run now and then: memory stays bounded).

@@ -432,6 +432,15 @@ impl Store {
         self.notify_payload(tx, id).await
     }
 
+    /// Sends `payload` on the bus at once, outside any transaction (PostgreSQL; nothing on
+    /// SQLite).
+    pub async fn notify_now(&self, payload: &str) -> Result<(), StoreError> {
+        let mut tx = self.write().begin().await?;
+        self.notify_payload(&mut tx, payload).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Sends `payload` on the bus (PostgreSQL; delivered when the transaction commits).
     pub(crate) async fn notify_payload(
         &self,

@@ -39,3 +39,28 @@ pub fn chat_payload(id: &str, node: &str, players: bool, event: &str) -> Option<
     );
     (p.len() <= MAX_PAYLOAD).then_some(p)
 }
+
+/// Clients a usage payload lists at most (a hash and a count each: well under
+/// [`MAX_PAYLOAD`] with the node's id and the budget's name).
+pub const USE_PER_PAYLOAD: usize = 200;
+
+/// The payloads reporting what clients (by keyed hash) used of rate budget `budget` on process
+/// `node` since its last report, [`USE_PER_PAYLOAD`] clients each.
+pub fn use_payloads(node: &str, budget: &str, used: &[(u64, u32)]) -> Vec<String> {
+    used.chunks(USE_PER_PAYLOAD)
+        .map(|c| {
+            format!(
+                "use:{}",
+                serde_json::json!({"node": node, "budget": budget, "use": c})
+            )
+        })
+        .collect()
+}
+
+/// The payloads reporting the sockets each client (by keyed hash) holds open on process
+/// `node` now, [`USE_PER_PAYLOAD`] clients each.
+pub fn sockets_payloads(node: &str, open: &[(u64, u32)]) -> Vec<String> {
+    open.chunks(USE_PER_PAYLOAD)
+        .map(|c| format!("sockets:{}", serde_json::json!({"node": node, "open": c})))
+        .collect()
+}

@@ -27,6 +27,8 @@ pub struct Cluster {
     /// its lease held then). A forward within that lease reads no database; at most
     /// [`crate::cluster::OWNER_CACHE`] games (emptied when full).
     pub(crate) owners: Mutex<HashMap<String, (String, i64)>>,
+    /// What the other processes report of each client's use of the limits.
+    pub remote_use: std::sync::Arc<crate::net::RemoteUse>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -39,6 +41,7 @@ impl Cluster {
     /// A node with a fresh id and no address yet.
     pub fn new(secret: Option<String>) -> Cluster {
         Cluster {
+            remote_use: std::sync::Arc::new(crate::net::RemoteUse::new(secret.as_deref())),
             node: new_id(),
             addr: Mutex::new(String::new()),
             secret: secret.filter(|s| !s.is_empty()),
