@@ -39,8 +39,8 @@ pub struct ReviewArgs {
     /// A drop at least this large (win rate, 0..1) is flagged as a mistake.
     #[arg(long, default_value_t = 0.2)]
     pub flag: f32,
-    /// Tree options over the review's own (`prior-weight=…,explore=…`; see `go gtp --help`;
-    /// a review's prior weight is 400, the bot's 120).
+    /// Tree options (`prior-weight=…,explore=…`; see `go gtp --help`). With the network a
+    /// review's prior weight is 400 (the bot's 120) unless `prior-weight` is given here.
     #[arg(long, default_value = "")]
     pub options: String,
     /// Print every position's line.
@@ -62,11 +62,7 @@ pub fn review(a: ReviewArgs) -> Result<(), CliError> {
     if !(0.0..=1.0).contains(&a.played_share) {
         return Err(CliError::input("--played-share: a share from 0 to 1"));
     }
-    // A review's own tree parameters (its prior weight), then the options over them.
-    let mut bot = baduk_search::go::BotConfig {
-        params: ReviewConfig::default().params,
-        ..baduk_search::go::BotConfig::default()
-    };
+    let mut bot = baduk_search::go::BotConfig::default();
     if !a.options.is_empty() {
         bot.apply_options(&a.options)
             .map_err(|e| CliError::input(format!("--options: {e}")))?;
@@ -94,6 +90,11 @@ pub fn review(a: ReviewArgs) -> Result<(), CliError> {
             played_share: a.played_share,
             seed: a.seed,
             params: bot.params,
+            net_prior_weight: if a.options.contains("prior-weight") {
+                bot.params.prior_weight
+            } else {
+                ReviewConfig::default().net_prior_weight
+            },
             net: net
                 .clone()
                 .filter(|_| g.size.cols() == 19 && g.size.rows() == 19),

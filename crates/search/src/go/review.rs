@@ -14,8 +14,9 @@ use baduk_go::{Color, Game, Move};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The prior weight of a review's searches (the bot plays with 120): the policy network's
-/// first choice leads the playouts for longer. Measured on the eight 9-dan program games the
+/// The prior weight of a review's searches when the policy network gives the priors (the bot
+/// plays with 120; the patterns alone keep the tree's own): the network's first choice leads
+/// the playouts for longer. Measured on the eight 9-dan program games the
 /// network held out (docs/review.md): agreement with the played move 32.9% at 120, 36.9% at
 /// 400, 36.3% at 1000.
 pub const REVIEW_PRIOR_WEIGHT: f32 = 400.0;
@@ -37,6 +38,8 @@ pub struct ReviewConfig {
     pub net: Option<Arc<PolicyNet>>,
     /// Most nodes the tree may hold.
     pub max_nodes: usize,
+    /// The prior weight in place of `params`' when `net` gives the priors.
+    pub net_prior_weight: f32,
     /// The tree's parameters (the score term is set aside: win rates alone).
     pub params: TreeParams,
 }
@@ -51,10 +54,8 @@ impl Default for ReviewConfig {
             model: Some(Model::builtin()),
             net: None,
             max_nodes: super::DEFAULT_TREE_BYTES / super::mcts::NODE_BYTES,
-            params: TreeParams {
-                prior_weight: REVIEW_PRIOR_WEIGHT,
-                ..TreeParams::default()
-            },
+            net_prior_weight: REVIEW_PRIOR_WEIGHT,
+            params: TreeParams::default(),
         }
     }
 }
@@ -131,6 +132,9 @@ impl Reviewer {
         // Win rates alone (no score term when the game looks decided): a review's graph
         // means one thing from the first move to the last.
         bot.config.params.score_weight = 0.0;
+        if config.net.is_some() {
+            bot.config.params.prior_weight = config.net_prior_weight;
+        }
         Reviewer {
             config,
             bot,

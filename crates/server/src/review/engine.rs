@@ -421,8 +421,8 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
             let summary: Value = serde_json::from_str(&summary).map_err(|e| e.to_string())?;
             let g = SgfGame::parse_game(&record, index).map_err(|e| e.to_string())?;
             let mut r = kept.unwrap_or_else(|| {
-                let net = model
-                    .is_some()
+                // The network reads 19×19 boards only (its prior weight is the review's).
+                let net = (model.is_some() && g.size.cols() == 19 && g.size.rows() == 19)
                     .then(baduk_search::go::policy_net::PolicyNet::builtin);
                 Reviewer::new(ReviewConfig {
                     playouts: limits
