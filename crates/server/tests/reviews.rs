@@ -426,6 +426,8 @@ async fn the_engine_reviews_every_position_and_the_export_carries_it() {
             let wr = p["winrate"].as_f64().unwrap();
             assert!((0.0..=1.0).contains(&wr), "{p}");
             assert!(p["best"].is_string() && p["pv"].is_array(), "{p}");
+            // 9×9: the learned patterns (the network reads 19×19 only).
+            assert_eq!(p["priors"], "patterns", "{p}");
         }
         // Asking again changes nothing.
         let (st, again) = s
@@ -568,5 +570,25 @@ async fn the_operators_review_budget_holds_and_a_move_is_judged_in_one_search() 
             }
             assert!(p["score_band"].as_f64().unwrap() >= 0.0, "{p}");
         }
+    }
+}
+
+#[tokio::test]
+async fn a_19x19_review_searches_with_the_policy_network() {
+    // Until 2026-12-05 a server without `--go-model` reviewed with the hand-written priors and
+    // no network (the CLI's `go review`, which the review's figures were measured with, had both).
+    let s = Server::start_config("sqlite", |c| c.limits.review_playouts = 40).await;
+    let record = "(;GM[1]FF[4]SZ[19]KM[7.5]RU[Chinese];B[pd];W[dp];B[pp];W[dd];B[fq];W[cn])";
+    let r = review(&s, "", record.as_bytes().to_vec()).await;
+    let id = r["id"].as_str().unwrap();
+    let (st, a) = s
+        .post(&format!("/api/reviews/{id}/analysis"), None, "")
+        .await;
+    assert_eq!(st, 200, "{a}");
+    let a = analysis_until(&s, id, 120, |a| a["status"] == "done").await;
+    let ps = a["positions"].as_array().unwrap();
+    assert_eq!(ps.len(), 7, "{a}");
+    for p in ps {
+        assert_eq!(p["priors"], "net", "{p}");
     }
 }

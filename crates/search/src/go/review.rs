@@ -142,6 +142,16 @@ impl Reviewer {
         }
     }
 
+    /// Where the searches' move priors come from: `net` (the policy network near the root,
+    /// the patterns below), `patterns` or `hand-written`.
+    pub fn priors(&self) -> &'static str {
+        match (&self.config.net, &self.config.model) {
+            (Some(_), _) => "net",
+            (None, Some(_)) => "patterns",
+            (None, None) => "hand-written",
+        }
+    }
+
     /// The position this reviewer's tree was last searched at (moves from the start).
     pub fn at(&self) -> Option<usize> {
         self.at

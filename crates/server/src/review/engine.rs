@@ -409,7 +409,14 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
     let waited = asked.elapsed();
     tracing::debug!("review {id}: position {k}: a thread after {waited:?}");
     let limits = st.limits.clone();
-    let model = st.hub.bots.go_model();
+    // The operator's patterns or the built-in ones (None would mean the hand-written priors,
+    // and no network: what every server without `--go-model` reviewed with until 2026-12-05).
+    let model = Some(
+        st.hub
+            .bots
+            .go_model()
+            .unwrap_or_else(baduk_search::go::patterns::Model::builtin),
+    );
     let seed = crate::game::room::seed_of(id);
     // The tree searched at the position before this one goes on; any other starts afresh.
     let kept = engine
@@ -422,7 +429,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
             let g = SgfGame::parse_game(&record, index).map_err(|e| e.to_string())?;
             let mut r = kept.unwrap_or_else(|| {
                 // The network reads 19×19 boards only (its prior weight is the review's).
-                let net = (model.is_some() && g.size.cols() == 19 && g.size.rows() == 19)
+                let net = (g.size.cols() == 19 && g.size.rows() == 19)
                     .then(baduk_search::go::policy_net::PolicyNet::builtin);
                 Reviewer::new(ReviewConfig {
                     playouts: limits
@@ -517,6 +524,7 @@ fn search_go(g: &SgfGame, summary: &Value, k: usize, r: &mut Reviewer) -> Result
         "loss": round(v.loss, 10_000.0),
         "points_lost": round(v.points_lost, 10.0),
         "visits": v.playouts,
+        "priors": r.priors(),
     }))
 }
 
