@@ -105,7 +105,7 @@ async fn malformed_and_absurd_requests_get_a_4xx_with_a_reason() {
         (
             r#"{"game":"go","seats":{"white":{"kind":"bot","bot":"baduk","options":"priors=/etc/passwd"}}}"#,
             400,
-            "priors is `builtin` or `none` on the server",
+            "priors is `builtin`, `net` or `none` on the server",
         ),
         (
             r#"{"game":"go","seats":{"white":{"kind":"bot","bot":"baduk","options":"level=11"}}}"#,

@@ -80,7 +80,8 @@ impl Models {
 ///
 /// Go (`baduk`): `level` 1–10, `time` seconds up to the operator's maximum, `playouts` up to
 /// [`MAX_GO_PLAYOUTS`], `threads` up to [`MAX_GO_THREADS`] and the server's bot threads,
-/// `priors` `builtin` or `none`, `resign` 0–1. Wall Go: `random` and `easy` take none, `medium`
+/// `priors` `builtin`, `net` (the built-in policy network near the root, 19×19) or `none`,
+/// `resign` 0–1. Wall Go: `random` and `easy` take none, `medium`
 /// `depth` 1–3, `expert` and `sedol` `nodes` up to [`MAX_WALL_NODES`], `ms` up to the maximum
 /// time, `depth` 1–60, `tt` 10–20, `prune` and `lmr` 0 or 1.
 pub fn normalise_options(
@@ -151,9 +152,9 @@ pub fn normalise_options(
             )));
         };
         let value = if k == "priors" {
-            if !matches!(v, "builtin" | "none") {
+            if !matches!(v, "builtin" | "none" | "net") {
                 return Err(bad(
-                    "priors is `builtin` or `none` on the server (the operator chooses the model)"
+                    "priors is `builtin`, `net` or `none` on the server (the operator chooses the model)"
                         .into(),
                 ));
             }
@@ -379,6 +380,12 @@ impl Bots {
                     cfg.model = Some(m.clone());
                 }
                 cfg.apply_options(&opts)?;
+                // `priors=net` keeps the operator's patterns below the network's reach.
+                if cfg.net.is_some() {
+                    if let Some(m) = &self.models.go {
+                        cfg.model = Some(m.clone());
+                    }
+                }
                 // Thinking time: the seat's own, capped by the operator's maximum and by a
                 // twentieth of what the game's clock leaves.
                 let mut time = cfg.move_time.unwrap_or(Duration::from_secs(1)).min(max);
@@ -526,9 +533,12 @@ mod tests {
         assert!(err("go", "baduk", "time=10").contains("time at most 3 seconds"));
         assert!(err("go", "baduk", "threads=64").contains("threads at most 2"));
         assert!(err("go", "baduk", "playouts=1e12").contains("playouts at most 200000"));
-        assert!(err("go", "baduk", "priors=/etc/passwd").contains("`builtin` or `none`"));
-        // The policy network is the operator's too: no file, no depth from a game.
-        assert!(err("go", "baduk", "priors=net").contains("`builtin` or `none`"));
+        assert!(err("go", "baduk", "priors=/etc/passwd").contains("`builtin`, `net` or `none`"));
+        // The built-in policy network may be asked for; a file or a depth may not.
+        assert_eq!(
+            normalise_options("go", "baduk", "priors=net", &lim()).expect("accepted"),
+            "priors=net"
+        );
         assert!(err("go", "baduk", "net=/etc/passwd").contains("not a server option"));
         assert!(err("go", "baduk", "net-depth=20").contains("not a server option"));
         assert!(err("go", "baduk", "explore=1").contains("not a server option"));
