@@ -376,12 +376,10 @@ impl Bots {
                     seed,
                     ..Default::default()
                 };
-                if let Some(m) = &self.models.go {
-                    cfg.model = Some(m.clone());
-                }
                 cfg.apply_options(&opts)?;
-                // `priors=net` keeps the operator's patterns below the network's reach.
-                if cfg.net.is_some() {
+                // Learned priors (the default, `priors=builtin`, and below the network's reach
+                // with `priors=net`) are the operator's patterns when it gave some.
+                if cfg.model.is_some() {
                     if let Some(m) = &self.models.go {
                         cfg.model = Some(m.clone());
                     }
