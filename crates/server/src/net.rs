@@ -118,13 +118,16 @@ pub fn client_ip(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[Cidr]) ->
 #[derive(Debug)]
 pub struct RemoteUse {
     salt: u64,
-    /// (budget, client) → (use not charged here yet, when it was reported, ms).
-    owed: std::sync::Mutex<std::collections::HashMap<(String, u64), (u32, i64)>>,
+    /// budget → client → (use not charged here yet, when it was reported, ms).
+    owed: std::sync::Mutex<std::collections::HashMap<String, ClientsOwed>>,
     /// Whether `owed` has anything (the budgets' check reads this first).
     any_owed: std::sync::atomic::AtomicBool,
     /// client → (node, sockets open there, when it was reported, ms).
     sockets: std::sync::Mutex<std::collections::HashMap<u64, Vec<NodeSockets>>>,
 }
+
+/// Use reported by the others and not yet charged here: client → (amount, when reported, ms).
+type ClientsOwed = std::collections::HashMap<u64, (u32, i64)>;
 
 /// One process's report of a client's open sockets: (node, sockets, when reported, ms).
 type NodeSockets = (String, u32, i64);
@@ -148,7 +151,9 @@ impl RemoteUse {
         }
     }
 
-    /// The client's name in reports: a hash of its key keyed by the cluster's secret.
+    /// The client's name in reports: a hash of its key keyed by the cluster's secret (std's
+    /// SipHash: processes of different Rust builds may name a client differently, so during a
+    /// rolling upgrade across toolchains the budgets are per process again).
     pub fn hash(&self, key: &ClientKey) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::hash::DefaultHasher::new();
@@ -160,7 +165,11 @@ impl RemoteUse {
     /// Notes that `client` used `n` of `budget` on another process at `now`.
     pub fn owe(&self, budget: &str, client: u64, n: u32, now: i64) {
         let mut o = self.owed.lock().expect("owed lock");
-        let e = o.entry((budget.to_string(), client)).or_insert((0, now));
+        let by_client = match o.get_mut(budget) {
+            Some(m) => m,
+            None => o.entry(budget.to_string()).or_default(),
+        };
+        let e = by_client.entry(client).or_insert((0, now));
         e.0 = e.0.saturating_add(n);
         e.1 = now;
         self.any_owed
@@ -174,8 +183,11 @@ impl RemoteUse {
         }
         let h = self.hash(key);
         let mut o = self.owed.lock().expect("owed lock");
-        let n = o.remove(&(budget.to_string(), h)).map_or(0, |e| e.0);
-        if o.is_empty() {
+        let n = o
+            .get_mut(budget)
+            .and_then(|m| m.remove(&h))
+            .map_or(0, |e| e.0);
+        if o.values().all(|m| m.is_empty()) {
             self.any_owed
                 .store(false, std::sync::atomic::Ordering::Relaxed);
         }
@@ -208,7 +220,10 @@ impl RemoteUse {
     /// Drops reports older than [`REMOTE_USE_MS`] at `now`.
     pub fn expire(&self, now: i64) {
         let mut o = self.owed.lock().expect("owed lock");
-        o.retain(|_, (_, at)| now - *at <= REMOTE_USE_MS);
+        o.retain(|_, m| {
+            m.retain(|_, (_, at)| now - *at <= REMOTE_USE_MS);
+            !m.is_empty()
+        });
         if o.is_empty() {
             self.any_owed
                 .store(false, std::sync::atomic::Ordering::Relaxed);
