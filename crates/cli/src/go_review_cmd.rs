@@ -90,7 +90,11 @@ pub fn review(a: ReviewArgs) -> Result<(), CliError> {
             played_share: a.played_share,
             seed: a.seed,
             params: bot.params,
-            net_prior_weight: if a.options.contains("prior-weight") {
+            net_prior_weight: if a
+                .options
+                .split(',')
+                .any(|kv| kv.split('=').next().map(str::trim) == Some("prior-weight"))
+            {
                 bot.params.prior_weight
             } else {
                 ReviewConfig::default().net_prior_weight
