@@ -154,7 +154,7 @@ impl RemoteUse {
     /// The client's name in reports: a hash of its key keyed by the cluster's secret (std's
     /// SipHash: processes of different Rust builds may name a client differently, so during a
     /// rolling upgrade across toolchains the budgets are per process again).
-    pub fn hash(&self, key: &ClientKey) -> u64 {
+    pub fn hash<K: std::hash::Hash + ?Sized>(&self, key: &K) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::hash::DefaultHasher::new();
         self.salt.hash(&mut h);
@@ -177,7 +177,7 @@ impl RemoteUse {
     }
 
     /// Takes what `key` owes of `budget` (0: nothing).
-    pub fn take_owed(&self, budget: &str, key: &ClientKey) -> u32 {
+    pub fn take_owed<K: std::hash::Hash + ?Sized>(&self, budget: &str, key: &K) -> u32 {
         if !self.any_owed.load(std::sync::atomic::Ordering::Relaxed) {
             return 0;
         }

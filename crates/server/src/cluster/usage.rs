@@ -1,5 +1,6 @@
 //! The limits over the whole cluster (issue 43): once a second each process reports on the bus
-//! what each client used of the per-address rate budgets there since its last report, and how
+//! what each client used of the rate budgets there since its last report (the per-address
+//! ones, and the per-account ones of sign-in and chat, under their own tags), and how
 //! many sockets each client holds open there; every other process charges the use to its own
 //! buckets at the client's next request and counts the sockets against the client's cap. A
 //! client that spreads its requests over N processes gets the budget once, not N times (within
@@ -43,12 +44,9 @@ async fn report(st: &AppState, listed: &mut HashSet<u64>) -> Result<(), crate::s
     remote.expire(now_ms());
     let node = hub.cluster.node.as_str();
     for b in st.shared_budgets() {
-        let used: Vec<(u64, u32)> = b
-            .take_used()
-            .into_iter()
-            .map(|(k, n)| (remote.hash(&k), n))
-            .collect();
-        for p in use_payloads(node, b.name(), &used) {
+        let Some(tag) = b.tag() else { continue };
+        let used = b.take_reported();
+        for p in use_payloads(node, tag, &used) {
             hub.store.notify_now(&p).await?;
         }
     }

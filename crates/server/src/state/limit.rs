@@ -24,11 +24,12 @@ where
 }
 
 /// A budget's share of the cluster: what its clients used here since the last report, and
-/// what they used elsewhere, charged here at their next request.
+/// what they used elsewhere, charged here at their next request; `tag` names the budget on
+/// the bus (unique among the shared budgets).
 struct Shared<K> {
     remote: std::sync::Arc<RemoteUse>,
+    tag: &'static str,
     used: std::sync::Mutex<std::collections::HashMap<K, u32>>,
-    owed: fn(&RemoteUse, &str, &K) -> u32,
 }
 
 impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
@@ -66,7 +67,7 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
             return Ok(());
         };
         if let Some(s) = &self.shared {
-            let owed = (s.owed)(&s.remote, self.name, key).min(self.burst);
+            let owed = s.remote.take_owed(s.tag, key).min(self.burst);
             for _ in 0..owed {
                 if l.check_key(key).is_err() {
                     break;
@@ -89,12 +90,16 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
         Ok(())
     }
 
-    /// What each client used here since the last call (for the report to the others).
-    pub fn take_used(&self) -> Vec<(K, u32)> {
-        match &self.shared {
-            Some(s) => s.used.lock().expect("used lock").drain().collect(),
-            None => Vec::new(),
-        }
+    /// This budget shared over the cluster under `tag`: its use here is reported (by the
+    /// caller, from [`Reported::take_reported`]) and the others' use, noted in `remote`, is
+    /// charged here.
+    pub fn shared(mut self, remote: std::sync::Arc<RemoteUse>, tag: &'static str) -> Budget<K> {
+        self.shared = Some(Shared {
+            remote,
+            tag,
+            used: Default::default(),
+        });
+        self
     }
 
     /// Forgets clients whose budget is full again (memory stays bounded by recent clients).
@@ -106,16 +111,27 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
     }
 }
 
-impl Budget<ClientKey> {
-    /// This budget shared over the cluster: its use here is reported (by the caller, from
-    /// [`Budget::take_used`]) and the others' use, noted in `remote`, is charged here.
-    pub fn shared(mut self, remote: std::sync::Arc<RemoteUse>) -> Budget<ClientKey> {
-        self.shared = Some(Shared {
-            remote,
-            used: Default::default(),
-            owed: |r, name, key| r.take_owed(name, key),
-        });
-        self
+/// A budget whose use is reported to the cluster's other processes, whatever its key.
+pub trait Reported: Send + Sync {
+    /// The budget's name on the bus (None: not shared).
+    fn tag(&self) -> Option<&'static str>;
+    /// What each client used here since the last call, the clients named by their hash.
+    fn take_reported(&self) -> Vec<(u64, u32)>;
+}
+
+impl<K: std::hash::Hash + Eq + Clone + Send + Sync> Reported for Budget<K> {
+    fn tag(&self) -> Option<&'static str> {
+        self.shared.as_ref().map(|s| s.tag)
+    }
+
+    fn take_reported(&self) -> Vec<(u64, u32)> {
+        let Some(s) = &self.shared else {
+            return Vec::new();
+        };
+        let used: Vec<(K, u32)> = s.used.lock().expect("used lock").drain().collect();
+        used.into_iter()
+            .map(|(k, n)| (s.remote.hash(&k), n))
+            .collect()
     }
 }
 

@@ -78,9 +78,23 @@ impl AppState {
             .is_postgres()
             .then(|| hub.cluster.remote_use.clone());
         let share = |b: Budget| match &remote {
-            Some(r) => b.shared(r.clone()),
+            Some(r) => {
+                let tag = b.name();
+                b.shared(r.clone(), tag)
+            }
             None => b,
         };
+        // The per-account budgets (and the chat's per address) too, under their own tags.
+        fn share_as<K: std::hash::Hash + Eq + Clone>(
+            remote: &Option<Arc<crate::net::RemoteUse>>,
+            tag: &'static str,
+            b: Budget<K>,
+        ) -> Arc<Budget<K>> {
+            Arc::new(match remote {
+                Some(r) => b.shared(r.clone(), tag),
+                None => b,
+            })
+        }
         AppState {
             budgets: Arc::new(Budgets {
                 requests: share(Budget::new("requests", r, (r * 4.0).ceil() as u32)),
@@ -114,19 +128,35 @@ impl AppState {
             trusted: Arc::new(l.trusted_proxies.clone()),
             open_sockets: Arc::new(Mutex::new(HashMap::new())),
             limits: Arc::new(l.clone()),
-            login_names: Arc::new(Budget::new(
-                "sign-in attempts for this account from your address",
-                l.logins_per_name_minute / 60.0,
-                l.logins_per_name_minute.ceil() as u32,
-            )),
-            login_accounts: Arc::new(Budget::new(
-                "sign-in attempts for this account from new addresses",
-                l.logins_per_account_minute / 60.0,
-                l.logins_per_account_minute.ceil() as u32,
-            )),
+            login_names: share_as(
+                &remote,
+                "sign-in attempts for a name",
+                Budget::new(
+                    "sign-in attempts for this account from your address",
+                    l.logins_per_name_minute / 60.0,
+                    l.logins_per_name_minute.ceil() as u32,
+                ),
+            ),
+            login_accounts: share_as(
+                &remote,
+                "sign-in attempts for an account",
+                Budget::new(
+                    "sign-in attempts for this account from new addresses",
+                    l.logins_per_account_minute / 60.0,
+                    l.logins_per_account_minute.ceil() as u32,
+                ),
+            ),
             login_known: Arc::new(crate::state::limit::Known::default()),
-            chat_accounts: Arc::new(Budget::new("chat messages", l.chat_per_second, 5)),
-            chat_clients: Arc::new(Budget::new("chat messages", l.chat_per_second * 4.0, 20)),
+            chat_accounts: share_as(
+                &remote,
+                "chat messages of an account",
+                Budget::new("chat messages", l.chat_per_second, 5),
+            ),
+            chat_clients: share_as(
+                &remote,
+                "chat messages from an address",
+                Budget::new("chat messages", l.chat_per_second * 4.0, 20),
+            ),
             waiters: Arc::new(crate::state::waiters::Waiters::default()),
             seek_list: Arc::new(crate::state::waiters::SeekList::default()),
             touched: Arc::new(Mutex::new(HashMap::new())),
@@ -154,7 +184,7 @@ impl AppState {
     }
 
     /// The budgets shared over a cluster (their use is reported to the other processes).
-    pub fn shared_budgets(&self) -> [&Budget; 6] {
+    pub fn shared_budgets(&self) -> [&dyn crate::state::limit::Reported; 10] {
         let b = &self.budgets;
         [
             &b.requests,
@@ -163,6 +193,10 @@ impl AppState {
             &b.sockets,
             &b.logins,
             &b.guests,
+            &*self.login_names,
+            &*self.login_accounts,
+            &*self.chat_accounts,
+            &*self.chat_clients,
         ]
     }
 
