@@ -146,6 +146,11 @@ pub struct ServeArgs {
     /// read from BADUK_CLUSTER_SECRET, which keeps it out of the process list.
     #[arg(long)]
     pub cluster_secret: Option<String>,
+    /// A new game is owned by the process it was created at, not by the least loaded live
+    /// process of the cluster: for a load balancer that keeps each client on one process
+    /// (fewer forwarded actions), and to measure forwarding (scripts/bench-cluster).
+    #[arg(long)]
+    pub place_games_here: bool,
     /// The base URL the cluster's other processes reach this one at (default: http:// and the
     /// address it listens on).
     #[arg(long)]
@@ -336,6 +341,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             .or_else(|| std::env::var("BADUK_CLUSTER_SECRET").ok())
             .filter(|s| !s.is_empty()),
         advertise: a.advertise,
+        place_here: a.place_games_here,
     };
     baduk_server::block_on(baduk_server::serve(cfg))
         .map_err(|e| CliError::input(format!("baduk serve: {e}")))
@@ -409,6 +415,11 @@ pub struct BenchServeArgs {
     /// states (half the open files of two: 10,000 games within a limit of 20,000).
     #[arg(long)]
     pub one_socket: bool,
+    /// Where a game's sockets open over a cluster's processes (game i is created at the
+    /// i-th): `spread` (Black's at the next, White's at the one after), `creator` (both
+    /// where it was created, mostly its owner) or `next` (both at the next, mostly not).
+    #[arg(long, default_value = "spread", value_parser = ["spread", "creator", "next"])]
+    pub sockets_at: String,
     /// The accounts mode: this many players sign up, press "play now" for a rated 9×9 game,
     /// are paired and play `--moves` moves before Black resigns (`--games` is then unused).
     #[arg(long)]
@@ -443,6 +454,11 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
         server_pids: a.server_pid,
         parallel: a.parallel,
         one_socket: a.one_socket,
+        sockets_at: match a.sockets_at.as_str() {
+            "creator" => baduk_loadgen::bench::SocketsAt::Creator,
+            "next" => baduk_loadgen::bench::SocketsAt::Next,
+            _ => baduk_loadgen::bench::SocketsAt::Spread,
+        },
         ..Default::default()
     };
     let report = baduk_server::block_on(baduk_loadgen::bench::run(&opts))

@@ -49,6 +49,20 @@ pub struct BenchOptions {
     /// actions, each with its seat's token, and the new state is awaited on it too. Half the
     /// descriptors (10,000 games fit a limit of 20,000 open files on each side).
     pub one_socket: bool,
+    /// Where a game's sockets open among a cluster's processes.
+    pub sockets_at: SocketsAt,
+}
+
+/// Where a game's sockets open among a cluster's processes (game i is created at the i-th).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SocketsAt {
+    /// Black's at the next process, White's at the one after (most reach a non-owner).
+    #[default]
+    Spread,
+    /// Both at the process that created the game (the owner, unless the load placed it elsewhere).
+    Creator,
+    /// Both at the next process (a non-owner, unless the load placed the game there).
+    Next,
 }
 
 impl Default for BenchOptions {
@@ -63,6 +77,7 @@ impl Default for BenchOptions {
             parallel: 64,
             timeout: Duration::from_secs(30),
             one_socket: false,
+            sockets_at: SocketsAt::Spread,
         }
     }
 }
@@ -856,11 +871,16 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     let mut setups = Vec::with_capacity(opts.games);
     for i in 0..opts.games {
         let (client, addrs, gate) = (client.clone(), addrs.clone(), gate.clone());
-        let (timeout, one_socket) = (opts.timeout, opts.one_socket);
+        let (timeout, one_socket, sockets_at) = (opts.timeout, opts.one_socket, opts.sockets_at);
         setups.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await.expect("the gate stays open");
             let at = |k: usize| addrs[(i + k) % addrs.len()].as_str();
-            set_up(client, [at(0), at(1), at(2)], timeout, one_socket).await
+            let seats = match sockets_at {
+                SocketsAt::Spread => [at(1), at(2)],
+                SocketsAt::Creator => [at(0), at(0)],
+                SocketsAt::Next => [at(1), at(1)],
+            };
+            set_up(client, [at(0), seats[0], seats[1]], timeout, one_socket).await
         }));
     }
     let mut ready = Vec::with_capacity(opts.games);

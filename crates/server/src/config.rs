@@ -37,6 +37,9 @@ pub struct Config {
     /// The base URL other processes reach this one at (`--advertise`); None: `http://` and
     /// the address it listens on.
     pub advertise: Option<String>,
+    /// A new game is owned by the process it was created at, not by the least loaded one
+    /// (`--place-games-here`: for a load balancer that keeps each client on one process).
+    pub place_here: bool,
 }
 
 impl Default for Config {
@@ -51,6 +54,7 @@ impl Default for Config {
             wall_model: None,
             cluster_secret: None,
             advertise: None,
+            place_here: false,
         }
     }
 }

@@ -87,6 +87,7 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
             open_games_per_client: lim.open_games_per_client,
             finished_grace_ms: lim.finished_grace.as_millis() as i64,
             cluster_secret: cfg.cluster_secret.clone(),
+            place_here: cfg.place_here,
         },
         last_alive,
     );

@@ -233,7 +233,7 @@ async fn signed_in_socket(s: &Server, id: &str, cookie: &str) -> Ws {
     tokio_tungstenite::connect_async(req).await.unwrap().0
 }
 
-/// Sends a socket message; the answer (`ack` or `error`).
+/// Sends a socket message; the answer (`ack`, `chat_ack` or `error`).
 async fn ask(w: &mut Ws, msg: Value) -> Value {
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
@@ -247,7 +247,7 @@ async fn ask(w: &mut Ws, msg: Value) -> Value {
             .unwrap();
         if let Message::Text(t) = m {
             let v: Value = serde_json::from_str(&t).unwrap();
-            if v["type"] == "ack" || v["type"] == "error" {
+            if v["type"] == "ack" || v["type"] == "chat_ack" || v["type"] == "error" {
                 return v;
             }
         }
@@ -996,6 +996,57 @@ async fn a_clients_rate_budget_holds_over_every_process() {
     assert_eq!(code, 429, "B charged what the client used on A: {v}");
     assert_eq!(v["code"], "limit.rate", "{v}");
     assert_eq!(v["args"]["budget"], "games created", "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_place_games_here_a_game_is_owned_where_it_was_created() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let here = |c: &mut baduk_server::Config| c.place_here = true;
+    let a = Server::start_config(&pg, here).await;
+    let b = Server::start_config(a.hub.store.url(), here).await;
+    // Without the option the second and third would go to B, the less loaded.
+    for _ in 0..3 {
+        let (id, _) = a.create(json!({"game": "go", "size": 9})).await;
+        a.hub.get(&id).await.unwrap();
+        assert!(owns(&a, &id), "game {id} created on A is A's");
+        assert!(!b.hub.loaded_handle(&id).is_some_and(|h| h.owned()));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accounts_chat_budget_holds_over_every_process() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    // Chat: an account 5 lines at once, refilled one a hundred seconds (the address's
+    // budget, four times that, is not what stops it here).
+    let lim = |c: &mut baduk_server::Config| c.limits.chat_per_second = 0.01;
+    let a = Server::start_config(&pg, lim).await;
+    let b = Server::start_config(a.hub.store.url(), lim).await;
+    let (id, _) = a.create(json!({"game": "go", "size": 9})).await;
+    let (cookie, _) = guest(&a).await;
+    let line = |n: u64| json!({"type": "chat", "id": n, "channel": "spectators", "text": "hi"});
+    let mut on_a = signed_in_socket(&a, &id, &cookie).await;
+    for n in 1..=5 {
+        let v = ask(&mut on_a, line(n)).await;
+        assert_eq!(v["type"], "chat_ack", "line {n} on A: {v}");
+    }
+    let v = ask(&mut on_a, line(6)).await;
+    assert_eq!(v["type"], "error", "A's own bucket: {v}");
+    // The same account on B, once A has reported: the budget was spent on A.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let mut on_b = signed_in_socket(&b, &id, &cookie).await;
+    let v = ask(&mut on_b, line(7)).await;
+    assert_eq!(
+        v["type"], "error",
+        "B charged the account's lines on A: {v}"
+    );
+    assert_eq!(v["code"], "limit.rate", "{v}");
+    assert_eq!(v["args"]["budget"], "chat messages", "{v}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

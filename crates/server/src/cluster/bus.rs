@@ -200,8 +200,8 @@ const APPLY_BACKLOG: usize = 4_096;
 
 /// A game's event that is applied in commit order with its others.
 enum Ordered {
-    /// An action.
-    Action(ActionRow),
+    /// An action, and when its event arrived here.
+    Action(ActionRow, std::time::Instant),
     /// A seat joined: (seat, token hash, player).
     Joined(usize, Option<[u8; 32]>, Option<Player>),
 }
@@ -215,7 +215,10 @@ fn apply_queues(hub: &Arc<Hub>) -> Vec<tokio::sync::mpsc::Sender<(String, Ordere
             tokio::spawn(async move {
                 while let Some((id, ev)) = rx.recv().await {
                     match ev {
-                        Ordered::Action(row) => hub.apply_event(&id, row).await,
+                        Ordered::Action(row, arrived) => {
+                            hub.apply_event(&id, row).await;
+                            hub.metrics.event_queue.observe(arrived.elapsed());
+                        }
                         Ordered::Joined(seat, hash, player) => {
                             hub.apply_join(&id, seat, hash, player).await
                         }
@@ -261,7 +264,14 @@ pub async fn follow(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListene
                     // In commit order, one game after another.
                     match parse(&payload) {
                         Event::Action { id, row } => {
-                            let _ = queues[queue_of(&id)].send((id, Ordered::Action(row))).await;
+                            let late = crate::game::hub::now_ms().saturating_sub(row.at);
+                            hub.metrics
+                                .event_delivery
+                                .observe(Duration::from_millis(late.max(0) as u64));
+                            let arrived = std::time::Instant::now();
+                            let _ = queues[queue_of(&id)]
+                                .send((id, Ordered::Action(row, arrived)))
+                                .await;
                             continue;
                         }
                         Event::Joined {

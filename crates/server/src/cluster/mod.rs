@@ -305,8 +305,9 @@ impl Store {
 }
 
 /// Where game `id` is played now (see [`Owner`]). Another node's game is looked up in the
-/// database once per lease of its owner: within it the address is remembered (a forward that
-/// finds the game gone forgets it, [`forget_owner`]).
+/// database once, then remembered while its owner's lease holds as last read (every renewal
+/// reads the leases again, [`note_leases`]); a forward the owner refuses as moved, or that
+/// cannot reach it, forgets it ([`forget_owner`]) — the commit's fence keeps that safe.
 pub async fn owner(hub: &Hub, id: &str) -> Owner {
     if hub.loaded_handle(id).is_some_and(|h| h.owned()) {
         return Owner::Here;
@@ -318,25 +319,59 @@ pub async fn owner(hub: &Hub, id: &str) -> Owner {
         .lock()
         .expect("owners lock")
         .get(id)
-        .filter(|(_, until)| *until > now)
-        .map(|(addr, _)| addr.clone());
-    if let Some(addr) = cached {
-        return Owner::There(addr);
+        .cloned();
+    if let Some(node) = cached {
+        let addr = hub
+            .cluster
+            .leases
+            .lock()
+            .expect("leases lock")
+            .get(&node)
+            .filter(|(_, until)| *until > now)
+            .map(|(addr, _)| addr.clone());
+        if let Some(addr) = addr {
+            return Owner::There(addr);
+        }
     }
     match hub.store.owner_of(id).await {
         Ok(None) => Owner::Here,
         Ok(Some((Some(o), _, _))) if o == hub.cluster.node => Owner::Here,
-        Ok(Some((Some(_), addr, until))) if until > now && !addr.is_empty() => {
-            let mut owners = hub.cluster.owners.lock().expect("owners lock");
-            if owners.len() >= OWNER_CACHE {
-                owners.clear();
+        Ok(Some((Some(o), addr, until))) if until > now && !addr.is_empty() => {
+            {
+                let mut leases = hub.cluster.leases.lock().expect("leases lock");
+                let l = leases.entry(o.clone()).or_insert((addr.clone(), until));
+                if l.1 <= until {
+                    *l = (addr.clone(), until);
+                }
             }
-            owners.insert(id.to_string(), (addr.clone(), until));
+            remember_owner(hub, id, &o);
             Owner::There(addr)
         }
         Ok(Some(_)) => Owner::Moving,
         // The database cannot say: answer here (the commit's own check decides).
         Err(_) => Owner::Here,
+    }
+}
+
+/// Remembers that node `node` owns game `id` (another node: read, or loaded with the game).
+pub(crate) fn remember_owner(hub: &Hub, id: &str, node: &str) {
+    if node == hub.cluster.node {
+        return;
+    }
+    let mut owners = hub.cluster.owners.lock().expect("owners lock");
+    if owners.len() >= OWNER_CACHE {
+        owners.clear();
+    }
+    owners.insert(id.to_string(), node.to_string());
+}
+
+/// Notes the live nodes' leases as read from the database (a node missing from them has
+/// none: the games remembered on it are looked up again).
+fn note_leases(hub: &Hub, nodes: &[Node]) {
+    let mut leases = hub.cluster.leases.lock().expect("leases lock");
+    leases.clear();
+    for n in nodes {
+        leases.insert(n.id.clone(), (n.addr.clone(), n.alive_until));
     }
 }
 
@@ -507,6 +542,12 @@ pub fn spawn(hub: &Arc<Hub>) {
             }
             if let Err(e) = reconcile(&h).await {
                 tracing::warn!("ownership not reconciled: {e}");
+            }
+            if h.store.is_postgres() {
+                match h.store.live_nodes(now_ms()).await {
+                    Ok(nodes) => note_leases(&h, &nodes),
+                    Err(e) => tracing::warn!("leases not read: {e}"),
+                }
             }
             if n.is_multiple_of(2) {
                 if let Err(e) = rebalance(&h).await {

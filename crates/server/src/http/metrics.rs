@@ -65,6 +65,16 @@ pub fn render(hub: &Hub) -> String {
         "baduk_ack_seconds",
         "Time from an action's arrival at this process (HTTP or WebSocket, forwarded on or played here) to its acknowledgement.",
     );
+    m.event_delivery.render(
+        &mut out,
+        "baduk_event_delivery_seconds",
+        "Time from another process's action (the time it was stored with) to its event's arrival here over the bus.",
+    );
+    m.event_queue.render(
+        &mut out,
+        "baduk_event_queue_seconds",
+        "Time from an event's arrival here to its application to this process's copy of the game (waiting in its game's queue included).",
+    );
     out
 }
 

@@ -213,6 +213,8 @@ pub struct HubOptions {
     /// The secret every process of the cluster shares (internal calls carry it); None: this
     /// process forwards nothing and refuses every internal call.
     pub cluster_secret: Option<String>,
+    /// New games are owned by this process, not the least loaded live one.
+    pub place_here: bool,
 }
 
 /// The live games of this process.
@@ -559,6 +561,9 @@ impl Hub {
             return Ok(None);
         };
         let owned = g.owner.as_deref() == Some(self.cluster.node.as_str());
+        if let Some(o) = g.owner.as_deref() {
+            crate::cluster::remember_owner(self, id, o);
+        }
         let mut room = Room::from_stored(id, g)?;
         room.ends = self.opts.ends;
         // Time is charged from the stored start of the turn, by the database's clock, so a
@@ -637,6 +642,11 @@ impl Hub {
                 stop.store(true, Ordering::Relaxed);
             }
         }
+    }
+
+    /// Whether new games are owned by this process whatever the others' load.
+    pub fn place_here(&self) -> bool {
+        self.opts.place_here
     }
 
     /// Ids of the loaded games this process owns.
@@ -721,6 +731,12 @@ impl Hub {
         let Some(h) = self.loaded_handle(id) else {
             return; // nobody watches it here; its owner plays it
         };
+        // The owner stored it itself (only the owner's commits pass the fence): nothing to
+        // apply. Its room is not locked for this — it may be held across the next commit,
+        // and the events queued behind this one (other games') would wait for that commit.
+        if h.owned() {
+            return;
+        }
         {
             let mut room = h.room.lock().await;
             let version = room.version();

@@ -23,10 +23,14 @@ pub struct Cluster {
     pub client: reqwest::Client,
     /// It left the cluster (shutting down): no more renewals or takeovers.
     pub(crate) left: AtomicBool,
-    /// Where other nodes' games were last found: game id → (the owner's address, until when
-    /// its lease held then). A forward within that lease reads no database; at most
-    /// [`crate::cluster::OWNER_CACHE`] games (emptied when full).
-    pub(crate) owners: Mutex<HashMap<String, (String, i64)>>,
+    /// Where other nodes' games were last found (read, or loaded with the game): game id →
+    /// the owner's node id. A forward reads no database while that node's lease holds
+    /// ([`Cluster::leases`]); at most [`crate::cluster::OWNER_CACHE`] games (emptied when
+    /// full).
+    pub(crate) owners: Mutex<HashMap<String, String>>,
+    /// The live nodes' leases as last read: node id → (its address, until when its lease
+    /// holds: ms, the database's clock), read again at each renewal of this node's own.
+    pub(crate) leases: Mutex<HashMap<String, (String, i64)>>,
     /// What the other processes report of each client's use of the limits.
     pub remote_use: std::sync::Arc<crate::net::RemoteUse>,
 }
@@ -48,6 +52,7 @@ impl Cluster {
             lease_until: AtomicI64::new(0),
             left: AtomicBool::new(false),
             owners: Mutex::new(HashMap::new()),
+            leases: Mutex::new(HashMap::new()),
             client: reqwest::Client::builder()
                 .connect_timeout(Duration::from_secs(1))
                 .timeout(Duration::from_secs(30))
@@ -72,9 +77,13 @@ impl Cluster {
     }
 }
 
-/// Where new game's owner is: the least loaded live node, or this one.
+/// Where new game's owner is: the least loaded live node, or this one (always this one with
+/// `place_here`).
 pub async fn place(hub: &Hub) -> String {
     let me = &hub.cluster.node;
+    if hub.place_here() {
+        return me.clone();
+    }
     match hub.store.place(me, now_ms()).await {
         Ok(Some(n)) => n,
         Ok(None) => me.clone(),
