@@ -42,6 +42,11 @@ pub struct ServeArgs {
     /// The Go bot's move-prior model file (default: the built-in one). Clients never name files.
     #[arg(long, value_name = "PATH")]
     pub go_model: Option<String>,
+    /// The Go policy network's weights file (default: the built-in one, models/go-policy.bin):
+    /// what seats with `priors=net` and 19×19 reviews use. Checked at start: a missing,
+    /// truncated or foreign file stops the server, naming the file and what is wrong.
+    #[arg(long, value_name = "PATH")]
+    pub go_net: Option<String>,
     /// `sedol`'s evaluation model file (default: the built-in one).
     #[arg(long, value_name = "PATH")]
     pub wall_model: Option<String>,
@@ -335,6 +340,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         test_bots: a.test_bots,
         limits,
         go_model: a.go_model,
+        go_net: a.go_net,
         wall_model: a.wall_model,
         cluster_secret: a
             .cluster_secret

@@ -329,7 +329,22 @@ fn the_operators_model_files_and_proxies_are_checked_at_start() {
     std::fs::write(&bad, "not a model\n").unwrap();
     let db = format!("sqlite:{}", dir.path().join("m.db").display());
     let bad = bad.display().to_string();
+    // A network cut short: the built-in one's first half.
+    let cut = dir.path().join("cut.bin");
+    let net = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../models/go-policy.bin"
+    ))
+    .unwrap();
+    std::fs::write(&cut, &net[..net.len() / 2]).unwrap();
+    let cut = cut.display().to_string();
     for (flags, words) in [
+        (
+            vec!["--go-net", "/nonexistent/net.bin"],
+            "--go-net /nonexistent/net.bin: cannot read the network file",
+        ),
+        (vec!["--go-net", bad.as_str()], "bad-model.txt: "),
+        (vec!["--go-net", cut.as_str()], "cut.bin: "),
         (
             vec!["--wall-model", "/nonexistent/sedol.txt"],
             "--wall-model /nonexistent/sedol.txt: cannot read",

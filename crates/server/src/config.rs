@@ -29,6 +29,8 @@ pub struct Config {
     pub limits: Limits,
     /// The Go bot's move priors, chosen by the operator (None: built in).
     pub go_model: Option<String>,
+    /// The Go policy network, chosen by the operator (None: built in).
+    pub go_net: Option<String>,
     /// `sedol`'s evaluation, chosen by the operator (None: built in).
     pub wall_model: Option<String>,
     /// The secret the processes of one cluster share (`--cluster-secret`); None: this process
@@ -51,6 +53,7 @@ impl Default for Config {
             test_bots: false,
             limits: Limits::default(),
             go_model: None,
+            go_net: None,
             wall_model: None,
             cluster_secret: None,
             advertise: None,

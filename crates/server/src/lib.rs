@@ -71,8 +71,12 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
     let addr = listener
         .local_addr()
         .map_err(|e| StartError(format!("cannot listen on {}: {e}", cfg.addr)))?;
-    let models =
-        Models::load(cfg.go_model.as_deref(), cfg.wall_model.as_deref()).map_err(StartError)?;
+    let models = Models::load(
+        cfg.go_model.as_deref(),
+        cfg.go_net.as_deref(),
+        cfg.wall_model.as_deref(),
+    )
+    .map_err(StartError)?;
     let db_err = |e: store::StoreError| StartError(format!("database {}: {e}", cfg.database));
     hub::set_clock_offset(store.clock_offset().await.map_err(db_err)?);
     let last_alive = store.last_alive().await.map_err(db_err)?;

@@ -42,18 +42,33 @@ impl Default for BotLimits {
     }
 }
 
-/// The models the operator chose (`--go-model`, `--wall-model`); None: the built-in ones.
+/// The models the operator chose (`--go-model`, `--go-net`, `--wall-model`); None: the
+/// built-in ones.
 #[derive(Clone, Debug, Default)]
 pub struct Models {
     /// The Go bot's move priors.
     pub go: Option<Arc<baduk_search::go::patterns::Model>>,
+    /// The Go policy network (seats with `priors=net`, and 19×19 reviews).
+    pub go_net: Option<Arc<baduk_search::go::policy_net::PolicyNet>>,
     /// `sedol`'s evaluation.
     pub wall: Option<Arc<baduk_search::wall::model::Model>>,
 }
 
 impl Models {
-    /// Loads the operator's model files; the error names the file and line.
-    pub fn load(go: Option<&str>, wall: Option<&str>) -> Result<Models, String> {
+    /// Loads the operator's model files; the error names the file and line (or, for the
+    /// network, what in it is wrong).
+    pub fn load(
+        go: Option<&str>,
+        go_net: Option<&str>,
+        wall: Option<&str>,
+    ) -> Result<Models, String> {
+        let go_net = match go_net {
+            None => None,
+            Some(p) => Some(Arc::new(
+                baduk_search::go::policy_net::PolicyNet::load(p)
+                    .map_err(|e| format!("--go-net {e}"))?,
+            )),
+        };
         let go = match go {
             None => None,
             Some(p) => Some(Arc::new(
@@ -72,7 +87,7 @@ impl Models {
                 ))
             }
         };
-        Ok(Models { go, wall })
+        Ok(Models { go, go_net, wall })
     }
 }
 
@@ -384,6 +399,12 @@ impl Bots {
                         cfg.model = Some(m.clone());
                     }
                 }
+                // And the network (`priors=net`) is the operator's when it gave one.
+                if cfg.net.is_some() {
+                    if let Some(n) = &self.models.go_net {
+                        cfg.net = Some(n.clone());
+                    }
+                }
                 // Thinking time: the seat's own, capped by the operator's maximum and by a
                 // twentieth of what the game's clock leaves.
                 let mut time = cfg.move_time.unwrap_or(Duration::from_secs(1)).min(max);
@@ -495,6 +516,14 @@ impl Bots {
     pub fn go_model(&self) -> Option<Arc<baduk_search::go::patterns::Model>> {
         self.models.go.clone()
     }
+
+    /// The Go policy network: the operator's (`--go-net`), else the built-in one.
+    pub fn go_net(&self) -> Arc<baduk_search::go::policy_net::PolicyNet> {
+        self.models
+            .go_net
+            .clone()
+            .unwrap_or_else(baduk_search::go::policy_net::PolicyNet::builtin)
+    }
 }
 
 #[cfg(test)]
@@ -507,6 +536,22 @@ mod tests {
             threads: 2,
             allow_bot_games: false,
         }
+    }
+
+    #[test]
+    fn the_operators_network_replaces_the_built_in_one() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/go-policy.bin");
+        let builtin = baduk_search::go::policy_net::PolicyNet::builtin();
+        let plain = Bots::new(lim(), Models::default(), false);
+        assert!(Arc::ptr_eq(&plain.go_net(), &builtin));
+        let models = Models::load(None, Some(path), None).unwrap();
+        let theirs = Bots::new(lim(), models, false);
+        assert!(
+            !Arc::ptr_eq(&theirs.go_net(), &builtin),
+            "the file read, not the built-in"
+        );
+        let e = Models::load(None, Some("/nonexistent/net.bin"), None).unwrap_err();
+        assert!(e.starts_with("--go-net /nonexistent/net.bin: "), "{e}");
     }
 
     #[test]

@@ -417,6 +417,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
             .go_model()
             .unwrap_or_else(baduk_search::go::patterns::Model::builtin),
     );
+    let go_net = st.hub.bots.go_net();
     let seed = crate::game::room::seed_of(id);
     // The tree searched at the position before this one goes on; any other starts afresh.
     let kept = engine
@@ -429,8 +430,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
             let g = SgfGame::parse_game(&record, index).map_err(|e| e.to_string())?;
             let mut r = kept.unwrap_or_else(|| {
                 // The network reads 19×19 boards only (its prior weight is the review's).
-                let net = (g.size.cols() == 19 && g.size.rows() == 19)
-                    .then(baduk_search::go::policy_net::PolicyNet::builtin);
+                let net = (g.size.cols() == 19 && g.size.rows() == 19).then_some(go_net);
                 Reviewer::new(ReviewConfig {
                     playouts: limits
                         .review_playouts
