@@ -40,6 +40,28 @@ fn the_network_gives_the_root_its_priors_and_only_down_to_its_depth() {
 }
 
 #[test]
+fn past_its_depth_the_network_goes_where_the_search_spends_its_playouts() {
+    let g = Game::new(Rules::parse("chinese").unwrap());
+    // The root alone at depth 0; with net-visits, also the nodes under a parent visited 30
+    // times (the root from its 30th playout, then its busiest children).
+    let mut alone = bot("priors=net,net-depth=0", 300);
+    genmove(&mut alone, &g, SearchRequest::default());
+    assert_eq!(evals(&alone), 1);
+    let mut busy = bot("priors=net,net-depth=0,net-visits=30", 300);
+    genmove(&mut busy, &g, SearchRequest::default());
+    let n = evals(&busy);
+    assert!(n > 1, "{n}");
+    // A threshold no parent reaches is the depth alone.
+    let mut never = bot("priors=net,net-depth=0,net-visits=100000", 300);
+    genmove(&mut never, &g, SearchRequest::default());
+    assert_eq!(evals(&never), 1);
+    // Reproducible.
+    let mut again = bot("priors=net,net-depth=0,net-visits=30", 300);
+    genmove(&mut again, &g, SearchRequest::default());
+    assert_eq!(evals(&again), n);
+}
+
+#[test]
 fn a_search_with_the_network_is_reproducible_by_its_seed() {
     let g = Game::new(Rules::parse("chinese").unwrap());
     let a = genmove(&mut bot("priors=net", 300), &g, SearchRequest::default()).0;

@@ -67,6 +67,10 @@ pub struct TreeParams {
     /// With a policy network: the deepest nodes (the root is 0) whose children take their
     /// priors from the network rather than the patterns.
     pub net_depth: u32,
+    /// With a policy network: deeper nodes take the network's priors too when their parent
+    /// has at least this many visits as they are expanded (0: off) — the network where the
+    /// search spends its playouts, the patterns elsewhere.
+    pub net_visits: f32,
 }
 
 impl TreeParams {
@@ -102,6 +106,7 @@ impl Default for TreeParams {
             playout_ko: false,
             playout_replies: false,
             net_depth: 1,
+            net_visits: 0.0,
         }
     }
 }
@@ -560,7 +565,7 @@ impl Tree {
         w.path_hashes.clear();
         core.root.claim();
         let recent = core.recent;
-        core.expand_with(w, &core.root, &mut b, 0, recent);
+        core.expand_with(w, &core.root, &mut b, 0, recent, false);
     }
 
     /// This tree with learned move priors from `model` (None: the hand-written ones); the
@@ -974,6 +979,7 @@ impl Core {
         b: &mut FastBoard,
         depth: u32,
         recent: [Idx; 4],
+        busy: bool,
     ) -> bool {
         let c = b.to_move();
         let is_root = depth == 0;
@@ -1010,7 +1016,7 @@ impl Core {
         kids.push(Kid::new(PASS, pv, pw));
         // Near the root, the policy network's probabilities stand for the patterns' (which are
         // then not computed); elsewhere, or with no point to play, the patterns'.
-        let net = if depth <= self.params.net_depth {
+        let net = if depth <= self.params.net_depth || busy {
             self.net_strengths(b, recent, kids.iter().map(|k| k.mv))
         } else {
             None
@@ -1275,7 +1281,12 @@ impl Core {
                 } else {
                     [PASS; 4]
                 };
-                if !(expand && self.expand_with(w, node, &mut b, path.len() as u32 - 1, recent)) {
+                // Past `net_depth`, a node whose parent the search visits often enough is
+                // given the network's priors as if it were near the root.
+                let nv = self.params.net_visits;
+                let n = path.len();
+                let busy = nv > 0.0 && n >= 2 && path[n - 2].real_visits_raw() >= nv;
+                if !(expand && self.expand_with(w, node, &mut b, n as u32 - 1, recent, busy)) {
                     break;
                 }
             }

@@ -201,6 +201,14 @@ impl BotConfig {
                         path => Some(Arc::new(PolicyNet::load(path).map_err(|e| e.to_string())?)),
                     }
                 }
+                "net-visits" => {
+                    self.params.net_visits = number(
+                        v,
+                        0.0,
+                        1e9,
+                        "net-visits is 0 (off) or the parent's visits from which a node takes the network's priors",
+                    )? as f32
+                }
                 "net-depth" => {
                     self.params.net_depth =
                         number(v, 0.0, 20.0, "net-depth is a depth from 0 (the root) to 20")? as u32
@@ -272,7 +280,7 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, net, net-depth, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-replies, playout-shapes, score, score-band, score-centre, level, max-nodes, extend, extend-margin, early-stop)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, net, net-depth, net-visits, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-replies, playout-shapes, score, score-band, score-centre, level, max-nodes, extend, extend-margin, early-stop)"
                     ))
                 }
             }
