@@ -41,7 +41,7 @@ const FORGET_DEAD_MS: i64 = 10 * 60_000;
 const UNFINISHED: &str = "status NOT IN ('finished', 'cancelled')";
 
 /// The most games whose owner a node remembers.
-pub const OWNER_CACHE: usize = 100_000;
+pub use crate::game::hub::OWNER_CACHE;
 
 /// A node as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -344,25 +344,13 @@ pub async fn owner(hub: &Hub, id: &str) -> Owner {
                     *l = (addr.clone(), until);
                 }
             }
-            remember_owner(hub, id, &o);
+            hub.cluster.remember_owner(id, &o);
             Owner::There(addr)
         }
         Ok(Some(_)) => Owner::Moving,
         // The database cannot say: answer here (the commit's own check decides).
         Err(_) => Owner::Here,
     }
-}
-
-/// Remembers that node `node` owns game `id` (another node: read, or loaded with the game).
-pub(crate) fn remember_owner(hub: &Hub, id: &str, node: &str) {
-    if node == hub.cluster.node {
-        return;
-    }
-    let mut owners = hub.cluster.owners.lock().expect("owners lock");
-    if owners.len() >= OWNER_CACHE {
-        owners.clear();
-    }
-    owners.insert(id.to_string(), node.to_string());
 }
 
 /// Notes the live nodes' leases as read from the database (a node missing from them has

@@ -14,7 +14,7 @@ mod node;
 pub mod patch;
 
 pub use clocks::{local_ms, now_ms, set_clock_offset, HEARTBEAT_MS, OUTAGE_MS};
-pub use node::Cluster;
+pub use node::{Cluster, OWNER_CACHE};
 
 use crate::game::bots::{bot_to_act, BotLimits, Bots, Job, Models};
 use crate::game::room::{ActError, ActionRow, Ends, Player, Room, Seat, SeatSpec, Settings};
@@ -562,7 +562,7 @@ impl Hub {
         };
         let owned = g.owner.as_deref() == Some(self.cluster.node.as_str());
         if let Some(o) = g.owner.as_deref() {
-            crate::cluster::remember_owner(self, id, o);
+            self.cluster.remember_owner(id, o);
         }
         let mut room = Room::from_stored(id, g)?;
         room.ends = self.opts.ends;

@@ -35,6 +35,9 @@ pub struct Cluster {
     pub remote_use: std::sync::Arc<crate::net::RemoteUse>,
 }
 
+/// The most games whose owner a node remembers.
+pub const OWNER_CACHE: usize = 100_000;
+
 impl std::fmt::Debug for Cluster {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Cluster").field("node", &self.node).finish()
@@ -69,6 +72,19 @@ impl Cluster {
     /// Sets the base URL other nodes reach this one at.
     pub fn set_addr(&self, addr: &str) {
         *self.addr.lock().expect("addr lock") = addr.to_string();
+    }
+
+    /// Remembers that node `node` owns game `id` (another node: read, or loaded with the
+    /// game); at most [`crate::cluster::OWNER_CACHE`] games, emptied when full.
+    pub(crate) fn remember_owner(&self, id: &str, node: &str) {
+        if node == self.node {
+            return;
+        }
+        let mut owners = self.owners.lock().expect("owners lock");
+        if owners.len() >= OWNER_CACHE {
+            owners.clear();
+        }
+        owners.insert(id.to_string(), node.to_string());
     }
 
     /// Whether this node's lease holds at `now` (as far as its last renewal says).
