@@ -50,7 +50,8 @@ pub struct Metrics {
     pub joins_applied: AtomicU64,
     /// Seconds from an action's arrival at this process to its acknowledgement.
     pub ack: Histogram,
-    /// Seconds from another process's action (its stored time) to its event's arrival here.
+    /// Seconds from an action (its stored time) to its event's arrival here (this process's
+    /// own, which it hears too, included).
     pub event_delivery: Histogram,
     /// Seconds from an event's arrival here to its application to the game's copy.
     pub event_queue: Histogram,

@@ -68,7 +68,7 @@ pub fn render(hub: &Hub) -> String {
     m.event_delivery.render(
         &mut out,
         "baduk_event_delivery_seconds",
-        "Time from another process's action (the time it was stored with) to its event's arrival here over the bus.",
+        "Time from an action (the time it was stored with) to its event's arrival here over the bus; this process's own actions, which it hears too, included.",
     );
     m.event_queue.render(
         &mut out,

@@ -77,24 +77,21 @@ impl AppState {
             .store
             .is_postgres()
             .then(|| hub.cluster.remote_use.clone());
-        let share = |b: Budget| match &remote {
-            Some(r) => {
-                let tag = b.name();
-                b.shared(r.clone(), tag)
-            }
-            None => b,
-        };
-        // The per-account budgets (and the chat's per address) too, under their own tags.
-        fn share_as<K: std::hash::Hash + Eq + Clone>(
+        // A budget shared under `tag` (on PostgreSQL; as it is on SQLite).
+        fn shared_as<K: std::hash::Hash + Eq + Clone>(
             remote: &Option<Arc<crate::net::RemoteUse>>,
             tag: &'static str,
             b: Budget<K>,
-        ) -> Arc<Budget<K>> {
-            Arc::new(match remote {
+        ) -> Budget<K> {
+            match remote {
                 Some(r) => b.shared(r.clone(), tag),
                 None => b,
-            })
+            }
         }
+        let share = |b: Budget| {
+            let tag = b.name();
+            shared_as(&remote, tag, b)
+        };
         AppState {
             budgets: Arc::new(Budgets {
                 requests: share(Budget::new("requests", r, (r * 4.0).ceil() as u32)),
@@ -128,7 +125,8 @@ impl AppState {
             trusted: Arc::new(l.trusted_proxies.clone()),
             open_sockets: Arc::new(Mutex::new(HashMap::new())),
             limits: Arc::new(l.clone()),
-            login_names: share_as(
+            // The per-account budgets (and the chat's per address) too, under their own tags.
+            login_names: Arc::new(shared_as(
                 &remote,
                 "sign-in attempts for a name",
                 Budget::new(
@@ -136,8 +134,8 @@ impl AppState {
                     l.logins_per_name_minute / 60.0,
                     l.logins_per_name_minute.ceil() as u32,
                 ),
-            ),
-            login_accounts: share_as(
+            )),
+            login_accounts: Arc::new(shared_as(
                 &remote,
                 "sign-in attempts for an account",
                 Budget::new(
@@ -145,18 +143,18 @@ impl AppState {
                     l.logins_per_account_minute / 60.0,
                     l.logins_per_account_minute.ceil() as u32,
                 ),
-            ),
+            )),
             login_known: Arc::new(crate::state::limit::Known::default()),
-            chat_accounts: share_as(
+            chat_accounts: Arc::new(shared_as(
                 &remote,
                 "chat messages of an account",
                 Budget::new("chat messages", l.chat_per_second, 5),
-            ),
-            chat_clients: share_as(
+            )),
+            chat_clients: Arc::new(shared_as(
                 &remote,
                 "chat messages from an address",
                 Budget::new("chat messages", l.chat_per_second * 4.0, 20),
-            ),
+            )),
             waiters: Arc::new(crate::state::waiters::Waiters::default()),
             seek_list: Arc::new(crate::state::waiters::SeekList::default()),
             touched: Arc::new(Mutex::new(HashMap::new())),
