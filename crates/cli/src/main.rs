@@ -12,6 +12,7 @@ mod go_rules_cmd;
 mod go_score_cmd;
 mod go_train_cmd;
 mod gtp_cmd;
+mod huge_pages;
 mod serve_cmd;
 mod wall_bots_cmd;
 mod wall_cmd;

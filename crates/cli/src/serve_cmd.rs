@@ -183,6 +183,7 @@ fn seconds(name: &str, v: f64, lo: f64, hi: f64) -> Result<std::time::Duration, 
 
 /// Runs `serve` until Ctrl-C or SIGTERM.
 pub fn serve(a: ServeArgs) -> Result<(), CliError> {
+    crate::huge_pages::turn_off();
     baduk_server::http::logs::init(a.log_format, a.log.as_deref()).map_err(CliError::input)?;
     for (name, v) in [
         ("--rate-limit", a.rate_limit),
@@ -434,6 +435,8 @@ pub struct BenchServeArgs {
 
 /// Runs `bench serve`: prints the signature, then the rate, latencies, errors and memory.
 pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
+    // The load's own stalls would count as the server's latency.
+    crate::huge_pages::turn_off();
     if let Some(players) = a.players {
         let opts = baduk_loadgen::bench_players::PlayersOptions {
             addr: a.addr,
