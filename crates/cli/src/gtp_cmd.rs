@@ -184,5 +184,10 @@ pub fn bench_search(size: u32, playouts: u64, seed: u64, bot: &str) -> Result<()
             r.net_evals as f64 / r.seconds.max(1e-9)
         );
     }
+    if r.threads > 1 {
+        // With several threads a leaf being expanded (near the root: waiting for the network)
+        // does not hold the others up: they play out from it meanwhile.
+        println!("playouts past a leaf being expanded: {}", r.leaf_waits);
+    }
     Ok(())
 }

@@ -228,6 +228,11 @@ impl Node {
         self.meta.load(Ordering::Acquire) & STATE_MASK == EXPANDED
     }
 
+    /// Whether a thread is computing this node's children now.
+    fn expanding(&self) -> bool {
+        self.meta.load(Ordering::Relaxed) & STATE_MASK == EXPANDING
+    }
+
     /// The children (none until the node is expanded).
     #[inline]
     fn children(&self) -> &[Node] {
@@ -449,6 +454,8 @@ struct Core {
     recent: [Idx; 4],
     /// Network evaluations made (all threads).
     net_evals: AtomicU64,
+    /// Playouts that went on from a leaf another thread was expanding (all threads).
+    leaf_waits: AtomicU64,
     /// Most nodes the tree may hold: once full, leaves are no longer expanded and the search
     /// goes on in the tree it has. The root is always expanded.
     max_nodes: usize,
@@ -543,6 +550,7 @@ impl Tree {
                 net: None,
                 recent: [PASS; 4],
                 net_evals: AtomicU64::new(0),
+                leaf_waits: AtomicU64::new(0),
                 max_nodes: usize::MAX,
                 score_centre: 0.0,
                 forced: None,
@@ -593,6 +601,12 @@ impl Tree {
     /// Network evaluations made since the tree was made.
     pub fn net_evals(&self) -> u64 {
         self.core.net_evals.load(Ordering::Relaxed)
+    }
+
+    /// Playouts since the tree was made that reached a leaf another thread was expanding (with
+    /// a network near the root, mostly one waiting for its evaluation) and went on from it.
+    pub fn leaf_waits(&self) -> u64 {
+        self.core.leaf_waits.load(Ordering::Relaxed)
     }
 
     /// This tree with `avoid`/`allow` restrictions on the first plies (the root re-expanded
@@ -1272,9 +1286,14 @@ impl Core {
             if !node.expanded() {
                 // Expand a leaf visited often enough, unless the cap is reached or another
                 // thread is expanding it (then play out from here).
-                let expand = node.real_visits_raw() >= self.params.expand_at
-                    && self.room_for_children(&b)
-                    && node.claim();
+                let wanted =
+                    node.real_visits_raw() >= self.params.expand_at && self.room_for_children(&b);
+                let expand = wanted && node.claim();
+                if wanted && !expand && node.expanding() {
+                    // The node waits for its children (and their priors, the network's near
+                    // the root): this playout goes on from it meanwhile.
+                    self.leaf_waits.fetch_add(1, Ordering::Relaxed);
+                }
                 // The path holds the root and every node down to this one.
                 let recent = if expand && self.net.is_some() {
                     self.recent_at(&path)

@@ -843,6 +843,8 @@ pub struct SearchBench {
     pub seconds: f64,
     /// Policy-network evaluations made (0 without `priors=net`).
     pub net_evals: u64,
+    /// Playouts that went on from a leaf another thread was expanding (0 with one thread).
+    pub leaf_waits: u64,
 }
 
 impl SearchBench {
@@ -892,6 +894,7 @@ pub fn bench_search(
         signature,
         seconds,
         net_evals: bot.tree().map_or(0, |t| t.net_evals()),
+        leaf_waits: bot.tree().map_or(0, |t| t.leaf_waits()),
     })
 }
 
