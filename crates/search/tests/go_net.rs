@@ -131,7 +131,14 @@ fn a_bad_weights_file_is_refused_naming_it() {
         "{e}"
     );
     std::fs::remove_dir_all(&dir).ok();
-    assert!(c.net.is_none(), "nothing taken from a refused file");
+    // Nothing is taken from a refused file: the network stays the default, the built-in one.
+    let builtin = baduk_search::go::policy_net::PolicyNet::builtin();
+    assert!(
+        c.net
+            .as_ref()
+            .is_some_and(|n| std::sync::Arc::ptr_eq(n, &builtin)),
+        "nothing taken from a refused file"
+    );
 }
 
 /// The review's agreement with strong play (issue 44): with `GO_AGREEMENT_SGF` naming SGF files
@@ -217,5 +224,34 @@ fn agreement_with_the_moves_played() {
         pct(agree[0]),
         pct(agree[1]),
         pct(agree[2])
+    );
+}
+
+#[test]
+fn the_default_bot_takes_the_network_at_level_10_only() {
+    // The network is the default priors (it won the issue's matches); the levels below 10
+    // keep the patterns' priors their ladder was measured with, and `priors=builtin` asks for
+    // the patterns alone.
+    let g = Game::new(Rules::parse("chinese").unwrap());
+    for (opts, uses_net) in [
+        ("", true),
+        ("level=10", true),
+        ("level=9", false),
+        ("level=1", false),
+        ("priors=builtin", false),
+    ] {
+        let mut b = bot(opts, 200);
+        let (mv, _) = genmove(&mut b, &g, SearchRequest::default());
+        assert!(matches!(mv, Some(Move::Play(_))), "{opts}: {mv:?}");
+        assert_eq!(
+            evals(&b) > 0,
+            uses_net,
+            "`{opts}`: {} evaluations",
+            evals(&b)
+        );
+    }
+    assert_eq!(
+        BotConfig::default().params.net_depth,
+        baduk_search::go::DEFAULT_NET_DEPTH
     );
 }

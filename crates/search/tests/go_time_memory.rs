@@ -274,8 +274,16 @@ fn bench_signatures_are_mains() {
         bench_search(9, 10_000, 1, "").unwrap().signature,
         5580490815243230934
     );
+    // 19×19 with the patterns alone: the default until the policy network became it.
+    assert_eq!(
+        bench_search(19, 10_000, 1, "priors=builtin")
+            .unwrap()
+            .signature,
+        11763942765079923464
+    );
+    // 19×19 by default: the built-in policy network two plies deep (a new network changes it).
     assert_eq!(
         bench_search(19, 10_000, 1, "").unwrap().signature,
-        11763942765079923464
+        14824717840579352574
     );
 }

@@ -55,10 +55,12 @@ pub struct BotConfig {
     pub params: TreeParams,
     /// Learned move priors (None: the hand-written ones, `priors=none`).
     pub model: Option<Arc<Model>>,
-    /// The policy network giving the priors near the root (19×19), if any (`priors=net`).
+    /// The policy network giving the priors near the root (19×19), if any (`priors=net`, the
+    /// default: the built-in network); used at level 10 only.
     pub net: Option<Arc<PolicyNet>>,
     /// Strength level 1..=10 (10: full strength at the given time); lower levels cap the
-    /// playouts per move, and the lowest also play some random moves.
+    /// playouts per move, search with the patterns' priors alone (the network is full
+    /// strength's), and the lowest also play some random moves.
     pub level: u8,
     /// Most tree nodes (the one tree all threads share); once full, the search goes on
     /// without expanding leaves. Default: [`DEFAULT_TREE_BYTES`] worth.
@@ -75,6 +77,10 @@ pub struct BotConfig {
     /// playout budget is given: those searches stay exactly reproducible).
     pub early_stop: bool,
 }
+
+/// The bot's default `net-depth`: the network gives the priors of the root's children and
+/// grandchildren (docs/bot.md, "A third round" and the acceptance round after it).
+pub const DEFAULT_NET_DEPTH: u32 = 2;
 
 /// The tree memory a bot may use by default, whatever its threads: `max_nodes` defaults to
 /// this divided by [`mcts::NODE_BYTES`].
@@ -116,9 +122,12 @@ impl Default for BotConfig {
             resign_threshold: 0.0,
             resign_moves: 3,
             reuse_tree: true,
-            params: TreeParams::default(),
+            params: TreeParams {
+                net_depth: DEFAULT_NET_DEPTH,
+                ..TreeParams::default()
+            },
             model: Some(Model::builtin()),
-            net: None,
+            net: Some(PolicyNet::builtin()),
             level: 10,
             max_nodes: DEFAULT_TREE_BYTES / mcts::NODE_BYTES,
             extend: 1.0,
@@ -491,7 +500,10 @@ impl Bot {
                 seed(0),
             )
             .with_model(self.config.model.clone())
-            .with_net(self.config.net.clone(), recent_moves(moves))
+            .with_net(
+                self.config.net.clone().filter(|_| self.config.level >= 10),
+                recent_moves(moves),
+            )
             .with_restrictions(restrictions.to_vec())
             .with_max_nodes(self.config.max_nodes)
             .with_more_threads((1..n).map(seed)),

@@ -392,14 +392,14 @@ impl Bots {
                     ..Default::default()
                 };
                 cfg.apply_options(&opts)?;
-                // Learned priors (the default, `priors=builtin`, and below the network's reach
-                // with `priors=net`) are the operator's patterns when it gave some.
+                // Learned priors (below the network's reach with `priors=net`, the default, and
+                // everywhere with `priors=builtin`) are the operator's patterns when it gave some.
                 if cfg.model.is_some() {
                     if let Some(m) = &self.models.go {
                         cfg.model = Some(m.clone());
                     }
                 }
-                // And the network (`priors=net`) is the operator's when it gave one.
+                // And the network (`priors=net`, the default) is the operator's when it gave one.
                 if cfg.net.is_some() {
                     if let Some(n) = &self.models.go_net {
                         cfg.net = Some(n.clone());
