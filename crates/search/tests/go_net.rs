@@ -229,7 +229,7 @@ fn agreement_with_the_moves_played() {
 
 #[test]
 fn the_default_bot_takes_the_network_at_level_10_only() {
-    // The network is the default priors (it won the matches); the levels below 10
+    // The network is the default priors (it beat the patterns in every comparison); levels below 10
     // keep the patterns' priors their ladder was measured with, and `priors=builtin` asks for
     // the patterns alone.
     let g = Game::new(Rules::parse("chinese").unwrap());
