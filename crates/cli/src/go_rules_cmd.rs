@@ -64,6 +64,10 @@ pub struct BenchArgs {
     /// than one the signature is not reproducible.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Measure the built-in policy network's forward pass instead, on 19×19 positions of a
+    /// seeded game of random moves (`--playouts` of them).
+    #[arg(long, conflicts_with = "search")]
+    pub net: bool,
 }
 
 fn parse_rules(s: Option<&str>) -> Result<Option<Rules>, CliError> {
@@ -177,6 +181,16 @@ pub fn legal(a: LegalArgs) -> Result<(), CliError> {
 
 /// Runs `bench go`.
 pub fn bench(a: BenchArgs) -> Result<(), CliError> {
+    if a.net {
+        let r = baduk_search::go::bench_net(a.playouts, a.seed, None);
+        // The shape of every bench: `signature: …`, then one rate line each.
+        println!(
+            "signature: size 19x19 positions {} network {}",
+            r.evals, r.signature
+        );
+        println!("network evaluations per second: {:.0}", r.rate());
+        return Ok(());
+    }
     if a.search {
         let bot = match a.threads {
             Some(n) => format!("{},threads={n}", a.bot),

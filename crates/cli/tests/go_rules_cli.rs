@@ -183,3 +183,27 @@ fn bench_prints_a_deterministic_move_total_and_a_rate() {
     let o = baduk(&["bench", "go", "--size", "30"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn bench_net_prints_the_networks_signature_and_rate() {
+    let run = || baduk(&["bench", "go", "--net", "--playouts", "20", "--seed", "7"]);
+    let (a, b) = (run(), run());
+    assert_eq!(a.status.code(), Some(0), "{}", err(&a));
+    let first = |o: &Output| out(o).lines().next().unwrap_or("").to_string();
+    // The shape of every bench: the signature (the network's preferred points over the
+    // positions, the same whichever kernel the CPU takes), then one rate line.
+    assert!(
+        first(&a).starts_with("signature: size 19x19 positions 20 network "),
+        "{}",
+        out(&a)
+    );
+    assert_eq!(first(&a), first(&b));
+    assert!(out(&a)
+        .lines()
+        .nth(1)
+        .unwrap_or("")
+        .starts_with("network evaluations per second: "));
+    // `--net` measures the network alone, not the search.
+    let o = baduk(&["bench", "go", "--net", "--search"]);
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+}

@@ -910,6 +910,71 @@ pub fn bench_search(
     })
 }
 
+/// The result of [`bench_net`].
+#[derive(Debug, Clone)]
+pub struct NetBench {
+    /// Forward passes made.
+    pub evals: u64,
+    /// The network's preferred points over every pass, folded: a signature of the network and
+    /// its inputs.
+    pub signature: u64,
+    /// Seconds the forward passes took (building the inputs not counted).
+    pub seconds: f64,
+}
+
+impl NetBench {
+    /// Forward passes per second.
+    pub fn rate(&self) -> f64 {
+        self.evals as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Forward passes of the built-in policy network (or `net`) over `evals` 19×19 positions of
+/// a game of random moves seeded by `seed`, one position at a time as the search asks.
+pub fn bench_net(evals: u64, seed: u64, net: Option<Arc<PolicyNet>>) -> NetBench {
+    let net = net.unwrap_or_else(PolicyNet::builtin);
+    let mut rng = baduk_rng::Rng::new(seed);
+    let mut b = board::FastBoard::new(19, 19);
+    let mut recent = [PASS; 4];
+    let mut seconds = 0.0;
+    let mut signature = 0u64;
+    let mut done = 0u64;
+    while done < evals.max(1) {
+        let c = b.to_move();
+        let moves: Vec<Idx> = b
+            .points()
+            .filter(|&i| b.is_simple_legal(i, c) && !b.is_eye(i, c))
+            .collect();
+        if moves.is_empty() || b.move_count() >= 300 {
+            b = board::FastBoard::new(19, 19);
+            recent = [PASS; 4];
+            continue;
+        }
+        let mv = moves[rng.below(moves.len())];
+        b.play(mv, c);
+        recent = [mv, recent[0], recent[1], recent[2]];
+        let planes = policy_net::planes_of(&b, &recent, 7.5).expect("19×19");
+        let t = Instant::now();
+        let logits = net.forward(&planes);
+        seconds += t.elapsed().as_secs_f64();
+        let best = logits
+            .iter()
+            .enumerate()
+            .fold(
+                (0, f32::NEG_INFINITY),
+                |a, (i, &v)| if v > a.1 { (i, v) } else { a },
+            )
+            .0;
+        signature = signature.wrapping_mul(31).wrapping_add(best as u64 + 1);
+        done += 1;
+    }
+    NetBench {
+        evals: done,
+        signature,
+        seconds,
+    }
+}
+
 /// Black's expected ownership (−1..1) of every index of `board`, from `n` playouts of the real
 /// policy started afresh at this position (passes forgotten): the dead-stone estimate.
 pub fn estimate_ownership(board: &board::FastBoard, n: u32, seed: u64) -> Vec<f32> {

@@ -27,6 +27,11 @@ const SIDE: usize = 19;
 /// Activations are kept padded by one zero point on every side: 21×21 per channel.
 const PSIDE: usize = SIDE + 2;
 const PAREA: usize = PSIDE * PSIDE;
+/// Zero points after the padded board in every activation buffer, so that a kernel working on
+/// runs of consecutive points may read past the last one.
+const SLACK: usize = 32;
+/// Points of every activation buffer.
+const BUF: usize = PAREA + SLACK;
 
 /// A weights file that cannot be used: which file, and what is wrong with it.
 #[derive(Debug, Clone, PartialEq)]
@@ -282,18 +287,23 @@ impl PolicyNet {
     /// The 361 move logits (p = row × 19 + col) of a position given as its 17 × 361 input
     /// planes, plane after plane.
     pub fn forward(&self, planes: &[f32]) -> Vec<f32> {
+        self.forward_with(planes, conv)
+    }
+
+    /// [`Self::forward`] with the convolution `conv`.
+    fn forward_with(&self, planes: &[f32], conv: fn(&Conv, &[f32], &mut [f32])) -> Vec<f32> {
         assert_eq!(planes.len(), PLANES * POINTS, "17 planes of 361 points");
         // activations: padded point by padded point, the channels of a point together
-        let mut x = vec![0.0f32; PAREA * PLANES];
+        let mut x = vec![0.0f32; BUF * PLANES];
         for c in 0..PLANES {
             for p in 0..POINTS {
                 x[padded(p) * PLANES + c] = planes[c * POINTS + p];
             }
         }
         let ch = self.channels;
-        let mut a = vec![0.0f32; PAREA * ch];
-        let mut t = vec![0.0f32; PAREA * ch];
-        let mut y = vec![0.0f32; PAREA * ch];
+        let mut a = vec![0.0f32; BUF * ch];
+        let mut t = vec![0.0f32; BUF * ch];
+        let mut y = vec![0.0f32; BUF * ch];
         conv(&self.stem, &x, &mut a);
         relu(&mut a);
         for (c1, c2) in &self.blocks {
@@ -304,7 +314,7 @@ impl PolicyNet {
                 *ai = (*ai + yi).max(0.0);
             }
         }
-        let mut out = vec![0.0f32; PAREA];
+        let mut out = vec![0.0f32; BUF];
         conv(&self.head, &a, &mut out);
         (0..POINTS).map(|p| out[padded(p)]).collect()
     }
@@ -332,6 +342,17 @@ fn padded(p: usize) -> usize {
 /// On a CPU with AVX2 and FMA (detected at run time) the same loops are compiled for it, with
 /// the output channels of a point held in registers.
 fn conv(cv: &Conv, x: &[f32], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx512_width(cv.cout) && std::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU has just been found to have AVX-512F.
+        unsafe { conv_avx512(cv, x, out) };
+        return;
+    }
+    conv_portable(cv, x, out)
+}
+
+/// [`conv`] without AVX-512: AVX2 and FMA where the CPU has them, plain loops otherwise.
+fn conv_portable(cv: &Conv, x: &[f32], out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
         // SAFETY: the CPU has just been found to have both features.
@@ -396,6 +417,93 @@ fn conv_n<const CO: usize, const FMA: bool>(cv: &Conv, x: &[f32], out: &mut [f32
             if two {
                 out[(pp + 1) * CO..(pp + 2) * CO].copy_from_slice(&a1);
             }
+        }
+    }
+}
+
+/// Whether the AVX-512 kernel takes convolutions of `cout` output channels (two to four
+/// 16-lane registers a point).
+#[cfg(target_arch = "x86_64")]
+fn avx512_width(cout: usize) -> bool {
+    matches!(cout, 32 | 48 | 64)
+}
+
+/// [`conv`] with AVX-512: the output channels of a point in `V` 16-lane registers, a run of
+/// `24 / V` consecutive padded points at once, so that each weight loaded serves them all. The
+/// runs cover the padded board from its first point to its last, border columns included (then
+/// zeroed), reading at most a run's length into [`SLACK`]. The sums run in [`conv_n`]'s order
+/// (bias, then tap by tap, input channel by input channel, fused multiply-adds), so the outputs
+/// are the same to the bit.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn conv_avx512(cv: &Conv, x: &[f32], out: &mut [f32]) {
+    match cv.cout {
+        32 => conv_runs::<2, 12>(cv, x, out),
+        48 => conv_runs::<3, 8>(cv, x, out),
+        64 => conv_runs::<4, 6>(cv, x, out),
+        _ => unreachable!("avx512_width"),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn conv_runs<const V: usize, const P: usize>(cv: &Conv, x: &[f32], out: &mut [f32]) {
+    use std::arch::x86_64::*;
+    let (k, cin, co) = (cv.k, cv.cin, V * 16);
+    assert!(cv.cout == co && P <= SLACK);
+    assert!(x.len() >= BUF * cin && out.len() >= BUF * co && cv.b.len() == co);
+    assert!(cv.w.len() == k * k * cin * co);
+    let pad = k / 2;
+    // the padded board's first and last points
+    let (first, last) = (PSIDE + 1, SIDE * PSIDE + SIDE);
+    let xp = x.as_ptr();
+    let wp = cv.w.as_ptr();
+    let mut bias = [_mm512_setzero_ps(); V];
+    for (v, b) in bias.iter_mut().enumerate() {
+        // SAFETY: cv.b has co = V × 16 floats (asserted).
+        *b = unsafe { _mm512_loadu_ps(cv.b.as_ptr().add(v * 16)) };
+    }
+    let mut pp = first;
+    while pp <= last {
+        let mut acc = [bias; P];
+        for tap in 0..k * k {
+            let (dy, dx) = (tap / k, tap % k);
+            // the run's first point's neighbour at this tap; the run's are the next P − 1
+            let q = pp + dy * PSIDE + dx - pad * PSIDE - pad;
+            for i in 0..cin {
+                // SAFETY: tap < k², i < cin: inside cv.w (asserted length). q + P − 1 ≤
+                // last + PSIDE + 1 + P − 1 < PAREA + SLACK = BUF, inside x (asserted length).
+                unsafe {
+                    let wr = wp.add((tap * cin + i) * co);
+                    let mut w = [_mm512_setzero_ps(); V];
+                    for (v, wv) in w.iter_mut().enumerate() {
+                        *wv = _mm512_loadu_ps(wr.add(v * 16));
+                    }
+                    for (p, a) in acc.iter_mut().enumerate() {
+                        let s = _mm512_set1_ps(*xp.add((q + p) * cin + i));
+                        for v in 0..V {
+                            a[v] = _mm512_fmadd_ps(s, w[v], a[v]);
+                        }
+                    }
+                }
+            }
+        }
+        for (p, a) in acc.iter().enumerate() {
+            if pp + p > last {
+                break;
+            }
+            for (v, av) in a.iter().enumerate() {
+                // SAFETY: pp + p ≤ last < BUF points, inside out (asserted length).
+                unsafe { _mm512_storeu_ps(out.as_mut_ptr().add((pp + p) * co + v * 16), *av) };
+            }
+        }
+        pp += P;
+    }
+    // The runs wrote the border columns between the rows: zero them again.
+    for r in 1..=SIDE {
+        for c in [0, PSIDE - 1] {
+            let b = r * PSIDE + c;
+            out[b * co..(b + 1) * co].fill(0.0);
         }
     }
 }
@@ -614,6 +722,71 @@ mod tests {
         assert_eq!(v(15, 0), 0.0, "White to move");
         assert_eq!(v(16, 0), 0.75, "komi 7.5 for the side to move, / 10");
         assert!(planes_of(&FastBoard::new(9, 9), &recent, 7.5).is_none());
+    }
+
+    /// The AVX-512 kernel against the portable loops (AVX2 and FMA here, or plain) on random
+    /// weights and ReLU-like sparse inputs of every width it takes: the same sums, the border
+    /// left at zero. Says so and passes on a CPU without AVX-512.
+    #[test]
+    fn the_avx512_kernel_gives_the_portable_sums() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if !std::is_x86_feature_detected!("avx512f") {
+                eprintln!("no AVX-512 on this CPU: the portable kernel alone is used");
+                return;
+            }
+            let mut rng = baduk_rng::Rng::new(44);
+            let mut r = move || rng.unit() as f32 * 2.0 - 1.0;
+            for (cin, cout, k) in [
+                (17, 48, 3),
+                (48, 48, 3),
+                (32, 32, 3),
+                (64, 64, 3),
+                (48, 64, 1),
+            ] {
+                let cv = Conv {
+                    cin,
+                    cout,
+                    k,
+                    w: (0..k * k * cin * cout).map(|_| r()).collect(),
+                    b: (0..cout).map(|_| r()).collect(),
+                };
+                let mut x = vec![0.0f32; BUF * cin];
+                for p in 0..POINTS {
+                    for c in 0..cin {
+                        let v = r();
+                        x[padded(p) * cin + c] = v.max(0.0);
+                    }
+                }
+                let (mut fast, mut slow) = (vec![0.0f32; BUF * cout], vec![0.0f32; BUF * cout]);
+                // SAFETY: the CPU has AVX-512F (checked above).
+                unsafe { conv_avx512(&cv, &x, &mut fast) };
+                conv_portable(&cv, &x, &mut slow);
+                assert!(avx512_width(cout));
+                for (i, (a, b)) in fast.iter().zip(&slow).enumerate() {
+                    assert!(
+                        (a - b).abs() <= 1e-5 * b.abs().max(1.0),
+                        "cin {cin} cout {cout} k {k}: element {i}: {a} vs {b}"
+                    );
+                }
+            }
+            // The built-in network, whole, on positions of a random game.
+            let net = PolicyNet::builtin();
+            let mut b = FastBoard::new(19, 19);
+            let mut rng = baduk_rng::Rng::new(45);
+            for n in 0..12 {
+                for _ in 0..15 {
+                    let c = b.to_move();
+                    let moves: Vec<Idx> = b.points().filter(|&i| b.is_simple_legal(i, c)).collect();
+                    b.play(moves[rng.below(moves.len())], c);
+                }
+                let pl = planes_of(&b, &[b.last_move(), PASS, PASS, PASS], 7.5).unwrap();
+                let (fast, slow) = (net.forward(&pl), net.forward_with(&pl, conv_portable));
+                for (a, s) in fast.iter().zip(&slow) {
+                    assert!((a - s).abs() <= 1e-4, "position {n}: {a} vs {s}");
+                }
+            }
+        }
     }
 
     #[test]
