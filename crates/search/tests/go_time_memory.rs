@@ -281,9 +281,17 @@ fn bench_signatures_are_mains() {
             .signature,
         11763942765079923464
     );
-    // 19×19 by default: the built-in policy network two plies deep (a new network changes it).
+    // 19×19 with the network two plies deep: the default until 2026-12-05's round at three.
+    assert_eq!(
+        bench_search(19, 10_000, 1, "net-depth=2")
+            .unwrap()
+            .signature,
+        14824717840579352574
+    );
+    // 19×19 by default: the built-in policy network three plies deep (a new network changes
+    // it; a faster forward pass does not: its sums are the same).
     assert_eq!(
         bench_search(19, 10_000, 1, "").unwrap().signature,
-        14824717840579352574
+        18305446291242343977
     );
 }

@@ -78,9 +78,9 @@ pub struct BotConfig {
     pub early_stop: bool,
 }
 
-/// The bot's default `net-depth`: the network gives the priors of the root's children and
-/// grandchildren (docs/bot.md, "A third round" and the acceptance round after it).
-pub const DEFAULT_NET_DEPTH: u32 = 2;
+/// The bot's default `net-depth`: the network gives the priors of the nodes down to three
+/// plies below the root (docs/bot.md, "Four times the forward passes, three plies deep").
+pub const DEFAULT_NET_DEPTH: u32 = 3;
 
 /// The tree memory a bot may use by default, whatever its threads: `max_nodes` defaults to
 /// this divided by [`mcts::NODE_BYTES`].
