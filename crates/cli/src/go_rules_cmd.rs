@@ -65,8 +65,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// Measure the built-in policy network's forward pass instead, on 19×19 positions of a
-    /// seeded game of random moves (`--playouts` of them).
-    #[arg(long, conflicts_with = "search")]
+    /// seeded game of random moves (`--playouts` of them); the search's options do not apply.
+    #[arg(long, conflicts_with_all = ["search", "size", "rules", "bot", "threads"])]
     pub net: bool,
 }
 
@@ -182,7 +182,7 @@ pub fn legal(a: LegalArgs) -> Result<(), CliError> {
 /// Runs `bench go`.
 pub fn bench(a: BenchArgs) -> Result<(), CliError> {
     if a.net {
-        let r = baduk_search::go::bench_net(a.playouts, a.seed, None);
+        let r = baduk_search::go::bench_net(a.playouts, a.seed);
         // The shape of every bench: `signature: …`, then one rate line each.
         println!(
             "signature: size 19x19 positions {} network {}",

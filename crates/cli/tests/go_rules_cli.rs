@@ -203,7 +203,14 @@ fn bench_net_prints_the_networks_signature_and_rate() {
         .nth(1)
         .unwrap_or("")
         .starts_with("network evaluations per second: "));
-    // `--net` measures the network alone, not the search.
-    let o = baduk(&["bench", "go", "--net", "--search"]);
-    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+    // `--net` measures the network alone, not the search: the search's options are refused
+    // with it rather than ignored.
+    for extra in [
+        &["--search"][..],
+        &["--size", "9"],
+        &["--bot", "priors=none"],
+    ] {
+        let o = baduk(&[&["bench", "go", "--net"][..], extra].concat());
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", out(&o));
+    }
 }

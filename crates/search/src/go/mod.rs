@@ -929,10 +929,10 @@ impl NetBench {
     }
 }
 
-/// Forward passes of the built-in policy network (or `net`) over `evals` 19×19 positions of
-/// a game of random moves seeded by `seed`, one position at a time as the search asks.
-pub fn bench_net(evals: u64, seed: u64, net: Option<Arc<PolicyNet>>) -> NetBench {
-    let net = net.unwrap_or_else(PolicyNet::builtin);
+/// Forward passes of the built-in policy network over `evals` 19×19 positions of a game of
+/// random moves seeded by `seed`, one position at a time as the search asks.
+pub fn bench_net(evals: u64, seed: u64) -> NetBench {
+    let net = PolicyNet::builtin();
     let mut rng = baduk_rng::Rng::new(seed);
     let mut b = board::FastBoard::new(19, 19);
     let mut recent = [PASS; 4];
