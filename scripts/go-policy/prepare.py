@@ -11,6 +11,9 @@ DIR (sorted by path) and writes into OUT:
   games.tsv     one line per game kept: move-sequence hash, file, split (train/val), positions
   train.boards, val.boards   uint8, 361 per position (board codes, goboard.py)
   train.meta,   val.meta     int16 little-endian, 8 per position (goboard.py)
+  train.result, val.result   int8, 1 per position: the game's result from the side to move's view
+                (1 won, -1 lost, 0 unknown: no RE, a draw, a void or an unreadable RE), the value
+                head's target
   summary.json  the counts
 
 Which games are kept: 19x19 only; no handicap (HA > 0) and no setup stones (AB/AW); at least
@@ -92,6 +95,8 @@ def main(argv=None):
     split_pos = {"train": 0, "val": 0}
     out_b = {s: open(os.path.join(args.out, s + ".boards.tmp"), "wb") for s in split_pos}
     out_m = {s: open(os.path.join(args.out, s + ".meta.tmp"), "wb") for s in split_pos}
+    out_r = {s: open(os.path.join(args.out, s + ".result.tmp"), "wb") for s in split_pos}
+    results = {"B": 0, "W": 0, "unknown": 0}
     man = []
     games_tsv = []
     for fi, rel in enumerate(files):
@@ -139,10 +144,13 @@ def main(argv=None):
             if g.komi2 is None:
                 counts["komi_missing"] += 1
             split = "val" if held_out(args.seed, key, args.held_out_permille) else "train"
+            winner = winner_of(g.props)
+            results["B" if winner == 1 else "W" if winner == 2 else "unknown"] += 1
             for board, meta in pos:
                 out_b[split].write(board)
                 out_m[split].write(array("h", meta).tobytes() if sys.byteorder == "little"
                                    else _swapped(meta))
+                out_r[split].write(bytes([0 if winner == 0 else 1 if meta[0] == winner else 255]))
             split_games[split] += 1
             split_pos[split] += len(pos)
             counts["kept"] += 1
@@ -156,6 +164,8 @@ def main(argv=None):
     for s in split_pos:
         out_b[s].close()
         out_m[s].close()
+        out_r[s].close()
+        os.replace(os.path.join(args.out, s + ".result.tmp"), os.path.join(args.out, s + ".result"))
         os.replace(os.path.join(args.out, s + ".boards.tmp"), os.path.join(args.out, s + ".boards"))
         os.replace(os.path.join(args.out, s + ".meta.tmp"), os.path.join(args.out, s + ".meta"))
     with open(os.path.join(args.out, "manifest.tsv"), "w") as f:
@@ -176,12 +186,22 @@ def main(argv=None):
                    seed=args.seed, held_out_permille=args.held_out_permille,
                    min_moves=args.min_moves, train_games=split_games["train"],
                    val_games=split_games["val"], train_positions=split_pos["train"],
-                   val_positions=split_pos["val"], manifest_sha256=manifest_sha.hexdigest(),
+                   val_positions=split_pos["val"], winners=results, manifest_sha256=manifest_sha.hexdigest(),
                    planes_version=goboard.PLANES_VERSION, seconds=round(time.time() - t0, 1))
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
         f.write("\n")
     print(json.dumps(summary, indent=1))
+
+
+def winner_of(root):
+    """The winner's colour from the record's RE (1 Black, 2 White), or 0: none, a draw, a void."""
+    re_ = (root.get("RE") or [""])[0].strip().upper()
+    if re_.startswith("B+"):
+        return 1
+    if re_.startswith("W+"):
+        return 2
+    return 0
 
 
 def _swapped(meta):

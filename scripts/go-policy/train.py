@@ -168,8 +168,8 @@ def folded(model):
     return out
 
 
-def folded_forward(tensors, x):
-    """The forward pass a reader of the export computes, from the folded tensors."""
+def folded_trunk(tensors, x):
+    """The trunk (stem and blocks) from the folded tensors: its output before the head."""
     t = dict(tensors)
     x = F.relu(F.conv2d(x, t["stem.weight"], t["stem.bias"], padding=1))
     i = 0
@@ -179,7 +179,13 @@ def folded_forward(tensors, x):
         x = F.relu(x + F.conv2d(y, t["block%d.conv2.weight" % i], t["block%d.conv2.bias" % i],
                                 padding=1))
         i += 1
-    return F.conv2d(x, t["head.weight"], t["head.bias"]).flatten(1)
+    return x
+
+
+def folded_forward(tensors, x):
+    """The forward pass a reader of the export computes, from the folded tensors."""
+    t = dict(tensors)
+    return F.conv2d(folded_trunk(tensors, x), t["head.weight"], t["head.bias"]).flatten(1)
 
 
 # ---------------------------------------------------------------- data
@@ -225,7 +231,14 @@ def evaluate(model, val, idx, batch=256):
 
 def export(model, path, info):
     tensors = folded(model)
-    lines = [FORMAT]
+    write_export(path, FORMAT, info, tensors)
+    return tensors
+
+
+def write_export(path, fmt, info, tensors):
+    """Writes an export: the format line, info's key: value lines, the tensor lines, "end",
+    then the float32 values (atomically: a temporary file, then renamed)."""
+    lines = [fmt]
     for k, v in info.items():
         lines.append("%s: %s" % (k, str(v).replace("\n", " ")))
     for name, t in tensors:
@@ -237,7 +250,6 @@ def export(model, path, info):
         for _, t in tensors:
             f.write(t.numpy().astype("<f4").tobytes())
     os.replace(tmp, path)
-    return tensors
 
 
 def read_export(path):
@@ -307,6 +319,23 @@ def legal(b, col, p):
     return False
 
 
+def fixture_position(moves, komi2):
+    """A fixture position from its moves: (board codes, meta, planes, planes as a (1, 17, 19, 19)
+    tensor, the moves as SGF)."""
+    b = goboard.Board()
+    for c, p in moves:
+        b.play(c, p)
+    to_move = 1 if not moves else 3 - moves[-1][0]
+    l1, l2, l3, l4 = b.last_moves()
+    meta = (to_move, b.ko, l1, l2, l3, l4, komi2, 0)
+    codes = bytes(b.compact_board())
+    pl = goboard.planes(codes, meta)
+    x = torch.tensor(pl, dtype=torch.float32).reshape(1, NP, 19, 19)
+    sgf = " ".join("%s[%s]" % ("BW"[c - 1], "" if p is None else
+                               chr(97 + p % 19) + chr(97 + p // 19)) for c, p in moves)
+    return codes, meta, pl, x, sgf
+
+
 def write_fixture(model_path, path, which=None):
     """Writes the fixture for the exported network at model_path (see the module's docstring):
     for each position its moves, board codes, meta, planes 0-15 as 361 digits each, plane 16's
@@ -321,19 +350,9 @@ def write_fixture(model_path, path, which=None):
         positions = [positions[i] for i in which]
     lines.append("positions: %d" % len(positions))
     for k, (moves, komi2) in enumerate(positions):
-        b = goboard.Board()
-        for c, p in moves:
-            b.play(c, p)
-        to_move = 1 if not moves else 3 - moves[-1][0]
-        l1, l2, l3, l4 = b.last_moves()
-        meta = (to_move, b.ko, l1, l2, l3, l4, komi2, 0)
-        codes = bytes(b.compact_board())
-        pl = goboard.planes(codes, meta)
-        x = torch.tensor(pl, dtype=torch.float32).reshape(1, NP, 19, 19)
+        codes, meta, pl, x, sgf = fixture_position(moves, komi2)
         with torch.no_grad():
             logits = folded_forward(tensors, x)[0].tolist()
-        sgf = " ".join("%s[%s]" % ("BW"[c - 1], "" if p is None else
-                                   chr(97 + p % 19) + chr(97 + p // 19)) for c, p in moves)
         lines.append("position %d" % k)
         lines.append("moves: %s" % sgf)
         lines.append("komi2: %d" % komi2)
