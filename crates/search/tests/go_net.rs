@@ -255,3 +255,50 @@ fn the_default_bot_takes_the_network_at_level_10_only() {
         baduk_search::go::DEFAULT_NET_DEPTH
     );
 }
+
+/// The value head (`value-net`, `value=W`): weighed 0 it changes nothing; weighed, the nodes
+/// the network expands start with its verdict and the search goes elsewhere, reproducibly.
+#[test]
+fn a_value_head_weighs_the_nodes_the_network_expands() {
+    let g = Game::new(Rules::parse("chinese").unwrap());
+    let visits = |opts: &str| {
+        let mut b = bot(opts, 400);
+        genmove(&mut b, &g, SearchRequest::default());
+        let mut v: Vec<_> = b
+            .tree()
+            .unwrap()
+            .root_stats()
+            .iter()
+            .map(|s| (s.mv, s.visits))
+            .collect();
+        v.sort();
+        v
+    };
+    let off = visits("priors=net");
+    assert_eq!(off, visits("priors=net,value-net=builtin,value=0"));
+    let on = visits("priors=net,value-net=builtin,value=200");
+    assert_ne!(on, off);
+    assert_eq!(on, visits("priors=net,value-net=builtin,value=200"));
+}
+
+#[test]
+fn a_value_head_that_is_missing_or_not_the_networks_is_refused_naming_it() {
+    let err = |opts: &str| {
+        let mut c = BotConfig::default();
+        c.apply_options(opts).unwrap_err()
+    };
+    assert!(err("priors=net,value=50").contains("no value head"));
+    assert!(err("priors=none,value-net=builtin").contains("needs the policy network"));
+    let e = err("priors=net,value-net=/nonexistent/v.bin");
+    assert!(e.starts_with("/nonexistent/v.bin: cannot read"), "{e}");
+    // The test head was trained on the test network, not the built-in one.
+    let other = format!(
+        "{}/tests/data/go-value-test.bin",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let e = err(&format!("priors=net,value-net={other}"));
+    assert!(e.contains("trained on the network with SHA-256"), "{e}");
+    let mut c = BotConfig::default();
+    c.apply_options("priors=net,value-net=builtin,value=40")
+        .unwrap();
+}

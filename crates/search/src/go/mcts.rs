@@ -71,6 +71,10 @@ pub struct TreeParams {
     /// has at least this many visits as they are expanded (0: off) — the network where the
     /// search spends its playouts, the patterns elsewhere.
     pub net_visits: f32,
+    /// With a value head on the network: a node whose children take the network's priors
+    /// (below the root) also starts with this many virtual playouts at the head's win rate
+    /// for the colour that moved into it (0: off).
+    pub value_weight: f32,
 }
 
 impl TreeParams {
@@ -107,6 +111,7 @@ impl Default for TreeParams {
             playout_replies: false,
             net_depth: 1,
             net_visits: 0.0,
+            value_weight: 0.0,
         }
     }
 }
@@ -1030,8 +1035,13 @@ impl Core {
         kids.push(Kid::new(PASS, pv, pw));
         // Near the root, the policy network's probabilities stand for the patterns' (which are
         // then not computed); elsewhere, or with no point to play, the patterns'.
+        let mut value = None;
         let net = if depth <= self.params.net_depth || busy {
             self.net_strengths(b, recent, kids.iter().map(|k| k.mv))
+                .map(|(st, v)| {
+                    value = v;
+                    st
+                })
         } else {
             None
         };
@@ -1097,6 +1107,16 @@ impl Core {
             if from_net {
                 node.mark_net_priors();
             }
+            // The value head's verdict as virtual playouts of this node, seen (as all its
+            // statistics) from the colour that moved into it.
+            let vw = self.params.value_weight;
+            if let (Some(v), false, true) = (value, is_root, vw > 0.0) {
+                let won = vw * (1.0 - v);
+                node.visits.add(vw, true);
+                node.wins.add(won, true);
+                node.prior_visits.add(vw, true);
+                node.prior_wins.add(won, true);
+            }
         } else {
             node.unclaim();
         }
@@ -1141,7 +1161,9 @@ impl Core {
             return;
         };
         let mut kids: Vec<Node> = block.into_vec();
-        let got = self.net_strengths(&b, recent, kids.iter().map(|n| n.mv()));
+        let got = self
+            .net_strengths(&b, recent, kids.iter().map(|n| n.mv()))
+            .map(|(st, _)| st);
         if let Some(ns) = &got {
             let eq = self.params.prior_weight;
             for (n, &st) in kids.iter().zip(ns) {
@@ -1170,16 +1192,17 @@ impl Core {
     }
 
     /// The policy network's probabilities of `moves` at `b` (softmax over them; a pass gets
-    /// what the least likely point gets), or None without a network or off 19×19.
+    /// what the least likely point gets) and, with a value head, the side to move's win rate;
+    /// None without a network or off 19×19.
     fn net_strengths(
         &self,
         b: &FastBoard,
         recent: [Idx; 4],
         moves: impl Iterator<Item = Idx>,
-    ) -> Option<Vec<f32>> {
+    ) -> Option<(Vec<f32>, Option<f32>)> {
         let net = self.net.as_ref()?;
         let planes = planes_of(b, &recent, self.rules.komi)?;
-        let logits = net.forward(&planes);
+        let (logits, value) = net.forward_value(&planes);
         self.net_evals.fetch_add(1, Ordering::Relaxed);
         let logit = |i: Idx| {
             let (x, y) = b.xy(i);
@@ -1197,7 +1220,9 @@ impl Core {
         }
         let e: Vec<f32> = ls.iter().map(|l| (l.unwrap_or(min) - max).exp()).collect();
         let total: f32 = e.iter().sum();
-        Some(e.into_iter().map(|v| v / total).collect())
+        // The value head's logit as the side to move's win rate.
+        let value = value.map(|l| 1.0 / (1.0 + (-l).exp()));
+        Some((e.into_iter().map(|v| v / total).collect(), value))
     }
 
     /// The last four moves at the end of `path` (the root first), most recent first.

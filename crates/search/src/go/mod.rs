@@ -25,7 +25,7 @@ pub mod train;
 use board::{Colour, Idx, PASS};
 use mcts::{MoveRestriction, MoveStat, Searcher, Tree, TreeParams, MAX_THREADS};
 use patterns::Model;
-use policy_net::PolicyNet;
+use policy_net::{PolicyNet, ValueHead};
 use state::GameState;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -210,6 +210,25 @@ impl BotConfig {
                         path => Some(Arc::new(PolicyNet::load(path).map_err(|e| e.to_string())?)),
                     }
                 }
+                "value-net" => {
+                    let net = self.net.as_ref().ok_or_else(|| {
+                        bad(&"a value head needs the policy network (priors=net or net=…) first")
+                    })?;
+                    let (head, file) = match v {
+                        "builtin" => (ValueHead::builtin(), "models/go-value.bin (built in)"),
+                        path => (ValueHead::load(path).map_err(|e| e.to_string())?, path),
+                    };
+                    let with = (**net).clone().with_value(head, file).map_err(|e| e.to_string())?;
+                    self.net = Some(Arc::new(with));
+                }
+                "value" => {
+                    self.params.value_weight = number(
+                        v,
+                        0.0,
+                        1e6,
+                        "value is 0 (off) or the virtual playouts a value head's verdict counts for",
+                    )? as f32
+                }
                 "net-visits" => {
                     self.params.net_visits = number(
                         v,
@@ -289,10 +308,18 @@ impl BotConfig {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, net, net-depth, net-visits, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-replies, playout-shapes, score, score-band, score-centre, level, max-nodes, extend, extend-margin, early-stop)"
+                        "unknown bot option `{k}` (accepted: threads, seed, playouts, time, resign, resign-moves, reuse, rave, explore, expand, priors, net, net-depth, net-visits, value-net, value, prior-weight, widen, ladder-prior, playout-ladders, playout-selfatari, playout-2lib, playout-nakade, playout-ko, playout-replies, playout-shapes, score, score-band, score-centre, level, max-nodes, extend, extend-margin, early-stop)"
                     ))
                 }
             }
+        }
+        if self.params.value_weight > 0.0
+            && self.net.as_ref().is_none_or(|n| n.value_head().is_none())
+        {
+            return Err(format!(
+                "bot option value={}: no value head to weigh (give value-net=builtin or a file, after priors=net or net=…)",
+                self.params.value_weight
+            ));
         }
         Ok(())
     }

@@ -60,7 +60,8 @@ struct Conv {
     b: Vec<f32>,
 }
 
-/// The network: stem, residual blocks, 1×1 head.
+/// The network: stem, residual blocks, 1×1 head, and a value head on the same trunk when one
+/// is attached ([`PolicyNet::with_value`]).
 #[derive(Debug, Clone)]
 pub struct PolicyNet {
     channels: usize,
@@ -68,6 +69,285 @@ pub struct PolicyNet {
     blocks: Vec<(Conv, Conv)>,
     head: Conv,
     header: Vec<(String, String)>,
+    /// The SHA-256 of the file read, in hex: what a value head names as its trunk.
+    sha256: String,
+    value: Option<ValueHead>,
+}
+
+/// One tensor of an export: its name, shape and values.
+struct Tensor {
+    name: String,
+    dims: Vec<usize>,
+    values: Vec<f32>,
+}
+
+/// Reads an export's header (its `key: value` lines) and tensors, checking the first line is
+/// `format` and the data is exactly as long as the tensor lines say.
+#[allow(clippy::type_complexity)]
+fn read_tensors(
+    bytes: &[u8],
+    file: &str,
+    format: &str,
+) -> Result<(Vec<(String, String)>, Vec<Tensor>), NetError> {
+    let err = |message: String| NetError {
+        file: file.to_string(),
+        message,
+    };
+    let first = bytes
+        .iter()
+        .position(|&c| c == b'\n')
+        .unwrap_or(bytes.len());
+    if &bytes[..first] != format.as_bytes() {
+        let shown = String::from_utf8_lossy(&bytes[..first.min(40)]).into_owned();
+        return Err(err(format!(
+            "not a `{format}` file (its first line is {shown:?})"
+        )));
+    }
+    let end = find(bytes, b"\nend\n")
+        .ok_or_else(|| err("the header has no `end` line (truncated?)".into()))?
+        + 5;
+    let head =
+        std::str::from_utf8(&bytes[..end]).map_err(|_| err("the header is not UTF-8".into()))?;
+    let mut header = Vec::new();
+    let mut shapes: Vec<(String, Vec<usize>)> = Vec::new();
+    for line in head.lines().skip(1) {
+        if let Some(t) = line.strip_prefix("tensor ") {
+            let mut parts = t.split_whitespace();
+            let name = parts.next().unwrap_or("").to_string();
+            let dims: Result<Vec<usize>, _> = parts.map(str::parse).collect();
+            let dims = dims.map_err(|_| err(format!("bad tensor line {line:?}")))?;
+            shapes.push((name, dims));
+        } else if let Some((k, v)) = line.split_once(": ") {
+            header.push((k.to_string(), v.to_string()));
+        }
+    }
+    let floats = shapes
+        .iter()
+        .try_fold(0usize, |acc, (_, d)| {
+            d.iter()
+                .try_fold(1usize, |a, &x| a.checked_mul(x))
+                .and_then(|n| acc.checked_add(n))
+        })
+        .filter(|&n| n <= bytes.len())
+        .ok_or_else(|| err("the tensor lines list more floats than the file holds".into()))?;
+    let data = &bytes[end..];
+    if data.len() != floats * 4 {
+        return Err(err(format!(
+            "{} bytes of weights where the header lists {} ({} floats){}",
+            data.len(),
+            floats * 4,
+            floats,
+            if data.len() < floats * 4 {
+                ": truncated"
+            } else {
+                ""
+            }
+        )));
+    }
+    let mut values = data
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    let mut tensors = Vec::new();
+    for (name, dims) in shapes {
+        let n: usize = dims.iter().product();
+        let v: Vec<f32> = values.by_ref().take(n).collect();
+        if v.iter().any(|x| !x.is_finite()) {
+            return Err(err(format!("tensor {name} has a value that is not finite")));
+        }
+        tensors.push(Tensor {
+            name,
+            dims,
+            values: v,
+        });
+    }
+    Ok((header, tensors))
+}
+
+/// A header line's value.
+fn header_value<'a>(header: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    header
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// The next two tensors as the convolution `wname` (out, `cin`, `k`, `k`) with its bias `bname`.
+fn take_conv(
+    it: &mut impl Iterator<Item = Tensor>,
+    wname: &str,
+    bname: &str,
+    cin: usize,
+    k: usize,
+) -> Result<Conv, String> {
+    let w = it.next().ok_or_else(|| format!("{wname} is missing"))?;
+    let b = it.next().ok_or_else(|| format!("{bname} is missing"))?;
+    if w.name != wname || b.name != bname {
+        return Err(format!(
+            "tensors {}, {} where {wname}, {bname} belong",
+            w.name, b.name
+        ));
+    }
+    let (wd, bd) = (&w.dims, &b.dims);
+    let ok = wd.len() == 4
+        && wd[2] == k
+        && wd[3] == k
+        && wd[1] == cin
+        && bd.len() == 1
+        && bd[0] == wd[0];
+    if !ok {
+        return Err(format!(
+            "{wname} has shape {wd:?} and {bname} {bd:?}, not (out, {cin}, {k}, {k}) and (out)"
+        ));
+    }
+    let cout = wd[0];
+    let mut wt = vec![0.0f32; w.values.len()];
+    for o in 0..cout {
+        for i in 0..cin {
+            for tap in 0..k * k {
+                wt[(tap * cin + i) * cout + o] = w.values[(o * cin + i) * k * k + tap];
+            }
+        }
+    }
+    Ok(Conv {
+        cin,
+        cout,
+        k,
+        w: wt,
+        b: b.values,
+    })
+}
+
+/// The SHA-256 of `bytes` in lower-case hex.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The value head's export format's first line.
+pub const VALUE_FORMAT: &str = "baduk-go-value 1";
+/// Hidden units of the value head's first fully connected layer.
+const VALUE_HIDDEN: usize = 64;
+
+/// A value head trained on a policy network's frozen trunk (`scripts/go-policy/train_value.py`):
+/// the logit of "the side to move wins".
+#[derive(Debug, Clone)]
+pub struct ValueHead {
+    /// 1×1, channels → 2.
+    conv: Conv,
+    /// (64, 722), row-major; the 722 inputs are the two planes of `conv`, plane after plane.
+    fc1_w: Vec<f32>,
+    fc1_b: Vec<f32>,
+    fc2_w: Vec<f32>,
+    fc2_b: f32,
+    channels: usize,
+    header: Vec<(String, String)>,
+}
+
+impl ValueHead {
+    /// Reads a value head's file.
+    pub fn load(path: &str) -> Result<ValueHead, NetError> {
+        let bytes = std::fs::read(path).map_err(|e| NetError {
+            file: path.to_string(),
+            message: format!("cannot read the value head's file: {e}"),
+        })?;
+        ValueHead::parse(&bytes, path)
+    }
+
+    /// Reads a value head's bytes; `file` names it in errors.
+    pub fn parse(bytes: &[u8], file: &str) -> Result<ValueHead, NetError> {
+        let err = |message: String| NetError {
+            file: file.to_string(),
+            message,
+        };
+        let (header, tensors) = read_tensors(bytes, file, VALUE_FORMAT)?;
+        if header_value(&header, "policy-sha256").is_none() {
+            return Err(err("the header names no policy-sha256 (its trunk)".into()));
+        }
+        let mut it = tensors.into_iter();
+        let first = it.next().ok_or_else(|| err("no tensors".into()))?;
+        let channels = first.dims.get(1).copied().unwrap_or(0);
+        let mut it = std::iter::once(first).chain(it);
+        let conv = take_conv(&mut it, "value.conv.weight", "value.conv.bias", channels, 1)
+            .map_err(&err)?;
+        if conv.cout != 2 {
+            return Err(err(format!("value.conv has {} outputs, not 2", conv.cout)));
+        }
+        let mut dense = |wname: &str, bname: &str, out: usize, inp: usize| {
+            let w = it
+                .next()
+                .ok_or_else(|| err(format!("{wname} is missing")))?;
+            let b = it
+                .next()
+                .ok_or_else(|| err(format!("{bname} is missing")))?;
+            if w.name != wname || b.name != bname || w.dims != [out, inp] || b.dims != [out] {
+                return Err(err(format!(
+                    "tensors {} {:?}, {} {:?} where {wname} [{out}, {inp}], {bname} [{out}] belong",
+                    w.name, w.dims, b.name, b.dims
+                )));
+            }
+            Ok((w.values, b.values))
+        };
+        let (fc1_w, fc1_b) = dense(
+            "value.fc1.weight",
+            "value.fc1.bias",
+            VALUE_HIDDEN,
+            2 * POINTS,
+        )?;
+        let (fc2_w, fc2_b) = dense("value.fc2.weight", "value.fc2.bias", 1, VALUE_HIDDEN)?;
+        if let Some(t) = it.next() {
+            return Err(err(format!("unexpected tensor {} after value.fc2", t.name)));
+        }
+        Ok(ValueHead {
+            conv,
+            fc1_w,
+            fc1_b,
+            fc2_w,
+            fc2_b: fc2_b[0],
+            channels,
+            header,
+        })
+    }
+
+    /// The value head built into the binary (`models/go-value.bin` at build time), for the
+    /// built-in policy network.
+    pub fn builtin() -> ValueHead {
+        const BUILTIN: &[u8] = include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../models/go-value.bin"
+        ));
+        ValueHead::parse(BUILTIN, "models/go-value.bin (built in)")
+            .expect("the built-in value head reads (checked by a test)")
+    }
+
+    /// A header line's value (`recipe`, `held-out`, …).
+    pub fn header(&self, key: &str) -> Option<&str> {
+        header_value(&self.header, key)
+    }
+
+    /// The logit of "the side to move wins" from the trunk's output `a` (padded points, the
+    /// channels of a point together).
+    fn logit(&self, a: &[f32]) -> f32 {
+        let mut out = vec![0.0f32; BUF * 2];
+        conv(&self.conv, a, &mut out);
+        let mut v = vec![0.0f32; 2 * POINTS];
+        for p in 0..POINTS {
+            let q = padded(p);
+            v[p] = out[q * 2].max(0.0);
+            v[POINTS + p] = out[q * 2 + 1].max(0.0);
+        }
+        let mut y = self.fc2_b;
+        for (h, row) in self.fc1_w.chunks_exact(2 * POINTS).enumerate() {
+            let mut acc = self.fc1_b[h];
+            for (w, x) in row.iter().zip(&v) {
+                acc += w * x;
+            }
+            y += self.fc2_w[h] * acc.max(0.0);
+        }
+        y
+    }
 }
 
 impl PolicyNet {
@@ -86,40 +366,8 @@ impl PolicyNet {
             file: file.to_string(),
             message,
         };
-        let first = bytes
-            .iter()
-            .position(|&c| c == b'\n')
-            .unwrap_or(bytes.len());
-        if &bytes[..first] != FORMAT.as_bytes() {
-            let shown = String::from_utf8_lossy(&bytes[..first.min(40)]).into_owned();
-            return Err(err(format!(
-                "not a `{FORMAT}` file (its first line is {shown:?})"
-            )));
-        }
-        let end = find(bytes, b"\nend\n")
-            .ok_or_else(|| err("the header has no `end` line (truncated?)".into()))?
-            + 5;
-        let head = std::str::from_utf8(&bytes[..end])
-            .map_err(|_| err("the header is not UTF-8".into()))?;
-        let mut header = Vec::new();
-        let mut shapes: Vec<(String, Vec<usize>)> = Vec::new();
-        for line in head.lines().skip(1) {
-            if let Some(t) = line.strip_prefix("tensor ") {
-                let mut parts = t.split_whitespace();
-                let name = parts.next().unwrap_or("").to_string();
-                let dims: Result<Vec<usize>, _> = parts.map(str::parse).collect();
-                let dims = dims.map_err(|_| err(format!("bad tensor line {line:?}")))?;
-                shapes.push((name, dims));
-            } else if let Some((k, v)) = line.split_once(": ") {
-                header.push((k.to_string(), v.to_string()));
-            }
-        }
-        let get = |k: &str| {
-            header
-                .iter()
-                .find(|(hk, _)| hk == k)
-                .map(|(_, v)| v.as_str())
-        };
+        let (header, tensors) = read_tensors(bytes, file, FORMAT)?;
+        let get = |k: &str| header_value(&header, k);
         let planes_version = get("planes")
             .and_then(|v| v.split_whitespace().next())
             .and_then(|v| v.parse::<u32>().ok());
@@ -129,92 +377,25 @@ impl PolicyNet {
                 get("planes")
             )));
         }
-        let floats: usize = shapes
+        let nblocks = tensors
             .iter()
-            .map(|(_, d)| d.iter().product::<usize>())
-            .sum();
-        let data = &bytes[end..];
-        if data.len() != floats * 4 {
-            return Err(err(format!(
-                "{} bytes of weights where the header lists {} ({} floats){}",
-                data.len(),
-                floats * 4,
-                floats,
-                if data.len() < floats * 4 {
-                    ": truncated"
-                } else {
-                    ""
-                }
-            )));
-        }
-        let mut values = data
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        let mut tensors = Vec::new();
-        for (name, dims) in &shapes {
-            let n: usize = dims.iter().product();
-            let v: Vec<f32> = values.by_ref().take(n).collect();
-            if v.iter().any(|x| !x.is_finite()) {
-                return Err(err(format!("tensor {name} has a value that is not finite")));
-            }
-            tensors.push((name.clone(), dims.clone(), v));
-        }
-        let mut it = tensors.into_iter();
-        let mut take_conv = |wname: &str, bname: &str, cin: usize, k: usize| {
-            let (wn, wd, w) = it
-                .next()
-                .ok_or_else(|| err(format!("{wname} is missing")))?;
-            let (bn, bd, b) = it
-                .next()
-                .ok_or_else(|| err(format!("{bname} is missing")))?;
-            if wn != wname || bn != bname {
-                return Err(err(format!(
-                    "tensors {wn}, {bn} where {wname}, {bname} belong"
-                )));
-            }
-            let ok = wd.len() == 4
-                && wd[2] == k
-                && wd[3] == k
-                && wd[1] == cin
-                && bd.len() == 1
-                && bd[0] == wd[0];
-            if !ok {
-                return Err(err(format!(
-                    "{wname} has shape {wd:?} and {bname} {bd:?}, not (out, {cin}, {k}, {k}) and (out)"
-                )));
-            }
-            let (cout, cin) = (wd[0], wd[1]);
-            let mut wt = vec![0.0f32; w.len()];
-            for o in 0..cout {
-                for i in 0..cin {
-                    for tap in 0..k * k {
-                        wt[(tap * cin + i) * cout + o] = w[(o * cin + i) * k * k + tap];
-                    }
-                }
-            }
-            Ok(Conv {
-                cin,
-                cout,
-                k,
-                w: wt,
-                b,
-            })
-        };
-        let stem = take_conv("stem.weight", "stem.bias", PLANES, 3)?;
-        let ch = stem.cout;
-        let nblocks = shapes
-            .iter()
-            .filter(|(n, _)| n.ends_with(".conv1.weight"))
+            .filter(|t| t.name.ends_with(".conv1.weight"))
             .count();
+        let mut it = tensors.into_iter();
+        let mut take = |wname: &str, bname: &str, cin: usize, k: usize| {
+            take_conv(&mut it, wname, bname, cin, k).map_err(&err)
+        };
+        let stem = take("stem.weight", "stem.bias", PLANES, 3)?;
+        let ch = stem.cout;
         let mut blocks = Vec::new();
         for i in 0..nblocks {
-            let c1 = take_conv(
+            let c1 = take(
                 &format!("block{i}.conv1.weight"),
                 &format!("block{i}.conv1.bias"),
                 ch,
                 3,
             )?;
-            let c2 = take_conv(
+            let c2 = take(
                 &format!("block{i}.conv2.weight"),
                 &format!("block{i}.conv2.bias"),
                 ch,
@@ -225,12 +406,12 @@ impl PolicyNet {
             }
             blocks.push((c1, c2));
         }
-        let head = take_conv("head.weight", "head.bias", ch, 1)?;
+        let head = take("head.weight", "head.bias", ch, 1)?;
         if head.cout != 1 {
             return Err(err(format!("the head has {} outputs, not 1", head.cout)));
         }
-        if let Some((n, _, _)) = it.next() {
-            return Err(err(format!("unexpected tensor {n} after the head")));
+        if let Some(t) = it.next() {
+            return Err(err(format!("unexpected tensor {} after the head", t.name)));
         }
         for (key, want) in [("blocks", nblocks), ("channels", ch)] {
             if let Some(v) = get(key) {
@@ -247,6 +428,8 @@ impl PolicyNet {
             blocks,
             head,
             header,
+            sha256: sha256_hex(bytes),
+            value: None,
         })
     }
 
@@ -278,20 +461,74 @@ impl PolicyNet {
 
     /// A header line's value (`recipe`, `data`, `held-out`, …).
     pub fn header(&self, key: &str) -> Option<&str> {
-        self.header
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        header_value(&self.header, key)
+    }
+
+    /// This network with `value` on its trunk; refused when the head was trained on another
+    /// network's (its `policy-sha256` is not this file's) or has another width.
+    pub fn with_value(mut self, value: ValueHead, file: &str) -> Result<PolicyNet, NetError> {
+        let named = value.header("policy-sha256").unwrap_or("");
+        if named != self.sha256 {
+            return Err(NetError {
+                file: file.to_string(),
+                message: format!(
+                    "the value head was trained on the network with SHA-256 {named}, not this one ({})",
+                    self.sha256
+                ),
+            });
+        }
+        if value.channels != self.channels {
+            return Err(NetError {
+                file: file.to_string(),
+                message: format!(
+                    "the value head reads {} channels, the network has {}",
+                    value.channels, self.channels
+                ),
+            });
+        }
+        self.value = Some(value);
+        Ok(self)
+    }
+
+    /// The built-in network with the built-in value head on its trunk.
+    pub fn builtin_with_value() -> std::sync::Arc<PolicyNet> {
+        static NET: std::sync::OnceLock<std::sync::Arc<PolicyNet>> = std::sync::OnceLock::new();
+        NET.get_or_init(|| {
+            std::sync::Arc::new(
+                (*PolicyNet::builtin())
+                    .clone()
+                    .with_value(ValueHead::builtin(), "models/go-value.bin (built in)")
+                    .expect(
+                        "the built-in value head fits the built-in network (checked by a test)",
+                    ),
+            )
+        })
+        .clone()
+    }
+
+    /// The value head on this network's trunk, if one is attached.
+    pub fn value_head(&self) -> Option<&ValueHead> {
+        self.value.as_ref()
     }
 
     /// The 361 move logits (p = row × 19 + col) of a position given as its 17 × 361 input
     /// planes, plane after plane.
     pub fn forward(&self, planes: &[f32]) -> Vec<f32> {
+        self.forward_with(planes, conv).0
+    }
+
+    /// [`Self::forward`]'s logits and, with a value head, the logit of "the side to move wins"
+    /// (its sigmoid is the probability), from one pass of the trunk.
+    pub fn forward_value(&self, planes: &[f32]) -> (Vec<f32>, Option<f32>) {
         self.forward_with(planes, conv)
     }
 
-    /// [`Self::forward`] with the convolution `conv`.
-    fn forward_with(&self, planes: &[f32], conv: fn(&Conv, &[f32], &mut [f32])) -> Vec<f32> {
+    /// [`Self::forward_value`] with the convolution `conv`.
+    fn forward_with(
+        &self,
+        planes: &[f32],
+        conv: fn(&Conv, &[f32], &mut [f32]),
+    ) -> (Vec<f32>, Option<f32>) {
         assert_eq!(planes.len(), PLANES * POINTS, "17 planes of 361 points");
         // activations: padded point by padded point, the channels of a point together
         let mut x = vec![0.0f32; BUF * PLANES];
@@ -316,7 +553,8 @@ impl PolicyNet {
         }
         let mut out = vec![0.0f32; BUF];
         conv(&self.head, &a, &mut out);
-        (0..POINTS).map(|p| out[padded(p)]).collect()
+        let logits = (0..POINTS).map(|p| out[padded(p)]).collect();
+        (logits, self.value.as_ref().map(|v| v.logit(&a)))
     }
 }
 
@@ -781,7 +1019,7 @@ mod tests {
                     b.play(moves[rng.below(moves.len())], c);
                 }
                 let pl = planes_of(&b, &[b.last_move(), PASS, PASS, PASS], 7.5).unwrap();
-                let (fast, slow) = (net.forward(&pl), net.forward_with(&pl, conv_portable));
+                let (fast, slow) = (net.forward(&pl), net.forward_with(&pl, conv_portable).0);
                 for (a, s) in fast.iter().zip(&slow) {
                     assert!((a - s).abs() <= 1e-4, "position {n}: {a} vs {s}");
                 }
@@ -866,6 +1104,155 @@ mod tests {
                 );
             }
         }
+    }
+
+    const VALUE: &[u8] = include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/go-value-test.bin"
+    ));
+    const VALUE_FIXTURE: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/go-value-test-fixture.txt"
+    ));
+
+    /// A value fixture's positions: their planes (replayed on the search's board from the moves)
+    /// and the value logit PyTorch computed.
+    fn value_fixture(text: &str) -> Vec<(Vec<f32>, f32)> {
+        let mut out = Vec::new();
+        let mut moves = String::new();
+        let mut komi2 = 0i32;
+        for line in text.lines() {
+            if let Some(m) = line.strip_prefix("moves: ") {
+                moves = m.to_string();
+            } else if line == "moves:" {
+                moves.clear();
+            } else if let Some(k) = line.strip_prefix("komi2: ") {
+                komi2 = k.parse().unwrap();
+            } else if let Some(v) = line.strip_prefix("value-logit: ") {
+                let mut b = FastBoard::new(19, 19);
+                let mut played = Vec::new();
+                for m in moves.split_whitespace() {
+                    let c = if m.starts_with('B') {
+                        Colour::Black
+                    } else {
+                        Colour::White
+                    };
+                    assert_eq!(b.to_move(), c, "{m}");
+                    let xy = m.as_bytes();
+                    if xy.len() == 5 {
+                        let i = b.idx((xy[2] - b'a') as usize, (xy[3] - b'a') as usize);
+                        b.play(i, c);
+                        played.push(i);
+                    } else {
+                        b.pass();
+                        played.push(PASS);
+                    }
+                }
+                let mut recent = [PASS; 4];
+                for (r, m) in recent.iter_mut().zip(played.iter().rev()) {
+                    *r = *m;
+                }
+                let planes = planes_of(&b, &recent, komi2 as f32 / 2.0).unwrap();
+                out.push((planes, v.parse().unwrap()));
+            }
+        }
+        out
+    }
+
+    fn check_value(net: &PolicyNet, fx: &[(Vec<f32>, f32)]) {
+        for (n, (planes, want)) in fx.iter().enumerate() {
+            let (logits, v) = net.forward_value(planes);
+            assert_eq!(logits, net.forward(planes), "the same move logits");
+            let v = v.expect("a value head is attached");
+            assert!(
+                (v - want).abs() <= 1e-4 * (1.0 + want.abs()),
+                "position {n}: value logit {v} where PyTorch has {want}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_value_head_matches_pytorch() {
+        let net = PolicyNet::parse(NET, "test.bin").unwrap();
+        assert!(net.forward_value(&vec![0.0; PLANES * POINTS]).1.is_none());
+        let head = ValueHead::parse(VALUE, "value.bin").unwrap();
+        let net = net.with_value(head, "value.bin").unwrap();
+        let fx = value_fixture(VALUE_FIXTURE);
+        assert_eq!(fx.len(), 3);
+        // The replay from the moves gives the planes of the policy fixture's same position.
+        let p = &fixture()[1];
+        assert_eq!(fx[1].0, planes_from_compact(&p.board, &p.meta));
+        check_value(&net, &fx);
+    }
+
+    #[test]
+    fn the_built_in_value_head_fits_the_built_in_network() {
+        let net = PolicyNet::builtin_with_value();
+        let head = net.value_head().unwrap();
+        assert!(head.header("held-out").unwrap().starts_with("accuracy 0."));
+        assert!(head.header("recipe").unwrap().contains("train_value.py"));
+        assert!(PolicyNet::builtin().value_head().is_none());
+    }
+
+    /// With GO_VALUE_EXPORT=DIR (what `scripts/train-go-value` exports to), the trained head
+    /// there on the built-in network against its own fixture.
+    #[test]
+    fn exported_value_head_matches_its_fixture() {
+        let Ok(dir) = std::env::var("GO_VALUE_EXPORT") else {
+            return;
+        };
+        let file = format!("{dir}/go-value.bin");
+        let head = ValueHead::load(&file).unwrap();
+        let net = (*PolicyNet::builtin())
+            .clone()
+            .with_value(head, &file)
+            .unwrap();
+        let text = std::fs::read_to_string(format!("{dir}/go-value-fixture.txt")).unwrap();
+        let fx = value_fixture(&text);
+        check_value(&net, &fx);
+        eprintln!("{} positions checked", fx.len());
+    }
+
+    #[test]
+    fn refuses_a_value_head_that_is_not_for_the_network() {
+        let head = ValueHead::parse(VALUE, "value.bin").unwrap();
+        let e = (*PolicyNet::builtin())
+            .clone()
+            .with_value(head, "value.bin")
+            .unwrap_err();
+        assert!(
+            e.to_string().starts_with(
+                "value.bin: the value head was trained on the network with SHA-256 64641f"
+            ),
+            "{e}"
+        );
+        let e = ValueHead::parse(NET, "policy.bin").unwrap_err();
+        assert!(e.message.contains("not a `baduk-go-value 1` file"), "{e}");
+        let e = ValueHead::parse(&VALUE[..VALUE.len() - 4], "short.bin").unwrap_err();
+        assert!(e.message.contains("truncated"), "{e}");
+        let cut = find(VALUE, b"\nend\n").unwrap();
+        let text = String::from_utf8_lossy(&VALUE[..cut]).replace(
+            "tensor value.fc1.weight 64 722",
+            "tensor value.fc1.weight 722 64",
+        );
+        let mut shape = text.into_bytes();
+        shape.extend_from_slice(&VALUE[cut..]);
+        let e = ValueHead::parse(&shape, "shape.bin").unwrap_err();
+        assert!(e.message.contains("value.fc1.weight [64, 722]"), "{e}");
+        let text = String::from_utf8_lossy(&VALUE[..cut]).replace(
+            "tensor value.fc1.weight 64 722",
+            "tensor value.fc1.weight 4611686018427387904 4",
+        );
+        let mut huge = text.into_bytes();
+        huge.extend_from_slice(&VALUE[cut..]);
+        let e = ValueHead::parse(&huge, "huge.bin").unwrap_err();
+        assert!(e.message.contains("more floats than the file holds"), "{e}");
+        let e = ValueHead::load("/nonexistent/value.bin").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("/nonexistent/value.bin: cannot read"),
+            "{e}"
+        );
     }
 
     #[test]
