@@ -2,7 +2,11 @@
 //! records (moves 50, 100, 150), the mean ownership of N playouts against the final
 //! ownership of the record, and the playouts' Black win share against the record's winner.
 //!
-//!     cargo run --release -p baduk-search --example playout_accuracy -- DIR N [OPTS...]
+//!     cargo run --release -p baduk-search --example playout_accuracy -- DIR N [--re] [OPTS...]
+//!
+//! The winner is the final position's, settled by 64 plain playouts; with `--re`, the record's
+//! `RE` (records without a `B+` or `W+` result are skipped): for records that end by
+//! resignation, where the settled final position is the playouts' own reading.
 //!
 //! DIR holds SGF records (read recursively by the project's SGF reader, each with its own
 //! size, setup and komi; games under 160 moves are skipped); each OPTS is a comma list of `selfatari,2lib,nakade,ko,ladders,shapes,replies`
@@ -20,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::exit;
 use std::time::Instant;
 
-const USAGE: &str = "usage: playout_accuracy DIR N [OPTS...]  (OPTS: comma lists of \
+const USAGE: &str = "usage: playout_accuracy DIR N [--re] [OPTS...]  (OPTS: comma lists of \
 selfatari,2lib,nakade,ko,ladders,shapes,replies or none)";
 
 /// Prints `msg` and stops with exit status 2.
@@ -48,6 +52,8 @@ struct Record {
     start: FastBoard,
     moves: Vec<(Colour, Idx)>,
     komi: f32,
+    /// Whether Black won by the record's `RE` (None: no `B+` or `W+` result).
+    black_won: Option<bool>,
 }
 
 fn read(p: &Path) -> Result<Record, String> {
@@ -65,6 +71,13 @@ fn read(p: &Path) -> Result<Record, String> {
         start,
         moves: m.moves().to_vec(),
         komi: BotRules::from(game.rules()).komi,
+        black_won: text
+            .find("RE[")
+            .and_then(|i| match text[i + 3..].trim_start().as_bytes() {
+                [b'B' | b'b', b'+', ..] => Some(true),
+                [b'W' | b'w', b'+', ..] => Some(false),
+                _ => None,
+            }),
     })
 }
 
@@ -141,6 +154,8 @@ fn main() {
             args[2]
         )),
     };
+    let by_re = args.get(3).is_some_and(|a| a == "--re");
+    let policies = &args[if by_re { 4 } else { 3 }..];
     let mut paths = Vec::new();
     files(&dir, &mut paths);
     let model = Model::builtin();
@@ -150,15 +165,20 @@ fn main() {
     let mut rng = Rng::new(1);
     for p in &paths {
         let r = read(p).unwrap_or_else(|e| fail(&format!("{}: {e}", p.display())));
-        if r.moves.len() < 160 {
+        if r.moves.len() < 160 || (by_re && r.black_won.is_none()) {
             continue;
         }
         let end = replay(&r, r.moves.len());
         let (own, _) = judge(&end, r.komi, 64, &mut rng, None, Policy::default(), None);
         let truth: Vec<f32> = own.iter().map(|&o| o.signum()).collect();
         let score: f32 = end.points().map(|i| truth[i as usize]).sum::<f32>() - r.komi;
+        let black_won = if by_re {
+            r.black_won == Some(true)
+        } else {
+            score > 0.0
+        };
         for at in [50usize, 100, 150] {
-            cases.push((replay(&r, at), r.komi, truth.clone(), score > 0.0, at));
+            cases.push((replay(&r, at), r.komi, truth.clone(), black_won, at));
         }
     }
     println!(
@@ -166,7 +186,7 @@ fn main() {
         paths.len(),
         cases.len()
     );
-    for opts in &args[3..] {
+    for opts in policies {
         let mut policy = Policy::default();
         let mut shapes = None;
         let mut lgr = false;
