@@ -71,13 +71,11 @@ fn read(p: &Path) -> Result<Record, String> {
         start,
         moves: m.moves().to_vec(),
         komi: BotRules::from(game.rules()).komi,
-        black_won: text
-            .find("RE[")
-            .and_then(|i| match text[i + 3..].trim_start().as_bytes() {
-                [b'B' | b'b', b'+', ..] => Some(true),
-                [b'W' | b'w', b'+', ..] => Some(false),
-                _ => None,
-            }),
+        black_won: match sgf.result.as_deref().map(|r| r.trim().as_bytes()) {
+            Some([b'B' | b'b', b'+', ..]) => Some(true),
+            Some([b'W' | b'w', b'+', ..]) => Some(false),
+            _ => None,
+        },
     })
 }
 
