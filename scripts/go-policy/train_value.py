@@ -228,6 +228,8 @@ def main(argv=None):
         opt.load_state_dict(c["opt"])
         state = c["state"]
         log(lf, "resumed at %d samples" % state["samples"])
+    elif args.final:
+        sys.exit("train_value.py: --final needs a checkpoint, and %s is missing" % ck)
     g = torch.Generator().manual_seed(args.seed)
     vk = val.known[torch.randperm(len(val.known), generator=g)]
     eval_idx = vk if args.final else vk[:args.eval_positions]

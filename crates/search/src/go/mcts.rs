@@ -1037,7 +1037,8 @@ impl Core {
         // then not computed); elsewhere, or with no point to play, the patterns'.
         let mut value = None;
         let net = if depth <= self.params.net_depth || busy {
-            self.net_strengths(b, recent, kids.iter().map(|k| k.mv))
+            let with_value = self.params.value_weight > 0.0 && !is_root;
+            self.net_strengths(b, recent, kids.iter().map(|k| k.mv), with_value)
                 .map(|(st, v)| {
                     value = v;
                     st
@@ -1110,7 +1111,7 @@ impl Core {
             // The value head's verdict as virtual playouts of this node, seen (as all its
             // statistics) from the colour that moved into it.
             let vw = self.params.value_weight;
-            if let (Some(v), false, true) = (value, is_root, vw > 0.0) {
+            if let Some(v) = value {
                 let won = vw * (1.0 - v);
                 node.visits.add(vw, true);
                 node.wins.add(won, true);
@@ -1162,7 +1163,7 @@ impl Core {
         };
         let mut kids: Vec<Node> = block.into_vec();
         let got = self
-            .net_strengths(&b, recent, kids.iter().map(|n| n.mv()))
+            .net_strengths(&b, recent, kids.iter().map(|n| n.mv()), false)
             .map(|(st, _)| st);
         if let Some(ns) = &got {
             let eq = self.params.prior_weight;
@@ -1192,17 +1193,22 @@ impl Core {
     }
 
     /// The policy network's probabilities of `moves` at `b` (softmax over them; a pass gets
-    /// what the least likely point gets) and, with a value head, the side to move's win rate;
-    /// None without a network or off 19×19.
+    /// what the least likely point gets) and, when `with_value` and the network has a value
+    /// head, the side to move's win rate; None without a network or off 19×19.
     fn net_strengths(
         &self,
         b: &FastBoard,
         recent: [Idx; 4],
         moves: impl Iterator<Item = Idx>,
+        with_value: bool,
     ) -> Option<(Vec<f32>, Option<f32>)> {
         let net = self.net.as_ref()?;
         let planes = planes_of(b, &recent, self.rules.komi)?;
-        let (logits, value) = net.forward_value(&planes);
+        let (logits, value) = if with_value {
+            net.forward_value(&planes)
+        } else {
+            (net.forward(&planes), None)
+        };
         self.net_evals.fetch_add(1, Ordering::Relaxed);
         let logit = |i: Idx| {
             let (x, y) = b.xy(i);

@@ -242,7 +242,6 @@ pub struct ValueHead {
     fc1_b: Vec<f32>,
     fc2_w: Vec<f32>,
     fc2_b: f32,
-    channels: usize,
     header: Vec<(String, String)>,
 }
 
@@ -266,10 +265,9 @@ impl ValueHead {
         if header_value(&header, "policy-sha256").is_none() {
             return Err(err("the header names no policy-sha256 (its trunk)".into()));
         }
-        let mut it = tensors.into_iter();
-        let first = it.next().ok_or_else(|| err("no tensors".into()))?;
-        let channels = first.dims.get(1).copied().unwrap_or(0);
-        let mut it = std::iter::once(first).chain(it);
+        let mut it = tensors.into_iter().peekable();
+        // The trunk's width, as the first tensor (the 1×1 conv's weights) reads it.
+        let channels = it.peek().and_then(|t| t.dims.get(1).copied()).unwrap_or(0);
         let conv = take_conv(&mut it, "value.conv.weight", "value.conv.bias", channels, 1)
             .map_err(&err)?;
         if conv.cout != 2 {
@@ -306,7 +304,6 @@ impl ValueHead {
             fc1_b,
             fc2_w,
             fc2_b: fc2_b[0],
-            channels,
             header,
         })
     }
@@ -477,33 +474,17 @@ impl PolicyNet {
                 ),
             });
         }
-        if value.channels != self.channels {
+        if value.conv.cin != self.channels {
             return Err(NetError {
                 file: file.to_string(),
                 message: format!(
                     "the value head reads {} channels, the network has {}",
-                    value.channels, self.channels
+                    value.conv.cin, self.channels
                 ),
             });
         }
         self.value = Some(value);
         Ok(self)
-    }
-
-    /// The built-in network with the built-in value head on its trunk.
-    pub fn builtin_with_value() -> std::sync::Arc<PolicyNet> {
-        static NET: std::sync::OnceLock<std::sync::Arc<PolicyNet>> = std::sync::OnceLock::new();
-        NET.get_or_init(|| {
-            std::sync::Arc::new(
-                (*PolicyNet::builtin())
-                    .clone()
-                    .with_value(ValueHead::builtin(), "models/go-value.bin (built in)")
-                    .expect(
-                        "the built-in value head fits the built-in network (checked by a test)",
-                    ),
-            )
-        })
-        .clone()
     }
 
     /// The value head on this network's trunk, if one is attached.
@@ -514,20 +495,22 @@ impl PolicyNet {
     /// The 361 move logits (p = row × 19 + col) of a position given as its 17 × 361 input
     /// planes, plane after plane.
     pub fn forward(&self, planes: &[f32]) -> Vec<f32> {
-        self.forward_with(planes, conv).0
+        self.forward_with(planes, conv, false).0
     }
 
     /// [`Self::forward`]'s logits and, with a value head, the logit of "the side to move wins"
     /// (its sigmoid is the probability), from one pass of the trunk.
     pub fn forward_value(&self, planes: &[f32]) -> (Vec<f32>, Option<f32>) {
-        self.forward_with(planes, conv)
+        self.forward_with(planes, conv, true)
     }
 
-    /// [`Self::forward_value`] with the convolution `conv`.
+    /// The move logits with the convolution `conv`, and the value when `with_value` and a head
+    /// is attached.
     fn forward_with(
         &self,
         planes: &[f32],
         conv: fn(&Conv, &[f32], &mut [f32]),
+        with_value: bool,
     ) -> (Vec<f32>, Option<f32>) {
         assert_eq!(planes.len(), PLANES * POINTS, "17 planes of 361 points");
         // activations: padded point by padded point, the channels of a point together
@@ -554,7 +537,8 @@ impl PolicyNet {
         let mut out = vec![0.0f32; BUF];
         conv(&self.head, &a, &mut out);
         let logits = (0..POINTS).map(|p| out[padded(p)]).collect();
-        (logits, self.value.as_ref().map(|v| v.logit(&a)))
+        let value = self.value.as_ref().filter(|_| with_value);
+        (logits, value.map(|v| v.logit(&a)))
     }
 }
 
@@ -1019,7 +1003,10 @@ mod tests {
                     b.play(moves[rng.below(moves.len())], c);
                 }
                 let pl = planes_of(&b, &[b.last_move(), PASS, PASS, PASS], 7.5).unwrap();
-                let (fast, slow) = (net.forward(&pl), net.forward_with(&pl, conv_portable).0);
+                let (fast, slow) = (
+                    net.forward(&pl),
+                    net.forward_with(&pl, conv_portable, false).0,
+                );
                 for (a, s) in fast.iter().zip(&slow) {
                     assert!((a - s).abs() <= 1e-4, "position {n}: {a} vs {s}");
                 }
@@ -1187,7 +1174,10 @@ mod tests {
 
     #[test]
     fn the_built_in_value_head_fits_the_built_in_network() {
-        let net = PolicyNet::builtin_with_value();
+        let net = (*PolicyNet::builtin())
+            .clone()
+            .with_value(ValueHead::builtin(), "built in")
+            .unwrap();
         let head = net.value_head().unwrap();
         assert!(head.header("held-out").unwrap().starts_with("accuracy 0."));
         assert!(head.header("recipe").unwrap().contains("train_value.py"));
