@@ -503,7 +503,8 @@ fn search_go(g: &SgfGame, summary: &Value, k: usize, r: &mut Reviewer) -> Result
     let game = g.replay(rules, Some(k)).map_err(|e| e.to_string())?;
     let played = g.moves.get(k).map(|m| m.mv);
     let v = r.review(&game, k, played);
-    let round = |x: f32, f: f32| (x * f).round() / f;
+    // As `super::rounded`, in f32 as the search gives them (a negative zero made zero).
+    let round = |x: f32, per: f32| (x * per).round() / per + 0.0;
     Ok(json!({
         "position": k,
         "to_move": v.to_move.letter().to_string(),

@@ -44,9 +44,11 @@ pub fn mistakes(g: &SgfGame, by_pos: &HashMap<u64, &Value>) -> Vec<(usize, f64)>
     out
 }
 
+/// Black's lead as `B+x` or `W+x` (a zero, negative or not, is `B+0`: stored reviews from
+/// before negative zeros were rounded away may hold one).
 fn lead(score: f64) -> String {
     if score >= 0.0 {
-        format!("B+{score}")
+        format!("B+{}", score.abs())
     } else {
         format!("W+{}", -score)
     }
@@ -185,4 +187,19 @@ pub fn sgf(g: &SgfGame, analysis: &Value) -> String {
     }
     out.push_str(")\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lead_of_zero_is_b_plus_zero_whatever_its_sign() {
+        assert_eq!(lead(-0.0), "B+0");
+        assert_eq!(lead(0.0), "B+0");
+        assert_eq!(lead(2.5), "B+2.5");
+        assert_eq!(lead(-7.5), "W+7.5");
+        assert_eq!(crate::review::rounded(-0.04, 10.0).to_string(), "0");
+        assert_eq!(crate::review::rounded(-0.06, 10.0), -0.1);
+    }
 }
