@@ -494,6 +494,12 @@ pub(super) fn mv_text(m: Move) -> String {
     }
 }
 
+/// `x` rounded to the nearest `1 / per` (`per` 10: tenths) for the stored review, a negative
+/// zero made zero (a lead of −0.04 is 0, not −0, which would read `B+-0`).
+pub fn rounded(x: f64, per: f64) -> f64 {
+    (x * per).round() / per + 0.0
+}
+
 /// The Go bot's opinion of the position after `k` moves and of the move played there, from
 /// one search (`r`'s tree, kept from position `k − 1` when it was searched there): Black's win
 /// rate and score lead with its band, the preferred move and its principal variation, and what
@@ -503,7 +509,7 @@ fn search_go(g: &SgfGame, summary: &Value, k: usize, r: &mut Reviewer) -> Result
     let game = g.replay(rules, Some(k)).map_err(|e| e.to_string())?;
     let played = g.moves.get(k).map(|m| m.mv);
     let v = r.review(&game, k, played);
-    // As `super::rounded`, in f32 as the search gives them (a negative zero made zero).
+    // As `rounded`, in f32 as the search gives them (a negative zero made zero).
     let round = |x: f32, per: f32| (x * per).round() / per + 0.0;
     Ok(json!({
         "position": k,

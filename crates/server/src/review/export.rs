@@ -199,7 +199,7 @@ mod tests {
         assert_eq!(lead(0.0), "B+0");
         assert_eq!(lead(2.5), "B+2.5");
         assert_eq!(lead(-7.5), "W+7.5");
-        assert_eq!(crate::review::rounded(-0.04, 10.0).to_string(), "0");
-        assert_eq!(crate::review::rounded(-0.06, 10.0), -0.1);
+        assert_eq!(crate::review::engine::rounded(-0.04, 10.0).to_string(), "0");
+        assert_eq!(crate::review::engine::rounded(-0.06, 10.0), -0.1);
     }
 }

@@ -405,7 +405,7 @@ fn f(v: &Value) -> Option<f64> {
 /// The stored JSON of position `k` from KataGo's answer (Black's view), `next` being the
 /// answer at `k + 1` if asked: the fields our own engine stores, marked `"engine": "katago"`.
 pub fn position(g: &SgfGame, rules: &Rules, k: usize, a: &Value, next: Option<&Value>) -> Value {
-    let round = super::rounded;
+    let round = super::engine::rounded;
     let root = &a["rootInfo"];
     let to_move = match root["currentPlayer"].as_str() {
         Some("W") => Color::White,

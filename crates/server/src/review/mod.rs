@@ -40,12 +40,6 @@ pub mod export;
 pub mod katago;
 use engine::{Engine, Plan};
 
-/// `x` rounded to the nearest `1 / per` (`per` 10: tenths) for the stored review, a negative
-/// zero made zero (a lead of −0.04 is 0, not −0, which would read `B+-0`).
-pub fn rounded(x: f64, per: f64) -> f64 {
-    (x * per).round() / per + 0.0
-}
-
 /// The largest record accepted (bytes).
 pub const BODY_LIMIT: usize = 1 << 20;
 /// The most SGF nodes a record may hold (every game and variation of the file together).
