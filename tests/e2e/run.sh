@@ -44,7 +44,7 @@ PORT=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=
 # for the one address every page shares are tight; a spectator's socket was once lost mid-test
 # and its chat line with it);
 # every other limit is the default one. A seek is
-# offered the bot after 3 s (not 20): the guest of issue 21's tests takes it. The engine's review
+# offered the bot after 3 s (not 20): the guest of accounts-ratings-chat.test.mjs takes it. The engine's review
 # gets 100 playouts a position (the debug binary's search is slow).
 SERVE_ARGS=(--addr "127.0.0.1:$PORT" --database "sqlite:$TMP/e2e.db" --creates-per-minute 0 --open-games-per-client 0 --actions-per-second 0 --sockets-per-minute 0 --sockets-per-client 0 --guests-per-minute 0 --reviews-per-client 0 --seek-bot-seconds 3 --review-playouts 100)
 echo "== $BIN serve ${SERVE_ARGS[*]}"

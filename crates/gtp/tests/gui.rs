@@ -163,7 +163,7 @@ fn top_winrate(text: &str, id: u32) -> f64 {
 }
 
 #[test]
-fn issue14_1_analysis_is_for_the_colour_asked_not_the_tree_at_hand() {
+fn analysis_is_for_the_colour_asked_not_the_tree_at_hand() {
     // Komi 100 on 9×9: White wins whatever happens, Black never. Black's analysis after
     // White's (and the other way round, and after set-up stones) must say so.
     for (komi, first, second, setup) in [
@@ -189,7 +189,7 @@ fn issue14_1_analysis_is_for_the_colour_asked_not_the_tree_at_hand() {
 }
 
 #[test]
-fn issue14_2_analysis_lines_list_the_moves_worth_showing_as_sabaki_reads_them() {
+fn analysis_lines_list_the_moves_worth_showing_as_sabaki_reads_them() {
     let (out, _) = drive(
         "seed=3",
         &[
@@ -224,7 +224,7 @@ fn issue14_2_analysis_lines_list_the_moves_worth_showing_as_sabaki_reads_them() 
 }
 
 #[test]
-fn issue14_2_maxmoves_minmoves_and_kata_lines() {
+fn maxmoves_minmoves_and_kata_lines() {
     let (out, _) = drive(
         "seed=4",
         &[
@@ -265,7 +265,7 @@ fn issue14_2_maxmoves_minmoves_and_kata_lines() {
 }
 
 #[test]
-fn issue14_2_kata_score_lead_is_for_the_colour_analysed() {
+fn kata_score_lead_is_for_the_colour_analysed() {
     let text = session(
         "playouts=300,seed=8",
         "boardsize 9\nkomi 50\n1 kata-analyze b 10\n2 kata-analyze w 10\n",
@@ -281,7 +281,7 @@ fn issue14_2_kata_score_lead_is_for_the_colour_analysed() {
 }
 
 #[test]
-fn issue14_2_lz_genmove_analyze_streams_while_it_thinks_and_its_colour_is_optional() {
+fn lz_genmove_analyze_streams_while_it_thinks_and_its_colour_is_optional() {
     let (out, _) = drive(
         "time=0.6,seed=2",
         &[
@@ -306,7 +306,7 @@ fn issue14_2_lz_genmove_analyze_streams_while_it_thinks_and_its_colour_is_option
 }
 
 #[test]
-fn issue14_3_named_keys_avoid_allow_and_a_prompt_stop() {
+fn named_keys_avoid_allow_and_a_prompt_stop() {
     let (out, sent) = drive(
         "seed=6",
         &[
@@ -346,7 +346,7 @@ fn issue14_3_named_keys_avoid_allow_and_a_prompt_stop() {
 }
 
 #[test]
-fn issue14_3_bad_analysis_arguments_are_refused_and_change_nothing() {
+fn bad_analysis_arguments_are_refused_and_change_nothing() {
     let a = answers(
         "playouts=50",
         "boardsize 9\nplay b e5\n1 lz-analyze b fly\n2 lz-analyze purple\n3 lz-analyze b interval\n4 lz-analyze b avoid b Z99 1\n5 lz-analyze b avoid b E5\n6 kata-analyze b ownership maybe\n7 lz-analyze b ownership true\n8 lz-analyze b interval -1\n9 lz-genmove_analyze b maxmoves\n10 kata-analyze b avoid w K1 1\nshowboard\n",
@@ -368,7 +368,7 @@ fn issue14_3_bad_analysis_arguments_are_refused_and_change_nothing() {
 }
 
 #[test]
-fn issue14_4_any_finite_komi_is_accepted_and_scored_exactly() {
+fn any_finite_komi_is_accepted_and_scored_exactly() {
     // Black owns the left side, White the right: 10 points each (A3's dead stone removed).
     let mut s = String::from("boardsize 5\n");
     for r in 1..=5 {
@@ -403,7 +403,7 @@ fn issue14_4_any_finite_komi_is_accepted_and_scored_exactly() {
 }
 
 #[test]
-fn issue12_baduk_rules_keeps_the_komi_unless_it_sets_komi() {
+fn baduk_rules_keeps_the_komi_unless_it_sets_komi() {
     let a = answers(
         "playouts=20",
         "komi 3.75\nbaduk-rules japanese\nprintsgf\nbaduk-rules japanese,komi=6.5\nprintsgf\nkomi 0.5\nkgs-rules chinese\nprintsgf\n",
@@ -414,7 +414,7 @@ fn issue12_baduk_rules_keeps_the_komi_unless_it_sets_komi() {
 }
 
 #[test]
-fn issue14_5_printsgf_is_strict_ff4() {
+fn printsgf_is_strict_ff4() {
     let a = answers(
         "playouts=20",
         "boardsize 9\nplay b e5\nprintsgf\nboardsize 19\nprintsgf\n",
@@ -429,7 +429,7 @@ fn issue14_5_printsgf_is_strict_ff4() {
 }
 
 #[test]
-fn issue14_6_version_is_a_plain_version_number() {
+fn version_is_a_plain_version_number() {
     let a = answers("playouts=20", "1 version\n2 name\n");
     let v = a[0].strip_prefix("=1 ").unwrap();
     assert_eq!(v, env!("CARGO_PKG_VERSION"));
@@ -440,7 +440,7 @@ fn issue14_6_version_is_a_plain_version_number() {
 }
 
 #[test]
-fn issue12_off_board_vertices_are_invalid_coordinates_as_gnu_go_says() {
+fn off_board_vertices_are_invalid_coordinates_as_gnu_go_says() {
     let a = answers(
         "playouts=20",
         "boardsize 9\nplay b K1\nplay b A10\nplay w A0\nplay b zz\nplay b e5\n",
@@ -462,7 +462,7 @@ fn list_commands_names_the_kata_commands() {
 }
 
 #[test]
-fn issue14_3_avoid_holds_for_the_plies_it_is_given_for() {
+fn avoid_holds_for_the_plies_it_is_given_for() {
     let (out, _) = drive(
         "seed=9",
         &[

@@ -1,4 +1,4 @@
-// Login CSRF (issue 39, point 4), in the browser: a page on another site (served here from
+// Login CSRF, in the browser: a page on another site (served here from
 // 127.0.0.2, another site than the server's 127.0.0.1) posts a forged `<form enctype=text/plain>`
 // whose body reads as the attacker's credentials to /api/auth/login, and another to
 // /api/auth/guest. Both are refused (403 auth.origin) and the victim's session is unchanged;
@@ -42,7 +42,7 @@ async function me(page) {
   });
 }
 
-describe('issue 39: login CSRF', () => {
+describe('login CSRF', () => {
   let browser;
   let site;
   let siteURL;

@@ -1,4 +1,4 @@
-// Reviews (issue 23): a 19×19 record pasted in the lobby, stepped through, a dead group marked
+// Reviews: a 19×19 record pasted in the lobby, stepped through, a dead group marked
 // and the table recounted, the engine's review with its graph and a mistake and its line; a Wall
 // Go record likewise; a finished game's "Review this game" button; Korean and a phone's screen;
 // the page's weight and time to the first board.

@@ -1,4 +1,4 @@
-// What a player trips over in the browser (issue 20): the dead-stone phase as a negotiation with
+// What a player trips over in the browser: the dead-stone phase as a negotiation with
 // the bot, a Japanese dispute left without a result, undo against the bot, the time charged on a
 // resignation, the seat token kept out of the address bar, a replay whose panel follows the
 // replayed move, and the Korean page saying the server's messages in Korean.
@@ -62,7 +62,7 @@ function settledStone(st) {
 /** A 9×9 semeai the art. 7 confirmation cannot settle (as crates/server/tests/games.rs). */
 const SEMEAI = ['D5', 'E5', 'D4', 'E4', 'C6', 'F6', 'C3', 'F3', 'D6', 'E6', 'D3', 'E3', 'pass', 'pass'];
 
-describe('issue 20: what a player trips over', () => {
+describe('the game page: dead stones, undo, seat tokens, replay, Korean, phone taps, sound', () => {
   let browser;
   before(async () => {
     browser = await launch();

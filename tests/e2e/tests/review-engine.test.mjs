@@ -1,4 +1,4 @@
-// The engine's review you can trust (issue 41): a move's loss read inside one search, so a
+// The engine's review you can trust: a move's loss read inside one search, so a
 // flagged move is never the engine's own choice; the score lead drawn with its band; and a record
 // that ended by resignation says so first, its counted-now rows labelled as such.
 

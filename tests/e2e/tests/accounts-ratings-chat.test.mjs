@@ -1,4 +1,4 @@
-// Players who come back (issue 21), in the browser: two new users sign up, press "play now" for a
+// Players who come back, in the browser: two new users sign up, press "play now" for a
 // rated 9×9 game, are matched, chat (a spectator sees only the spectators' channel; markup stays
 // text), play to the end and find their new ratings and the game on their profiles; a guest plays
 // the bot offered when nobody else is seeking, then signs up keeping the game; the new pages on
@@ -21,7 +21,7 @@ async function signUp(page, name) {
   await page.waitForSelector(`#account [data-me="${name}"]`);
 }
 
-describe('issue 21: players who come back', () => {
+describe('accounts, play now, ratings and chat: players who come back', () => {
   let browser;
   let A;
   let B;
@@ -80,7 +80,7 @@ describe('issue 21: players who come back', () => {
       await A.page.waitForSelector('body[data-seek=searching]');
       // The second seek pairs with the first one: both pages move into the game.
       await Promise.all([A.page.waitForURL(/\/g\/[^/#]+/), B.page.waitForURL(/\/g\/[^/#]+/), B.page.click('#seek-btn')]);
-      record('issue21 seek → both game pages (ms)', Date.now() - t0);
+      record('play now: seek → both game pages (ms)', Date.now() - t0);
       gameId = new URL(A.page.url()).pathname.split('/')[2];
       assert.equal(new URL(B.page.url()).pathname.split('/')[2], gameId, 'one game for both');
       const seatA = await mySeat(A.page);
@@ -182,7 +182,7 @@ describe('issue 21: players who come back', () => {
         await p.waitForSelector(`#opponents tr[data-opponent="${won ? (white === A ? nameA : nameB) : black === A ? nameA : nameB}"]`);
         assert.match(await p.getAttribute('#sgf-all', 'href'), new RegExp(`/api/players/${name}/games\\.sgf$`));
       }
-      await docShot(A.page, 'issue21-profile');
+      await docShot(A.page, 'profile');
     }));
 
   test('a guest takes the bot offered when nobody else seeks, then signs up keeping the game', async (t) => {
@@ -246,7 +246,7 @@ describe('issue 21: players who come back', () => {
       await p.fill('#create input[name=opponent]', nameB);
       await p.waitForSelector('#suggest-note[data-suggest]');
       const sug = await p.evaluate(async (n) => (await fetch(`/api/suggest?opponent=${encodeURIComponent(n)}&kind=go-small`)).json(), nameB);
-      record('issue21 suggestion after one rated 9×9 game', sug);
+      record('play now: suggestion after one rated 9×9 game', sug);
       assert.equal(await p.getAttribute('#suggest-note', 'data-suggest'), `${sug.handicap}:${sug.komi ?? ''}`);
       assert.equal(await p.inputValue('#create select[name=handicap]'), String(sug.handicap));
       assert.equal(await p.inputValue('#create input[name=komi]'), sug.komi === null ? '' : String(sug.komi));
@@ -310,7 +310,7 @@ describe('issue 21: players who come back', () => {
         await q.waitForTimeout(300);
         const wide = await q.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(wide <= 390, `${path}: ${wide} px wide`);
-        await docShot(q, `issue21-phone${path.replace(/[^a-z0-9]+/gi, '-')}`, { fullPage: true });
+        await docShot(q, `phone${path.replace(/[^a-z0-9]+/gi, '-')}`, { fullPage: true });
       }
     });
   });

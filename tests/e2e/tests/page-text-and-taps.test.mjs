@@ -1,4 +1,4 @@
-// What a player still trips over (issue 42): the review page never prints `null`, `undefined`
+// What a player still trips over: the review page never prints `null`, `undefined`
 // or `NaN`, in either language, whatever is clicked; Wall Go's "Staying in place" is explained
 // where it is chosen and in the game's how-to; on a phone, a tap on an occupied point is refused
 // at the tap with its reason.
@@ -23,7 +23,7 @@ async function noMissing(page, where) {
   assert.equal(bad, null, `${where}: the page prints ${bad}: …${text.slice(Math.max(0, text.search(/\b(null|undefined|NaN)\b/) - 80)).slice(0, 160)}…`);
 }
 
-describe('issue 42', () => {
+describe('no null on the review page, Wall Go stay explained, refused phone taps', () => {
   let browser;
   before(async () => {
     browser = await launch();
@@ -32,7 +32,7 @@ describe('issue 42', () => {
     await browser?.close();
   });
 
-  test('1. the review page prints no null, undefined or NaN after keys, rule changes and the Benson switch, in both languages', async (t) => {
+  test('the review page prints no null, undefined or NaN after keys, rule changes and the Benson switch, in both languages', async (t) => {
     const r = await fetch(`${BASE}/api/reviews`, { method: 'POST', headers: { 'content-type': 'application/x-go-sgf' }, body: settled() });
     assert.equal(r.status, 201);
     const { url } = await r.json();
@@ -67,7 +67,7 @@ describe('issue 42', () => {
     });
   });
 
-  test('7. "Staying in place" is explained beside its field and in the game\'s how-to, in both languages', async (t) => {
+  test('"Staying in place" is explained beside its field and in the game\'s how-to, in both languages', async (t) => {
     const { page } = await person(browser, 'stay-reader');
     await shots(t, [page], async () => {
       await page.goto(`${BASE}/`);
@@ -91,7 +91,7 @@ describe('issue 42', () => {
     });
   });
 
-  test('5. on a phone, a tap on an occupied point offers no "Play" and says why; a free point does', async (t) => {
+  test('on a phone, a tap on an occupied point offers no "Play" and says why; a free point does', async (t) => {
     const { page } = await person(browser, 'phone-tapper', { viewport: { width: 390, height: 844 }, touch: true });
     await shots(t, [page], async () => {
       const g = await api('POST', '/api/games', { game: 'go', size: 9, rules: 'japanese', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });

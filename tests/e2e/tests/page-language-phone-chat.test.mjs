@@ -1,4 +1,4 @@
-// What a player still trips over (issue 42), the page's side: the Korean review page says
+// What a player still trips over, the page's side: the Korean review page says
 // everything in Korean (names, coordinates and SGF properties aside) and a language switch
 // redraws the move list; on a phone held sideways the board and the panel sit side by side with
 // Pass and Resign in view; a Wall Go piece's "stay here" is a button; a chat line typed while the
@@ -63,7 +63,7 @@ async function latinWords(page, names) {
   return [...new Set(words)];
 }
 
-describe('issue 42, the page', () => {
+describe('the page: the Korean review page, a phone held sideways, Wall Go stay, chat while offline', () => {
   let browser;
   before(async () => {
     browser = await launch();
@@ -72,7 +72,7 @@ describe('issue 42, the page', () => {
     await browser?.close();
   });
 
-  test('2. the Korean review page has no Latin words outside names, coordinates and SGF properties; a language switch redraws the move list', async (t) => {
+  test('the Korean review page has no Latin words outside names, coordinates and SGF properties; a language switch redraws the move list', async (t) => {
     const walledUrl = await openReview(walled());
     const suicideUrl = await openReview(suicide());
     const { page } = await person(browser, 'review-reader', { locale: 'ko-KR' });
@@ -121,7 +121,7 @@ describe('issue 42, the page', () => {
     });
   });
 
-  test('5. a phone held sideways (844×390): the whole board and Pass and Resign in view without scrolling', async (t) => {
+  test('a phone held sideways (844×390): the whole board and Pass and Resign in view without scrolling', async (t) => {
     const { page } = await person(browser, 'sideways', { viewport: { width: 844, height: 390 }, touch: true });
     await shots(t, [page], async () => {
       const g = await api('POST', '/api/games', { game: 'go', size: 19, rules: 'japanese', seats: { black: { kind: 'human' }, white: { kind: 'human' } } });
@@ -129,7 +129,7 @@ describe('issue 42, the page', () => {
       await page.goto(`${BASE}${g.data.seats.black.url}`);
       await page.waitForSelector('body[data-myturn="1"]');
       await page.waitForSelector('[data-action=pass]');
-      await docShot(page, 'issue42-phone-landscape');
+      await docShot(page, 'phone-landscape');
       const seen = await page.evaluate(() => {
         const box = (sel) => {
           const r = document.querySelector(sel).getBoundingClientRect();
@@ -164,7 +164,7 @@ describe('issue 42, the page', () => {
     });
   });
 
-  test('7. a Wall Go piece\'s stay is a button ("Stay on B2"), explained in the how-to, in both languages', async (t) => {
+  test('a Wall Go piece\'s stay is a button ("Stay on B2"), explained in the how-to, in both languages', async (t) => {
     const { page } = await person(browser, 'stayer');
     await shots(t, [page], async () => {
       const w = await api('POST', '/api/games', { game: 'wallgo', variant: 'placement=ABAB stay=out-and-back tiebreak=none', seats: { A: { kind: 'human' }, B: { kind: 'human' } } });
@@ -202,7 +202,7 @@ describe('issue 42, the page', () => {
     });
   });
 
-  test('8. a chat line typed while the socket is down shows as pending and reaches the other player when it is back', async (t) => {
+  test('a chat line typed while the socket is down shows as pending and reaches the other player when it is back', async (t) => {
     const black = await person(browser, 'chat-black');
     const white = await person(browser, 'chat-white');
     await shots(t, [black.page, white.page], async () => {

@@ -1,4 +1,4 @@
-// What a player still trips over (issue 42), the lobby and the profile: a seek cancelled on one
+// What a player still trips over, the lobby and the profile: a seek cancelled on one
 // page leaves every other lobby at once (pushed over the lobby's socket) and its Cancel asks
 // nothing that answers 404; "1 guest" / "2 guests" online in both languages; a bot's seat card
 // names its level and rating; a game played as a guest and kept at sign-up names its real
@@ -27,7 +27,7 @@ function millRoots(text) {
   return JSON.parse(execFileSync('python3', ['-c', code], { input: text, encoding: 'utf8' }));
 }
 
-describe('issue 42: lobby and profile', () => {
+describe('the lobby and the profile', () => {
   let browser;
   before(async () => {
     browser = await launch();
@@ -36,7 +36,7 @@ describe('issue 42: lobby and profile', () => {
     await browser?.close();
   });
 
-  test('4. a seek cancelled on one page is gone from a second page within 1 s, and its Cancel asks for nothing gone (no 404)', async (t) => {
+  test('a seek cancelled on one page is gone from a second page within 1 s, and its Cancel asks for nothing gone (no 404)', async (t) => {
     const A = await person(browser, 'seeker');
     const B = await person(browser, 'onlooker');
     await shots(t, [A.page, B.page], async () => {
@@ -85,7 +85,7 @@ describe('issue 42: lobby and profile', () => {
     await B.context.close();
   });
 
-  test('4. "Players online" counts guests as "1 guest" / "N guests" (손님 N명 in Korean)', async (t) => {
+  test('"Players online" counts guests as "1 guest" / "N guests" (손님 N명 in Korean)', async (t) => {
     const P = await person(browser, 'counter');
     await shots(t, [P.page], async () => {
       const p = P.page;
@@ -117,7 +117,7 @@ describe('issue 42: lobby and profile', () => {
     await P.context.close();
   });
 
-  test("4. a bot's seat card names its level and rating, in both languages", async (t) => {
+  test("a bot's seat card names its level and rating, in both languages", async (t) => {
     const P = await person(browser, 'bot-watcher');
     await shots(t, [P.page], async () => {
       const p = P.page;
@@ -138,7 +138,7 @@ describe('issue 42: lobby and profile', () => {
     await P.context.close();
   });
 
-  test('3. a guest game kept at sign-up names the bot as the opponent on the profile; the graph starts at the initial rating; the SGF collection has DT, BR and WR', async (t) => {
+  test('a guest game kept at sign-up names the bot as the opponent on the profile; the graph starts at the initial rating; the SGF collection has DT, BR and WR', async (t) => {
     const P = await person(browser, 'guest-then-member');
     await shots(t, [P.page], async () => {
       const p = P.page;

@@ -1,4 +1,4 @@
-//! What a player still trips over (issue 42), over real HTTP and WebSocket on SQLite and
+//! Profiles, game records and the lobby socket, over real HTTP and WebSocket on SQLite and
 //! PostgreSQL: the profile names the profile's own seat of each game (a guest's game keeps the
 //! guest's old name), the rating history says where each game started from, the game record has
 //! its date and both ranks; the lobby's socket pushes the open seeks as they change; a bot's

@@ -1,4 +1,4 @@
-// Issue 39 in a browser: every page works under the server's Content-Security-Policy (nothing
+// In a browser: every page works under the server's Content-Security-Policy (nothing
 // inline is refused: no `securitypolicyviolation` event, no console error), and a stranger who
 // opens an invite-only game without its invite link cannot take the open seat, while the link
 // from the lobby's answer can.
@@ -15,7 +15,7 @@ async function watchViolations(context) {
   });
 }
 
-describe('issue 39', () => {
+describe('content security policy and invite-only games', () => {
   let browser;
   before(async () => {
     browser = await launch();
