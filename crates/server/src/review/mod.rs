@@ -303,6 +303,7 @@ fn go_moves(g: &SgfGame) -> Result<Vec<Value>, ActError> {
                     line: m.line,
                     property: Some(format!("{}[{}]", m.color.letter(), pt.to_sgf(size))),
                     message: format!("move {} {} {pt}: {e}", i + 1, m.color.letter()),
+                    limit: None,
                 })
             })?;
         }
