@@ -2,7 +2,9 @@
 //! ISO-8859-1, so non-UTF-8 input reaches the parser — and replays whatever parses: under the
 //! file's rules and every preset (writing the replayed game back must give an SGF that reads
 //! again), and along the scorer's path (`Record::from_game`, marks, estimate, score), as
-//! `go score` and `go life` do. Errors must be values, never panics.
+//! `go score` and `go life` do. Errors must be values, never panics, and the reader's counted
+//! work on any input is at most `sgf::WORK_PER_BYTE` a byte (the per-input bound is cost per
+//! byte, not wall time: the set-up bombs cost seconds of CPU in a few hundred KB).
 
 #![no_main]
 
@@ -19,7 +21,13 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    let game = match SgfGame::parse(&text) {
+    let (read, work) = SgfGame::parse_counted(&text, 0, &sgf::SgfLimits::default());
+    assert!(
+        work.cost() <= sgf::WORK_PER_BYTE * text.len().max(1),
+        "{work:?} for {} bytes",
+        text.len()
+    );
+    let game = match read {
         Ok(g) => g,
         Err(e) => {
             let _ = e.to_string();

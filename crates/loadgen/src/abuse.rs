@@ -1,7 +1,8 @@
 //! The client side of `baduk bench abuse`: a scripted abuse mix against a running `baduk serve`
 //! (floods of game creation, actions with made-up tokens, junk bodies, sockets opened and never
-//! read, set-up bombs uploaded as reviews, a stored review read over and over, "play now" seek
-//! floods from two guests, connections that send their headers a byte at a time), each abuser
+//! read, set-up bombs uploaded as reviews (issue 39's, and issue 56's escaped and collection
+//! bombs), a stored review read over and over (page, analysis, marks, annotated export), "play
+//! now" seek floods from two guests, connections that send their headers a byte at a time), each abuser
 //! on its own loopback address, beside honest games played from addresses of their own. It
 //! reports the honest actions' latency, `/healthz`'s latency, any acknowledged action the
 //! server lost, what the abusers got back, and the server's resident memory. Bounded in time;
@@ -317,6 +318,87 @@ pub fn setup_heavy() -> String {
     )
 }
 
+/// Issue 56's escaped set-up bomb: 19,990 nodes of `AB[\aa:ZZ]` in a variation (220 KB), whose
+/// escapes hid each 52×52 rectangle from the old pre-scan.
+pub fn escaped_bomb() -> String {
+    format!(
+        "(;GM[1]SZ[19];B[pd];W[dp](;B[pp])({}))",
+        ";AB[\\aa:ZZ]".repeat(19_990)
+    )
+}
+
+/// Issue 56's collection bomb: 900 games of 11 `AB[aa:ZZ]` each (100 KB), every game under the
+/// old per-game set-up cap.
+pub fn collection_bomb() -> String {
+    format!("(;GM[1]{})", "AB[aa:ZZ]".repeat(11)).repeat(900)
+}
+
+/// Abuser `a` uploading the escaped and the collection bombs in turn until `stop`, from its
+/// own address.
+fn review_bomb_uploads(
+    a: usize,
+    stop: Arc<AtomicBool>,
+    codes: Codes,
+    base: String,
+) -> Result<tokio::task::JoinHandle<()>, String> {
+    let http = client(client_addr(100 + a))?;
+    Ok(tokio::spawn(async move {
+        let bombs = [escaped_bomb(), collection_bomb()];
+        let mut i = 0;
+        while !stop.load(Ordering::Relaxed) {
+            let c = match http
+                .post(format!("{base}/api/reviews"))
+                .body(bombs[i % 2].clone())
+                .send()
+                .await
+            {
+                Ok(r) => r.status().as_u16(),
+                Err(_) => 0,
+            };
+            count(&codes, "review escaped and collection bombs", c);
+            i += 1;
+        }
+    }))
+}
+
+/// Abuser `a` asking for marks (a chain toggled) and the annotated export of the stored review
+/// `id` in turn until `stop`, from its own address.
+fn review_marks_reads(
+    a: usize,
+    stop: Arc<AtomicBool>,
+    codes: Codes,
+    base: String,
+    id: String,
+) -> Result<tokio::task::JoinHandle<()>, String> {
+    let http = client(client_addr(110 + a))?;
+    Ok(tokio::spawn(async move {
+        let mut i = 0;
+        while !stop.load(Ordering::Relaxed) {
+            let r = if i % 2 == 0 {
+                http.post(format!("{base}/api/reviews/{id}/marks"))
+                    .header("content-type", "application/json")
+                    .body(r#"{"toggle":"D16"}"#)
+                    .send()
+                    .await
+            } else {
+                http.get(format!("{base}/api/reviews/{id}/record?analysis=1"))
+                    .send()
+                    .await
+            };
+            let c = match r {
+                Ok(r) => {
+                    let c = r.status().as_u16();
+                    let _ = r.bytes().await;
+                    c
+                }
+                Err(_) => 0,
+            };
+            count(&codes, "review marks and exports", c);
+            i += 1;
+        }
+    }))
+}
+
 /// A guest session of `http`: (cookie header value, CSRF token).
 async fn guest_session(http: &reqwest::Client, base: &str) -> Option<(String, String)> {
     let r = http
@@ -544,6 +626,19 @@ pub async fn run(opts: &AbuseOptions) -> Result<AbuseReport, String> {
         }
     }
     for a in 0..opts.abusers {
+        tasks.push(review_bomb_uploads(
+            a,
+            stop.clone(),
+            codes.clone(),
+            base.clone(),
+        )?);
+        tasks.push(review_marks_reads(
+            a,
+            stop.clone(),
+            codes.clone(),
+            base.clone(),
+            heavy_review.clone(),
+        )?);
         {
             // Set-up bombs as reviews.
             let (stop, codes, base) = (stop.clone(), codes.clone(), base.clone());

@@ -290,3 +290,134 @@ async fn one_client_queues_at_most_its_share_of_engine_reviews() {
         "{codes:?}"
     );
 }
+
+/// Issue 56's escaped set-up bomb: 19,990 nodes of `AB[\aa:ZZ]` in a variation (220 KB). The
+/// old pre-scan skipped the escaped letter, so the value counted nothing, and the reader then
+/// expanded every 52×52 rectangle: 201 after 6–8 s and 300 MB, then every mark, export and
+/// engine position read it again.
+fn escaped_bomb() -> String {
+    format!(
+        "(;GM[1]SZ[19];B[pd];W[dp](;B[pp])({}))",
+        ";AB[\\aa:ZZ]".repeat(19_990)
+    )
+}
+
+/// Issue 56's collection bomb: 900 games of 11 `AB[aa:ZZ]` (100 KB), each game under the old
+/// per-game set-up cap: 3.6 s of CPU and 592 MB before the 422.
+fn collection_bomb() -> String {
+    format!("(;GM[1]{})", "AB[aa:ZZ]".repeat(11)).repeat(900)
+}
+
+/// The escaped bomb is refused at the set-up cap, its escapes read as what they stand for, and
+/// the collection bomb at the reader's limit on points across the whole file; nothing is
+/// stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn escaped_and_collection_set_up_bombs_are_refused_naming_the_limit() {
+    let s = Server::start("sqlite").await;
+    let (st, v) = upload(&s, &escaped_bomb()).await;
+    assert_eq!((st, v["code"].as_str()), (422, Some("review.sgf")), "{v}");
+    let msg = v["error"].as_str().unwrap();
+    assert!(
+        msg.contains("too much set-up") && msg.contains("31250"),
+        "{msg}"
+    );
+    assert!(
+        v["args"]["property"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("AB[aa:ZZ]")),
+        "{v}"
+    );
+
+    let (st, v) = upload(&s, &collection_bomb()).await;
+    assert_eq!(
+        (st, v["code"].as_str()),
+        (413, Some("review.points")),
+        "{v}"
+    );
+    assert_eq!(v["args"]["max"], 100_000, "{v}");
+    assert_eq!(v["args"]["limit"], "max_points", "{v}");
+    assert!(v["error"].as_str().unwrap().contains("100000"), "{v}");
+    assert_eq!(baduk_server::review::count(&s.hub.store).await.unwrap(), 0);
+}
+
+/// A live 9×9 bot game's replies stay prompt while three clients upload the bombs over and
+/// over and another asks for marks and the annotated export of a stored review: the bombs
+/// cost the reader a bounded count of work each, and marks and exports start from the game
+/// stored at upload. (The bound is generous — a debug build on a shared machine — where the
+/// old code gave 7–8 s replies in a release build; a normal reply takes milliseconds.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_game_stays_prompt_beside_bomb_uploads_and_review_reads() {
+    let s = Server::start("sqlite").await;
+    let game = "(;GM[1]SZ[19];B[pd];W[dp];B[pp];W[dd];B[fq];W[cn];B[jp];W[qf])";
+    let (st, v) = upload(&s, game).await;
+    assert_eq!(st, 201, "{v}");
+    let review = v["id"].as_str().unwrap().to_string();
+    let (id, seats) = s
+        .create(json!({"game": "go", "size": 9, "rules": "chinese",
+            "seats": {"white": {"kind": "bot", "bot": "baduk", "options": "playouts=50"}}}))
+        .await;
+    let black = common::token(&seats, "black");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut load = Vec::new();
+    for k in 0..4 {
+        let (http, base, stop, review) =
+            (s.http.clone(), s.base.clone(), stop.clone(), review.clone());
+        load.push(tokio::spawn(async move {
+            let bomb = if k % 2 == 0 {
+                escaped_bomb()
+            } else {
+                collection_bomb()
+            };
+            let mut answered = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let r = if k < 3 {
+                    http.post(format!("{base}/api/reviews"))
+                        .body(bomb.clone())
+                        .send()
+                        .await
+                } else if answered % 2 == 0 {
+                    http.post(format!("{base}/api/reviews/{review}/marks"))
+                        .body("{\"toggle\": \"Q16\"}")
+                        .send()
+                        .await
+                } else {
+                    http.get(format!("{base}/api/reviews/{review}/record?analysis=1"))
+                        .send()
+                        .await
+                };
+                let status = r.map(|r| r.status().as_u16()).unwrap_or(0);
+                if k < 3 {
+                    assert!(status == 413 || status == 422, "bomb {k}: {status}");
+                } else {
+                    assert_eq!(status, 200, "marks and export");
+                }
+                answered += 1;
+            }
+            answered
+        }));
+    }
+    let mut slowest = Duration::ZERO;
+    let mut points = ["E5", "C3", "G7", "C7", "G3", "E3", "E7"].into_iter();
+    for n in 1..=3 {
+        let asked = std::time::Instant::now();
+        // The first free point of the list (the bot may have taken one).
+        loop {
+            let mv = points.next().expect("a free point");
+            if s.act(&id, &black, mv).await.0 == 200 {
+                break;
+            }
+        }
+        s.wait_for(&id, 60, |x| x["moves"].as_array().unwrap().len() >= 2 * n)
+            .await;
+        slowest = slowest.max(asked.elapsed());
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for l in load {
+        assert!(l.await.unwrap() > 0);
+    }
+    assert!(
+        slowest < Duration::from_secs(5),
+        "a bot reply took {slowest:?} beside the bombs"
+    );
+    assert_eq!(baduk_server::review::count(&s.hub.store).await.unwrap(), 1);
+}

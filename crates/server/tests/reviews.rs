@@ -181,19 +181,27 @@ async fn bad_records_get_the_readers_error_and_nothing_is_stored() {
         }
         many.push(')');
         let (st, v) = upload(&s, "", many.into_bytes()).await;
-        assert_eq!(st, 413, "{v}");
-        assert!(
-            v["error"].as_str().unwrap().contains("3001 variations"),
+        assert_eq!(
+            (st, v["code"].as_str()),
+            (413, Some("review.variations")),
             "{v}"
         );
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .contains("more than 1000 variations"),
+            "{v}"
+        );
+        assert_eq!(v["args"]["max"], 1000, "{v}");
         let mut long = String::from("(;GM[1]SZ[9]");
         for _ in 0..25_000 {
             long.push_str(";B[]");
         }
         long.push(')');
         let (st, v) = upload(&s, "", long.into_bytes()).await;
-        assert_eq!(st, 413, "{v}");
-        assert!(v["error"].as_str().unwrap().contains("nodes"), "{v}");
+        assert_eq!((st, v["code"].as_str()), (413, Some("review.nodes")), "{v}");
+        assert!(v["error"].as_str().unwrap().contains("20000 nodes"), "{v}");
         let huge = format!(
             "(;GM[1]SZ[9]C[{}])",
             "x".repeat(baduk_server::review::BODY_LIMIT)
@@ -591,4 +599,80 @@ async fn a_19x19_review_searches_with_the_policy_network() {
     for p in ps {
         assert_eq!(p["priors"], "net", "{p}");
     }
+}
+
+/// A review stored before the server kept the game it read (the `game` column NULL, as an older
+/// server's database has it) is read once, on first use, and its game stored; one stored then
+/// that the reader now refuses (an old set-up bomb) answers a 422 from its stored reason, and
+/// neither is changed otherwise.
+#[tokio::test]
+async fn a_review_stored_by_an_older_server_is_read_once_and_its_game_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("old.db").display());
+    let s = Server::start(&url).await;
+    let r = review(&s, "", example("game-9x9.sgf")).await;
+    let id = r["id"].as_str().unwrap().to_string();
+    let bomb = format!(
+        "(;GM[1]SZ[19];B[pd];W[dp](;B[pp])({}))",
+        ";AB[\\aa:ZZ]".repeat(2_000)
+    );
+    let db = sqlx::SqlitePool::connect(&url).await.unwrap();
+    sqlx::query("UPDATE reviews SET game = NULL, plan = NULL WHERE id = $1")
+        .bind(&id)
+        .execute(&db)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO reviews (id, kind, record, game_index, summary, created_at) \
+         SELECT 'oldbomb', kind, $1, 0, summary, created_at FROM reviews WHERE id = $2",
+    )
+    .bind(&bomb)
+    .bind(&id)
+    .execute(&db)
+    .await
+    .unwrap();
+    let game_of = |id: &str| {
+        let (db, id) = (db.clone(), id.to_string());
+        async move {
+            sqlx::query_scalar::<_, Option<String>>("SELECT game FROM reviews WHERE id = $1")
+                .bind(id)
+                .fetch_one(&db)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(game_of(&id).await, None);
+    let toggle = json!({"toggle": "D4"}).to_string();
+    let (st, v) = s
+        .post(&format!("/api/reviews/{id}/marks"), None, &toggle)
+        .await;
+    assert_eq!(st, 200, "{v}");
+    let stored = game_of(&id).await.expect("the game is stored on first use");
+    assert!(stored.contains("\"moves\""), "{stored}");
+    let (st, again) = s.get(&format!("/api/reviews/{id}")).await;
+    assert_eq!(st, 200, "{again}");
+    assert_eq!(
+        again["analysis"]["total"], r["analysis"]["total"],
+        "{again}"
+    );
+    let export = s
+        .http
+        .get(format!("{}/api/reviews/{id}/record?analysis=1", s.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(export.status(), 200);
+
+    for _ in 0..2 {
+        let (st, v) = s.post("/api/reviews/oldbomb/marks", None, &toggle).await;
+        assert_eq!((st, v["code"].as_str()), (422, Some("review.sgf")), "{v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("too much set-up"),
+            "{v}"
+        );
+    }
+    let reason = game_of("oldbomb").await.expect("the reason is stored");
+    assert!(reason.contains("unreadable"), "{reason}");
+    let (st, _) = s.get("/api/reviews/oldbomb/record").await;
+    assert_eq!(st, 200);
 }

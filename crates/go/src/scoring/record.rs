@@ -79,6 +79,7 @@ impl Record {
                         line: m.line,
                         property: Some(format!("{}[{}]", m.color.letter(), pt.to_sgf(size))),
                         message: format!("move {} {} {pt}: {e}", i + 1, m.color.letter()),
+                        limit: None,
                     })?;
                 }
             }

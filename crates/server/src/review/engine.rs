@@ -286,21 +286,11 @@ pub struct Plan {
     pub rules: Option<String>,
 }
 
-/// The plan of a review from its summary and record (a replay: run it off the runtime).
-pub fn plan(kind: &str, summary: &Value, record: &str, index: usize) -> Plan {
-    if kind == "go" {
-        match SgfGame::parse_game(record, index) {
-            Ok(g) => go_plan_of(summary, &g),
-            Err(_) => Plan {
-                positions: 0,
-                rules: None,
-            },
-        }
-    } else {
-        Plan {
-            positions: summary["positions"].as_array().map_or(0, Vec::len),
-            rules: None,
-        }
+/// The plan of a Wall Go review from its summary.
+pub fn wall_plan(summary: &Value) -> Plan {
+    Plan {
+        positions: summary["positions"].as_array().map_or(0, Vec::len),
+        rules: None,
     }
 }
 
@@ -314,24 +304,31 @@ pub fn go_plan_of(summary: &Value, g: &SgfGame) -> Plan {
 }
 
 /// The stored plan of review `id`, or (a review stored before plans were) the plan computed
-/// once on the heavy pool and stored.
+/// once on the heavy pool, from the stored game (`game`, Go) or the summary, and stored.
 pub async fn stored_plan(
     st: &AppState,
     id: &str,
     stored: Option<&str>,
     kind: &str,
     summary: &str,
-    record: &str,
-    index: usize,
+    game: Option<&str>,
 ) -> Result<Plan, ActError> {
     if let Some(p) = stored.and_then(|t| serde_json::from_str::<Plan>(t).ok()) {
         return Ok(p);
     }
-    let (kind, summary, record) = (kind.to_string(), summary.to_string(), record.to_string());
+    let go = kind == "go";
+    let (summary, game) = (summary.to_string(), game.unwrap_or_default().to_string());
     let p = crate::game::work::heavy()
         .run(move || {
             let summary: Value = serde_json::from_str(&summary).unwrap_or(Value::Null);
-            plan(&kind, &summary, &record, index)
+            match go.then(|| super::stored::from_json(&game)) {
+                Some(Ok(g)) => go_plan_of(&summary, &g),
+                Some(Err(_)) => Plan {
+                    positions: 0,
+                    rules: None,
+                },
+                None => wall_plan(&summary),
+            }
         })
         .await?;
     let text = serde_json::to_string(&p).expect("a plan serialises");
@@ -350,13 +347,14 @@ pub async fn stored_plan(
 /// positions remain after it.
 async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> {
     let store = &st.hub.store;
-    let row =
-        sqlx::query("SELECT kind, record, game_index, summary, plan FROM reviews WHERE id = $1")
-            .bind(id)
-            .fetch_optional(store.read_pool())
-            .await
-            .map_err(|e| e.to_string())?
-            .ok_or("the review is gone")?;
+    let row = sqlx::query(
+        "SELECT kind, record, game_index, summary, plan, game FROM reviews WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(store.read_pool())
+    .await
+    .map_err(|e| e.to_string())?
+    .ok_or("the review is gone")?;
     let kind: String = row.try_get("kind").map_err(|e| e.to_string())?;
     let record: String = row.try_get("record").map_err(|e| e.to_string())?;
     let index = row
@@ -364,6 +362,11 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
         .map_err(|e| e.to_string())? as usize;
     let summary: String = row.try_get("summary").map_err(|e| e.to_string())?;
     let stored: Option<String> = row.try_get("plan").map_err(|e| e.to_string())?;
+    let game: Option<String> = row.try_get("game").map_err(|e| e.to_string())?;
+    let game = super::stored::game(st, id, game, &kind, &record, index)
+        .await
+        .map_err(|e| e.message)?
+        .unwrap_or_default();
     let done: HashSet<i64> =
         sqlx::query("SELECT position FROM review_analysis WHERE review_id = $1")
             .bind(id)
@@ -373,7 +376,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
             .iter()
             .filter_map(|r| r.try_get::<i64, _>("position").ok())
             .collect();
-    let total = stored_plan(st, id, stored.as_deref(), &kind, &summary, &record, index)
+    let total = stored_plan(st, id, stored.as_deref(), &kind, &summary, Some(&game))
         .await
         .map_err(|e| e.message)?
         .positions;
@@ -386,7 +389,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
     if let Some(ext) = engine.external(st).filter(|_| kind == "go") {
         if engine.fell_back(id).is_none() {
             let is_done = |t: usize| done.contains(&(t as i64));
-            let ask = (record.as_str(), index, summary.as_str());
+            let ask = (game.as_str(), summary.as_str());
             match super::katago::review_batch(&ext, &st.limits, ask, k, total, &is_done).await {
                 Ok(found) => {
                     for (t, v) in &found {
@@ -427,7 +430,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
         let time = limits.review_time.unwrap_or(limits.bots.max_time);
         if kind == "go" {
             let summary: Value = serde_json::from_str(&summary).map_err(|e| e.to_string())?;
-            let g = SgfGame::parse_game(&record, index).map_err(|e| e.to_string())?;
+            let g = super::stored::from_json(&game).map_err(|e| e.message)?;
             let mut r = kept.unwrap_or_else(|| {
                 // The network reads 19×19 boards only (its prior weight is the review's).
                 let net = (g.size.cols() == 19 && g.size.rows() == 19).then_some(go_net);

@@ -493,20 +493,20 @@ pub fn position(g: &SgfGame, rules: &Rules, k: usize, a: &Value, next: Option<&V
 }
 
 /// Reviews a batch of a Go record's positions from `k` (the first not stored) with the
-/// external engine: the stored JSON of each, by position. `ask` is the record's text, its game
-/// index and the review's summary. Err: the reason (the engine or the record failed).
+/// external engine: the stored JSON of each, by position. `ask` is the review's stored game
+/// (`super::stored`) and its summary. Err: the reason (the engine or the record failed).
 pub async fn review_batch(
     ext: &KataGo,
     limits: &crate::config::Limits,
-    ask: (&str, usize, &str),
+    ask: (&str, &str),
     k: usize,
     total: usize,
     done: &(dyn Fn(usize) -> bool + Sync),
 ) -> Result<Vec<(usize, Value)>, String> {
-    let (record, index, summary) = (ask.0.to_string(), ask.1, ask.2.to_string());
+    let (game, summary) = (ask.0.to_string(), ask.1.to_string());
     let (g, rules) = tokio::task::spawn_blocking(move || {
         let summary: Value = serde_json::from_str(&summary).map_err(|e| e.to_string())?;
-        let g = SgfGame::parse_game(&record, index).map_err(|e| e.to_string())?;
+        let g = super::stored::from_json(&game).map_err(|e| e.message)?;
         let (rules, _) = super::engine::go_plan(&summary, &g);
         Ok::<_, String>((g, rules))
     })

@@ -7,12 +7,15 @@
 //! table of every rule set at its final position; dead chains toggled on any position give a new
 //! table (the rows `baduk go score --json` prints for the same marks).
 //!
-//! Every request is a stranger's: the body is capped ([`BODY_LIMIT`]), the record's shape too
-//! ([`MAX_NODES`], [`MAX_VARIATIONS`], the library's 25×25 board and its cap on set-up points), a
-//! refused record stores nothing, and replay, scoring and export run on the server-wide heavy pool
-//! ([`crate::game::work`]), never on the runtime's threads. A record is read once, at upload: what
-//! `GET` serves (the summary and the engine's plan) is stored then, so reading a review costs its
-//! JSON, not a replay. A review is read-only: toggling marks computes a table and stores nothing.
+//! Every request is a stranger's: the body is capped ([`BODY_LIMIT`]), the reader's work too
+//! ([`stored::SGF_LIMITS`]: nodes, variations, games, properties, points and value bytes of the
+//! whole file, counted as the SGF is read; the library's 25×25 board and its cap on set-up
+//! points), a refused record stores nothing, and replay, scoring and export run on the
+//! server-wide heavy pool ([`crate::game::work`]), never on the runtime's threads. A record is
+//! read once, at upload: what `GET` serves (the summary and the engine's plan) and the game
+//! itself ([`stored`]: what marks, the export and the engine start from) are stored then, so no
+//! later request reads the SGF again. A review is read-only: toggling marks computes a table and
+//! stores nothing.
 
 use crate::game::go_room::rules_label;
 use crate::game::hub::{new_id, now_ms};
@@ -38,14 +41,12 @@ use std::sync::Arc;
 pub mod engine;
 pub mod export;
 pub mod katago;
+pub mod stored;
 use engine::{Engine, Plan};
+use stored::sgf_error;
 
 /// The largest record accepted (bytes).
 pub const BODY_LIMIT: usize = 1 << 20;
-/// The most SGF nodes a record may hold (every game and variation of the file together).
-pub const MAX_NODES: usize = 20_000;
-/// The most variations (SGF trees and subtrees) a record may hold.
-pub const MAX_VARIATIONS: usize = 1_000;
 /// The routes of reviews and the review page (merged into the API's router, under its rate
 /// limit).
 pub fn routes() -> Router<AppState> {
@@ -87,31 +88,6 @@ impl Kind {
             Kind::Wall => "wallgo",
         }
     }
-}
-
-/// Counts the nodes (`;`) and variations (`(`) of an SGF text outside property values.
-fn sgf_shape(text: &str) -> (usize, usize) {
-    let (mut nodes, mut trees) = (0, 0);
-    let mut in_value = false;
-    let mut escaped = false;
-    for b in text.bytes() {
-        if in_value {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b']' => in_value = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'[' => in_value = true,
-            b';' => nodes += 1,
-            b'(' => trees += 1,
-            _ => {}
-        }
-    }
-    (nodes, trees)
 }
 
 /// The text with every `CA[…]` property's value set to `UTF-8`: the stored text is decoded, so
@@ -180,22 +156,15 @@ fn is_wall_record(bytes: &[u8]) -> bool {
         .is_some_and(|l| l.split_whitespace().next() == Some("wallgo"))
 }
 
-/// A 422 carrying the SGF reader's error (line and property), in `args` too.
-fn sgf_error(e: &baduk_go::SgfError) -> ActError {
-    ActError::new(422, e.to_string()).with_code(
-        "review.sgf",
-        json!({"line": e.line, "property": e.property, "message": e.message}),
-    )
-}
-
 /// What an upload stores: its kind, the text, the game index, the summary served by `GET`
-/// (replay, legality, table) and the engine's plan.
+/// (replay, legality, table), the engine's plan and the Go game read ([`stored`]).
 struct Upload {
     kind: Kind,
     text: String,
     index: usize,
     summary: Value,
     plan: Plan,
+    game: Option<String>,
 }
 
 /// Reads an uploaded record. Every refusal is a 4xx naming why.
@@ -217,13 +186,14 @@ fn read_upload(bytes: &[u8], game: Option<usize>) -> Result<Upload, ActError> {
                 .with_code("review.utf8", Value::Null)
         })?;
         let summary = wall_summary(text)?;
-        let plan = engine::plan("wallgo", &summary, text, 0);
+        let plan = engine::wall_plan(&summary);
         return Ok(Upload {
             kind: Kind::Wall,
             text: text.to_string(),
             index: 0,
             summary,
             plan,
+            game: None,
         });
     }
     let text = baduk_go::sgf::decode(bytes).map_err(|e| sgf_error(&e))?;
@@ -232,26 +202,6 @@ fn read_upload(bytes: &[u8], game: Option<usize>) -> Result<Upload, ActError> {
             "this is neither an SGF file (it starts with `(;`) nor a Wall Go record (its first line is `wallgo 1`)",
         )
         .with_code("review.unknown", Value::Null));
-    }
-    let (nodes, variations) = sgf_shape(&text);
-    if nodes > MAX_NODES {
-        return Err(ActError::new(
-            413,
-            format!("the record holds {nodes} SGF nodes; a review takes at most {MAX_NODES}"),
-        )
-        .with_code("review.nodes", json!({"nodes": nodes, "max": MAX_NODES})));
-    }
-    if variations > MAX_VARIATIONS {
-        return Err(ActError::new(
-            413,
-            format!(
-                "the record holds {variations} variations; a review takes at most {MAX_VARIATIONS}"
-            ),
-        )
-        .with_code(
-            "review.variations",
-            json!({"variations": variations, "max": MAX_VARIATIONS}),
-        ));
     }
     let index = match game {
         Some(0) => {
@@ -262,7 +212,7 @@ fn read_upload(bytes: &[u8], game: Option<usize>) -> Result<Upload, ActError> {
         Some(n) => n - 1,
         None => 0,
     };
-    let g = SgfGame::parse_game(&text, index).map_err(|e| sgf_error(&e))?;
+    let g = stored::read(&text, index)?;
     let summary = go_summary(&g, index)?;
     let plan = engine::go_plan_of(&summary, &g);
     Ok(Upload {
@@ -271,6 +221,7 @@ fn read_upload(bytes: &[u8], game: Option<usize>) -> Result<Upload, ActError> {
         index,
         summary,
         plan,
+        game: Some(stored::to_json(&g)),
     })
 }
 
@@ -303,6 +254,7 @@ fn go_moves(g: &SgfGame) -> Result<Vec<Value>, ActError> {
                     line: m.line,
                     property: Some(format!("{}[{}]", m.color.letter(), pt.to_sgf(size))),
                     message: format!("move {} {} {pt}: {e}", i + 1, m.color.letter()),
+                    limit: None,
                 })
             })?;
         }
@@ -667,8 +619,8 @@ async fn create(
     let id = new_id();
     let store = &st.hub.store;
     sqlx::query(
-        "INSERT INTO reviews (id, kind, record, game_index, summary, created_at, plan) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO reviews (id, kind, record, game_index, summary, created_at, plan, game) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(&id)
     .bind(up.kind.word())
@@ -677,6 +629,7 @@ async fn create(
     .bind(up.summary.to_string())
     .bind(now_ms())
     .bind(serde_json::to_string(&up.plan).expect("a plan serialises"))
+    .bind(&up.game)
     .execute(store.writer_pool())
     .await
     .map_err(storage)?;
@@ -697,13 +650,14 @@ pub async fn count(store: &crate::store::Store) -> Result<i64, String> {
     row.try_get::<i64, _>("n").map_err(|e| e.to_string())
 }
 
-/// A stored review: kind, record text, game index, the summary's JSON text and the plan.
+/// A stored review: kind, record text, the summary's JSON text, the plan and (Go) the game
+/// read at upload ([`stored`]).
 struct Stored {
     kind: String,
     record: String,
-    index: usize,
     summary: String,
     plan: Plan,
+    game: Option<String>,
 }
 
 async fn load(st: &AppState, id: &str) -> Result<Stored, ActError> {
@@ -711,26 +665,29 @@ async fn load(st: &AppState, id: &str) -> Result<Stored, ActError> {
     if !valid_id(id) {
         return Err(missing());
     }
-    let row =
-        sqlx::query("SELECT kind, record, game_index, summary, plan FROM reviews WHERE id = $1")
-            .bind(id)
-            .fetch_optional(st.hub.store.read_pool())
-            .await
-            .map_err(storage)?
-            .ok_or_else(missing)?;
+    let row = sqlx::query(
+        "SELECT kind, record, game_index, summary, plan, game FROM reviews WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(st.hub.store.read_pool())
+    .await
+    .map_err(storage)?
+    .ok_or_else(missing)?;
     let kind: String = row.try_get("kind").map_err(storage)?;
     let record: String = row.try_get("record").map_err(storage)?;
     let index = row.try_get::<i64, _>("game_index").map_err(storage)? as usize;
     let summary: String = row.try_get("summary").map_err(storage)?;
     let stored: Option<String> = row.try_get("plan").map_err(storage)?;
+    let game: Option<String> = row.try_get("game").map_err(storage)?;
+    let game = stored::game(st, id, game, &kind, &record, index).await?;
     let plan =
-        engine::stored_plan(st, id, stored.as_deref(), &kind, &summary, &record, index).await?;
+        engine::stored_plan(st, id, stored.as_deref(), &kind, &summary, game.as_deref()).await?;
     Ok(Stored {
         kind,
         record,
-        index,
         summary,
         plan,
+        game,
     })
 }
 
@@ -821,12 +778,9 @@ async fn get_record(
     };
     let body = if q.analysis == Some(1) && s.kind == "go" {
         let a = engine::status(&st, &engine, &id, &s.plan).await?;
-        let (record, index) = (s.record, s.index);
+        let game = s.game.unwrap_or_default();
         crate::game::work::heavy()
-            .run(move || {
-                let g = SgfGame::parse_game(&record, index).map_err(|e| sgf_error(&e))?;
-                Ok::<_, ActError>(export::sgf(&g, &a))
-            })
+            .run(move || Ok::<_, ActError>(export::sgf(&stored::from_json(&game)?, &a)))
             .await??
     } else {
         s.record
@@ -961,11 +915,9 @@ async fn marks(
             "dead stones are marked on Go records; a Wall Go record has none",
         ));
     }
+    let game = s.game.unwrap_or_default();
     let v = crate::game::work::heavy()
-        .run(move || {
-            let g = SgfGame::parse_game(&s.record, s.index).map_err(|e| sgf_error(&e))?;
-            marks_table(&g, req)
-        })
+        .run(move || marks_table(&stored::from_json(&game)?, req))
         .await??;
     Ok(Json(v))
 }
@@ -973,14 +925,6 @@ async fn marks(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shape_counts_nodes_and_variations_outside_values() {
-        assert_eq!(
-            sgf_shape("(;GM[1]C[a;(b\\];c];B[aa](;W[bb])(;W[cc]))"),
-            (4, 3)
-        );
-    }
 
     #[test]
     fn the_stored_text_names_utf8() {

@@ -680,13 +680,35 @@ pub fn setup_sgf(data: &[u8]) -> String {
             7 => out.push_str(&format!(";B[{pt}]")),
             _ => out.push_str(&format!(";W[{pt}]")),
         }
-        // A long run of whole-board rectangles, as the review bomb had.
-        if op == 255 {
-            out.push_str(&";AB[aa:yy]AE[aa:yy]".repeat(a as usize * 64));
+        // A long run of whole-board rectangles, as the review bomb had; escaped rectangles
+        // past the largest board; a collection of games each under the set-up cap.
+        match op {
+            255 => out.push_str(&";AB[aa:yy]AE[aa:yy]".repeat(a as usize * 64)),
+            254 => out.push_str(&";AB[\\aa:ZZ]".repeat(a as usize * 64)),
+            253 => out.push_str(&format!(")(;{}", "AB[aa:ZZ]".repeat(11)).repeat(a as usize * 4)),
+            _ => {}
         }
     }
     out.push(')');
     out
+}
+
+/// The SGF reader's counted work on `body` under the server's limits is at most
+/// [`baduk_go::sgf::WORK_PER_BYTE`] a byte of its text: the per-input bound on cost, which
+/// catches a bomb on any machine (a wall-clock bound caught the old one only past 30 s).
+pub fn sgf_cost_is_linear(body: &[u8], what: &str) {
+    let Ok(text) = baduk_go::sgf::decode(body) else {
+        return;
+    };
+    let limits = baduk_server::review::stored::SGF_LIMITS;
+    let (_, work) = baduk_go::SgfGame::parse_counted(&text, 0, &limits);
+    let bound = baduk_go::sgf::WORK_PER_BYTE * text.len().max(1);
+    assert!(
+        work.cost() <= bound,
+        "{what}: the reader did {} units of work for {} bytes ({work:?})",
+        work.cost(),
+        text.len()
+    );
 }
 
 impl Api {
@@ -706,9 +728,10 @@ impl Api {
             .header("content-type", "application/x-go-sgf")
             .body(Body::from(body.clone()))
             .expect("a request");
-        let (status, out) = self.send(req);
         let text = String::from_utf8_lossy(&body);
         let what = format!("review {:?}", text.chars().take(200).collect::<String>());
+        sgf_cost_is_linear(&body, &what);
+        let (status, out) = self.send(req);
         assert!(
             !status.is_server_error(),
             "{what}: {status} {}",

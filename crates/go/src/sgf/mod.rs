@@ -1,5 +1,5 @@
-//! The SGF adapter (FF\[4\], through the `sgf-parse` crate): read a game's main line with its
-//! set-up (`AB`/`AW`/`AE`, `PL`), size (`SZ[19]`, `SZ[m:n]`), `HA`, `KM`, `RU`, players and the
+//! The SGF reader and writer (FF\[4\], our own): read a game's main line with its set-up
+//! (`AB`/`AW`/`AE`, `PL`), size (`SZ[19]`, `SZ[m:n]`), `HA`, `KM`, `RU`, players and the
 //! referee's marks (`TB`/`TW`/`MA`), replay it under a [`Rules`], and write a [`Game`] back.
 //!
 //! This is the one SGF reader of the project: every command (replay, legal moves, scoring, life
@@ -7,6 +7,11 @@
 //! [`crate::scoring::record::Record::from_game`]), so a file gets the same verdict and the same
 //! error everywhere. Raw bytes go through [`decode`] first, which honours the file's `CA`
 //! charset.
+//!
+//! The text is read once, by one tokenizer ([`tree`]), into a tree of every game and variation,
+//! counting its work as it reads against the caller's [`SgfLimits`] ([`SgfGame::parse_with`];
+//! the CLI's generous defaults otherwise): a file costs at most [`WORK_PER_BYTE`] units of work
+//! a byte, and the first limit crossed stops the read naming it.
 //!
 //! Errors name the line of the node and the property at fault. Only set-up before the first
 //! move is supported (set-up in the middle of a game is reported as an error).
@@ -16,10 +21,18 @@ use crate::game::{Game, IllegalMove};
 use crate::point::{Color, Move, Point, Size};
 use crate::rules::{Komi, Life, Rules, RulesError};
 use crate::scoring::record::Marks;
-use sgf_parse::go::{self as sgo, Prop};
-use sgf_parse::SgfNode;
-use std::collections::HashSet;
 use std::fmt;
+
+pub mod stored;
+pub mod tree;
+mod write;
+
+pub use tree::{
+    SgfLimits, SgfNode, SgfProp, SgfTree, SgfWork, MAX_SETUP_POINTS, SETUP_PER_POINT, WORK_PER_BYTE,
+};
+#[cfg(test)]
+use write::civil_date;
+pub use write::{date_at, today, write, write_with, SgfInfo};
 
 /// An SGF text that could not be read: where (line, property) and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +43,10 @@ pub struct SgfError {
     pub property: Option<String>,
     /// What is wrong.
     pub message: String,
+    /// The reader's limit crossed, if that is what is wrong: its name (`nodes`, `variations`,
+    /// `games`, `properties`, `points`, `value_bytes`: the [`SgfLimits`] field without `max_`)
+    /// and its value.
+    pub limit: Option<(&'static str, usize)>,
 }
 
 impl fmt::Display for SgfError {
@@ -59,8 +76,10 @@ pub struct SgfMove {
     pub line: usize,
 }
 
-/// The main line of an SGF game: set-up, game information and moves.
-#[derive(Clone, Debug)]
+/// The main line of an SGF game: set-up, game information and moves (stored as
+/// [`stored::StoredGame`]'s JSON by serde).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(into = "stored::StoredGame", try_from = "stored::StoredGame")]
 pub struct SgfGame {
     /// Board size (`SZ`, default 19).
     pub size: Size,
@@ -113,6 +132,7 @@ pub fn decode(bytes: &[u8]) -> Result<String, SgfError> {
             property: property.clone(),
             message: "unknown charset (e.g. UTF-8, EUC-KR, Shift_JIS, GB2312, Big5, ISO-8859-1)"
                 .into(),
+            limit: None,
         })?;
     let mut decoder = enc.new_decoder_without_bom_handling();
     let cap = decoder
@@ -135,6 +155,7 @@ pub fn decode(bytes: &[u8]) -> Result<String, SgfError> {
                     "the file is not valid {} text, the charset its CA declares (byte {at})",
                     enc.name()
                 ),
+                limit: None,
             })
         }
         // Cannot happen: the buffer holds the worst case.
@@ -142,6 +163,7 @@ pub fn decode(bytes: &[u8]) -> Result<String, SgfError> {
             line: 0,
             property,
             message: format!("could not decode the file as {}", enc.name()),
+            limit: None,
         }),
     }
 }
@@ -200,256 +222,143 @@ fn declared_charset(bytes: &[u8]) -> Option<(String, usize)> {
     None
 }
 
-/// Number of nodes of the tree under `root`, itself included.
-fn count_nodes(root: &SgfNode<Prop>) -> usize {
-    let mut n = 0;
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        n += 1;
-        stack.extend(node.children());
-    }
-    n
-}
-
-/// Set-up points (`AB`/`AW`/`AE`, a rectangle counting each of its points) a game may name, per
-/// point of its board: set-up costs time linear in the points it names, so this caps a record's
-/// cost, however its properties are spread over nodes.
-pub const SETUP_PER_POINT: usize = 50;
-/// The most set-up points one game tree of a file may name before it is read at all: 50 × the
-/// 625 points of the largest board.
-pub const MAX_SETUP_POINTS: usize = SETUP_PER_POINT * 625;
-
-/// Points a set-up value names: 1 for `aa`, the rectangle's area for `aa:cc` (0 if unreadable:
-/// the reader reports it).
-fn setup_value_points(v: &[u8]) -> usize {
-    let coord = |c: u8| match c {
-        b'a'..=b'z' => Some((c - b'a') as usize),
-        b'A'..=b'Z' => Some((c - b'A') as usize + 26),
-        _ => None,
-    };
-    match v {
-        [a, b] if coord(*a).is_some() && coord(*b).is_some() => 1,
-        [a, b, b':', c, d] => match (coord(*a), coord(*b), coord(*c), coord(*d)) {
-            (Some(x1), Some(y1), Some(x2), Some(y2)) => {
-                (x1.abs_diff(x2) + 1) * (y1.abs_diff(y2) + 1)
-            }
-            _ => 0,
-        },
-        _ => 0,
-    }
-}
-
-/// Scans the raw text: the 1-based line of every node (`;`) in text order, or the first
-/// syntax error found (line and what). A game tree whose set-up names more than
-/// [`MAX_SETUP_POINTS`] points is refused here, before any of it is expanded.
-fn scan(text: &str) -> Result<Vec<usize>, (usize, String)> {
-    let mut lines = Vec::new();
-    let mut line = 1;
-    let mut depth = 0usize;
-    let mut in_value = false;
-    let mut value_line = 0;
-    let mut escaped = false;
-    let mut seen_tree = false;
-    // The property identifier being read (its upper-case letters), and whether a value closed
-    // since, so the next letter starts a new one.
-    let mut ident: [u8; 2] = [0; 2];
-    let mut ident_len = 0usize;
-    let mut ident_done = false;
-    let mut setup_value = false;
-    let mut value = [0u8; 5];
-    let mut value_len = 0usize;
-    let mut setup_points = 0usize;
-    for c in text.chars() {
-        if in_value {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == ']' {
-                in_value = false;
-                ident_done = true;
-                if setup_value {
-                    let n = if value_len <= value.len() {
-                        setup_value_points(&value[..value_len])
-                    } else {
-                        0
-                    };
-                    setup_points += n;
-                    if setup_points > MAX_SETUP_POINTS {
-                        return Err((
-                            line,
-                            format!(
-                                "too much set-up: this game's AB/AW/AE name more than \
-                                 {MAX_SETUP_POINTS} points ({SETUP_PER_POINT} × the 625 points \
-                                 of the largest board)"
-                            ),
-                        ));
-                    }
-                }
-            } else if setup_value && !c.is_whitespace() {
-                if value_len < value.len() && c.is_ascii() {
-                    value[value_len] = c as u8;
-                }
-                value_len += 1;
-            }
-        } else {
-            match c {
-                '(' => {
-                    depth += 1;
-                    seen_tree = true;
-                    ident_len = 0;
-                }
-                ')' => {
-                    if depth == 0 {
-                        return Err((line, "`)` without a matching `(`".into()));
-                    }
-                    depth -= 1;
-                    ident_len = 0;
-                    if depth == 0 {
-                        setup_points = 0;
-                    }
-                }
-                ';' => {
-                    if depth == 0 {
-                        return Err((line, "node `;` outside a game tree `(…)`".into()));
-                    }
-                    lines.push(line);
-                    ident_len = 0;
-                }
-                '[' => {
-                    in_value = true;
-                    value_line = line;
-                    setup_value = ident_len == 2
-                        && ident[0] == b'A'
-                        && matches!(ident[1], b'B' | b'W' | b'E');
-                    value_len = 0;
-                }
-                ']' => return Err((line, "`]` without a matching `[`".into())),
-                c if c.is_ascii_uppercase() => {
-                    if ident_done {
-                        ident_len = 0;
-                        ident_done = false;
-                    }
-                    if ident_len < ident.len() {
-                        ident[ident_len] = c as u8;
-                    }
-                    ident_len += 1;
-                }
-                c if c.is_whitespace() => {}
-                c if c.is_ascii_lowercase() => {}
-                c => {
-                    if depth > 0 {
-                        return Err((line, format!("unexpected character `{c}`")));
-                    }
-                }
-            }
-        }
-        if c == '\n' {
-            line += 1;
-        }
-    }
-    if in_value {
-        return Err((value_line, "property value `[` is never closed".into()));
-    }
-    if depth > 0 {
-        return Err((
-            line,
-            "the file ends inside a game tree (missing `)`)".into(),
-        ));
-    }
-    if !seen_tree {
-        return Err((line, "no game tree `(;…)` found".into()));
-    }
-    Ok(lines)
-}
-
-/// The property as written back, for error messages (`SZ[30]`).
-fn prop_text(p: &Prop) -> String {
-    match p {
-        Prop::Invalid(id, vals) | Prop::Unknown(id, vals) => {
-            let v: String = vals.iter().map(|v| format!("[{v}]")).collect();
-            format!("{id}{v}")
-        }
-        other => other.to_string(),
-    }
-}
-
 /// `9x9`, `7x5`: the board as error messages name it.
 fn board_name(size: Size) -> String {
     format!("{}x{}", size.cols(), size.rows())
 }
 
-fn to_point(p: sgo::Point, size: Size) -> Option<Point> {
-    let (x, y) = (p.x as u32, p.y as u32);
+/// An SGF coordinate pair (x from the left, y from the top) on `size`, if it is on the board.
+fn to_point((x, y): (u32, u32), size: Size) -> Option<Point> {
     size.contains_xy(x, y)
         .then(|| Point::new(x, size.rows() - 1 - y))
 }
 
+/// The points of a point-list property's values on `size`; `off` names what is off the board.
+/// Each rectangle's corners are checked before it is expanded, so a value off the board costs
+/// nothing; `work.expanded` counts the points made.
+fn point_list(
+    values: &[String],
+    size: Size,
+    off: &str,
+    work: &mut SgfWork,
+) -> Result<Vec<Point>, String> {
+    let mut out = Vec::new();
+    for v in values {
+        if v.trim().is_empty() {
+            continue;
+        }
+        let ((x1, y1), (x2, y2)) = tree::corners(v).ok_or("not a list of points")?;
+        let on = |x, y| to_point((x, y), size).is_some();
+        if !on(x1, y1) || !on(x2, y2) {
+            return Err(format!("{off} is off the {} board", board_name(size)));
+        }
+        for x in x1.min(x2)..=x1.max(x2) {
+            for y in y1.min(y2)..=y1.max(y2) {
+                out.extend(to_point((x, y), size));
+            }
+        }
+        work.expanded += (x1.abs_diff(x2) as usize + 1) * (y1.abs_diff(y2) as usize + 1);
+    }
+    Ok(out)
+}
+
+/// A move's value: empty (or `tt` on boards up to 19×19) is a pass.
+fn move_of(value: &str, size: Size) -> Result<Move, String> {
+    let v = value.trim();
+    if v.is_empty() || (v == "tt" && size.cols() <= 19 && size.rows() <= 19) {
+        return Ok(Move::Pass);
+    }
+    let b = v.as_bytes();
+    let bad = || "not a move (two letters a–z/A–Z, or empty for a pass)".to_string();
+    if b.len() != 2 {
+        return Err(bad());
+    }
+    let (x, y) = (
+        tree::coord(b[0]).ok_or_else(bad)?,
+        tree::coord(b[1]).ok_or_else(bad)?,
+    );
+    to_point((x, y), size)
+        .map(Move::Play)
+        .ok_or_else(|| format!("the move is off the {} board", board_name(size)))
+}
+
 impl SgfGame {
-    /// Reads the first game of an SGF collection ([`SgfGame::games`] says how many it holds).
+    /// Reads the first game of an SGF collection ([`SgfGame::games`] says how many it holds)
+    /// under [`SgfLimits::default`].
     pub fn parse(text: &str) -> Result<SgfGame, SgfError> {
         SgfGame::parse_game(text, 0)
     }
 
-    /// Reads game `index` (0-based) of an SGF collection.
+    /// Reads game `index` (0-based) of an SGF collection under [`SgfLimits::default`].
     pub fn parse_game(text: &str, index: usize) -> Result<SgfGame, SgfError> {
-        let node_lines = scan(text).map_err(|(line, message)| SgfError {
-            line,
-            property: None,
+        SgfGame::parse_with(text, index, &SgfLimits::default())
+    }
+
+    /// Reads game `index` (0-based) of an SGF collection under `limits` (which bound the
+    /// whole file's read, every game and variation).
+    pub fn parse_with(text: &str, index: usize, limits: &SgfLimits) -> Result<SgfGame, SgfError> {
+        SgfGame::parse_counted(text, index, limits).0
+    }
+
+    /// [`SgfGame::parse_with`], with the work the read did (up to its error, if any).
+    pub fn parse_counted(
+        text: &str,
+        index: usize,
+        limits: &SgfLimits,
+    ) -> (Result<SgfGame, SgfError>, SgfWork) {
+        let (tree, mut work) = SgfTree::parse_counted(text, limits);
+        let g = tree.and_then(|t| SgfGame::from_tree(&t, index, &mut work));
+        (g, work)
+    }
+
+    /// Reads game `index` of a collection already read; `work.expanded` counts the points
+    /// its set-up and marks put on the board.
+    pub fn from_tree(
+        tree: &SgfTree,
+        index: usize,
+        work: &mut SgfWork,
+    ) -> Result<SgfGame, SgfError> {
+        let games = tree.roots.len();
+        if index >= games {
+            return Err(SgfError {
+                line: 0,
+                property: None,
+                message: match games {
+                    0 => "no game in the file".into(),
+                    1 => format!("game {} asked for: the file holds 1 game", index + 1),
+                    n => format!("game {} asked for: the file holds {n} games", index + 1),
+                },
+                limit: None,
+            });
+        }
+        let nodes = tree.main_line(index);
+        let err = |node: &SgfNode, p: &SgfProp, message: String| SgfError {
+            line: node.line,
+            property: Some(p.shown()),
             message,
-        })?;
-        let trees = sgo::parse(text).map_err(|e| SgfError {
-            line: 0,
-            property: None,
-            message: format!("not a readable FF[4] Go game: {e}"),
-        })?;
-        let root = trees.get(index).ok_or_else(|| SgfError {
-            line: 0,
-            property: None,
-            message: match trees.len() {
-                0 => "no game in the file".into(),
-                1 => format!("game {} asked for: the file holds 1 game", index + 1),
-                n => format!("game {} asked for: the file holds {n} games", index + 1),
-            },
-        })?;
-        // Pre-order index of each main-line node = its index in text order (after the nodes
-        // of the collection's earlier games).
-        let mut main_idx = Vec::new();
-        {
-            let mut idx: usize = trees[..index].iter().map(count_nodes).sum();
-            let mut node = root;
-            loop {
-                main_idx.push(idx);
-                match node.children().next() {
-                    Some(child) => {
-                        idx += 1;
-                        node = child;
-                    }
-                    None => break,
-                }
+            limit: None,
+        };
+        let first = |p: &SgfProp| p.values[0].trim().to_string();
+        // Root information first: the game and the size decide how points read.
+        let root = nodes[0];
+        if let Some(p) = root.prop("GM") {
+            if first(p) != "1" {
+                return Err(err(
+                    root,
+                    p,
+                    "not a Go record: this game type is not GM[1] (Go)".into(),
+                ));
             }
         }
-        let line_of = |k: usize| node_lines.get(main_idx[k]).copied().unwrap_or(0);
-        let nodes: Vec<&SgfNode<Prop>> = root.main_variation().collect();
-
-        let err = |k: usize, p: &Prop, message: String| SgfError {
-            line: line_of(k),
-            property: Some(prop_text(p)),
-            message,
-        };
-
-        // Root information first: the size decides how points read.
         let mut size = Size::nineteen();
-        for p in root.properties() {
-            match p {
-                Prop::SZ((c, r)) => {
-                    size = Size::new(*c as u32, *r as u32).map_err(|e| err(0, p, e.to_string()))?
-                }
-                Prop::Invalid(id, _) if id == "SZ" => {
-                    return Err(err(0, p, "SZ is `N` or `cols:rows`".into()))
-                }
-                _ => {}
-            }
+        if let Some(p) = root.prop("SZ") {
+            let v = first(p);
+            let dims: Option<(u32, u32)> = match v.split_once(':') {
+                Some((c, r)) => c.trim().parse().ok().zip(r.trim().parse().ok()),
+                None => v.parse().ok().map(|n| (n, n)),
+            };
+            let (c, r) = dims.ok_or_else(|| err(root, p, "SZ is `N` or `cols:rows`".into()))?;
+            size = Size::new(c, r).map_err(|e| err(root, p, e.to_string()))?;
         }
         let mut g = SgfGame {
             size,
@@ -462,68 +371,82 @@ impl SgfGame {
             moves: Vec::new(),
             players: [None, None],
             marks: Marks::default(),
-            games: trees.len(),
+            games,
             comments: Vec::new(),
         };
         let mut pl = None;
         let mut setup_named = 0usize;
-        let last = nodes.len().saturating_sub(1);
-        for (k, node) in nodes.iter().enumerate() {
-            for p in node.properties() {
-                match p {
-                    Prop::RU(t) => g.rules_name = Some(t.text.clone()),
-                    Prop::PB(t) => g.players[0] = Some(t.text.clone()),
-                    Prop::PW(t) => g.players[1] = Some(t.text.clone()),
-                    Prop::KM(v) => {
+        let last = nodes.len() - 1;
+        for (k, &node) in nodes.iter().enumerate() {
+            let mut played = None;
+            for p in &node.props {
+                let v = first(p);
+                match p.ident.as_str() {
+                    "RU" => g.rules_name = Some(p.values[0].clone()),
+                    "PB" => g.players[0] = Some(p.values[0].clone()),
+                    "PW" => g.players[1] = Some(p.values[0].clone()),
+                    "RE" => g.result = Some(p.values[0].clone()),
+                    "KM" => {
+                        let f: f64 = v.parse().map_err(|_| err(node, p, "not a number".into()))?;
                         let komi =
-                            Komi::parse(&v.to_string()).map_err(|e| err(k, p, e.to_string()))?;
+                            Komi::parse(&f.to_string()).map_err(|e| err(node, p, e.to_string()))?;
                         g.komi = Some(komi);
                     }
-                    Prop::TB(s) | Prop::TW(s) | Prop::MA(s) if k == last => {
-                        for &pt in s {
-                            let q = to_point(pt, size).ok_or_else(|| {
-                                err(
-                                    k,
-                                    p,
-                                    format!("a marked point is off the {} board", board_name(size)),
-                                )
-                            })?;
-                            match p {
-                                Prop::TB(_) => g.marks.territory[0].insert(q),
-                                Prop::TW(_) => g.marks.territory[1].insert(q),
-                                _ => g.marks.dead.insert(q),
+                    "HA" => {
+                        let n: i64 = v
+                            .parse()
+                            .map_err(|_| err(node, p, "not a handicap of 2 or more".into()))?;
+                        match n {
+                            // Real files carry HA[0] and HA[1]: no handicap.
+                            0 | 1 => {}
+                            n if n >= 2 => {
+                                g.handicap = u32::try_from(n)
+                                    .map_err(|_| err(node, p, "bad handicap".into()))?
                             }
+                            _ => return Err(err(node, p, "not a handicap of 2 or more".into())),
                         }
                     }
-                    Prop::HA(n) => {
-                        g.handicap =
-                            u32::try_from(*n).map_err(|_| err(k, p, "bad handicap".into()))?
-                    }
-                    Prop::RE(t) => g.result = Some(t.text.clone()),
-                    Prop::PL(c) if g.moves.is_empty() => {
-                        pl = Some(match c {
-                            sgf_parse::Color::Black => Color::Black,
-                            sgf_parse::Color::White => Color::White,
+                    "PL" if g.moves.is_empty() => {
+                        pl = Some(match v.as_str() {
+                            "B" | "b" => Color::Black,
+                            "W" | "w" => Color::White,
+                            _ => return Err(err(node, p, "invalid value".into())),
                         });
                     }
-                    Prop::AB(s) | Prop::AW(s) | Prop::AE(s) => {
+                    "TB" | "TW" | "MA" if k == last => {
+                        let pts = point_list(&p.values, size, "a marked point", work)
+                            .map_err(|why| err(node, p, why))?;
+                        let set = match p.ident.as_str() {
+                            "TB" => &mut g.marks.territory[0],
+                            "TW" => &mut g.marks.territory[1],
+                            _ => &mut g.marks.dead,
+                        };
+                        for q in pts {
+                            set.insert(q);
+                        }
+                    }
+                    "AB" | "AW" | "AE" => {
                         if !g.moves.is_empty() {
                             return Err(err(
-                                k,
+                                node,
                                 p,
                                 "set-up after the first move is not supported".into(),
                             ));
                         }
-                        let stone = match p {
-                            Prop::AB(_) => Some(Color::Black),
-                            Prop::AW(_) => Some(Color::White),
+                        let stone = match p.ident.as_str() {
+                            "AB" => Some(Color::Black),
+                            "AW" => Some(Color::White),
                             _ => None,
                         };
-                        setup_named += s.len();
+                        setup_named += p
+                            .values
+                            .iter()
+                            .map(|v| tree::value_points(v))
+                            .sum::<usize>();
                         let cap = SETUP_PER_POINT * size.area();
                         if setup_named > cap {
                             return Err(err(
-                                k,
+                                node,
                                 p,
                                 format!(
                                     "too much set-up: this game's AB/AW/AE name more than {cap} \
@@ -533,104 +456,42 @@ impl SgfGame {
                                 ),
                             ));
                         }
-                        g.apply_setup(s, stone).map_err(|why| err(k, p, why))?;
+                        let mut pts = point_list(&p.values, size, "a set-up point", work)
+                            .map_err(|why| err(node, p, why))?;
+                        pts.sort_by_key(|q| (q.x(), q.y()));
+                        pts.dedup();
+                        g.setup
+                            .set_many(&pts, stone)
+                            .map_err(|e| err(node, p, e.to_string()))?;
                     }
-                    Prop::B(m) | Prop::W(m) => {
-                        let color = if matches!(p, Prop::B(_)) {
+                    "B" | "W" => {
+                        if played.is_some() {
+                            return Err(err(node, p, "a node holds both a B and a W move".into()));
+                        }
+                        let color = if p.ident == "B" {
                             Color::Black
                         } else {
                             Color::White
                         };
-                        let mv = match *m {
-                            sgo::Move::Pass => Move::Pass,
-                            sgo::Move::Move(pt) => {
-                                if pt.x == 19
-                                    && pt.y == 19
-                                    && size.cols() <= 19
-                                    && size.rows() <= 19
-                                {
-                                    Move::Pass
-                                } else {
-                                    Move::Play(to_point(pt, size).ok_or_else(|| {
-                                        err(
-                                            k,
-                                            p,
-                                            format!(
-                                                "the move is off the {} board",
-                                                board_name(size)
-                                            ),
-                                        )
-                                    })?)
-                                }
-                            }
-                        };
-                        g.moves.push(SgfMove {
+                        let mv = move_of(&p.values[0], size).map_err(|why| err(node, p, why))?;
+                        played = Some(SgfMove {
                             color,
                             mv,
-                            line: line_of(k),
+                            line: node.line,
                         });
-                    }
-                    // sgf-parse rejects HA[0] and HA[1], which real files carry: no handicap.
-                    Prop::Invalid(id, vals)
-                        if id == "HA"
-                            && matches!(vals.first().map(|v| v.trim()), Some("0") | Some("1")) => {}
-                    Prop::Invalid(id, _) => {
-                        let what = match id.as_str() {
-                            "B" | "W" => "not a move (two letters a–z/A–Z, or empty for a pass)",
-                            "AB" | "AW" | "AE" => "not a list of points",
-                            "KM" => "not a number",
-                            "HA" => "not a handicap of 2 or more",
-                            "SZ" => "SZ is `N` or `cols:rows`",
-                            "TB" | "TW" | "MA" => "not a list of points",
-                            _ => "invalid value",
-                        };
-                        if matches!(
-                            id.as_str(),
-                            "B" | "W" | "AB" | "AW" | "AE" | "KM" | "HA" | "SZ" | "PL"
-                        ) || (k == last && matches!(id.as_str(), "TB" | "TW" | "MA"))
-                        {
-                            return Err(err(k, p, what.into()));
-                        }
                     }
                     _ => {}
                 }
             }
-            if let Some(Prop::C(t)) = node.properties().find(|p| matches!(p, Prop::C(_))) {
-                g.comments.push((g.moves.len(), t.text.clone()));
-            }
-            if let Some(bad) = node
-                .properties()
-                .find(|p| matches!(p, Prop::B(_)))
-                .and(node.properties().find(|p| matches!(p, Prop::W(_))))
-            {
-                return Err(err(k, bad, "a node holds both a B and a W move".into()));
+            g.moves.extend(played);
+            if let Some(c) = node.prop("C") {
+                g.comments.push((g.moves.len(), c.values[0].clone()));
             }
         }
         g.to_move = pl
             .or_else(|| g.moves.first().map(|m| m.color))
             .unwrap_or(Color::Black);
         Ok(g)
-    }
-
-    fn apply_setup(
-        &mut self,
-        pts: &HashSet<sgo::Point>,
-        stone: Option<Color>,
-    ) -> Result<(), String> {
-        let mut sorted: Vec<_> = pts.iter().copied().collect();
-        sorted.sort_by_key(|p| (p.x, p.y));
-        let points = sorted
-            .into_iter()
-            .map(|pt| {
-                to_point(pt, self.size).ok_or_else(|| {
-                    format!("a set-up point is off the {} board", board_name(self.size))
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        self.setup
-            .set_many(&points, stone)
-            .map_err(|e| e.to_string())?;
-        Ok(())
     }
 
     /// The rules to replay under: `given` if any (on the file's size), else `RU` (a preset name
@@ -671,157 +532,6 @@ impl SgfGame {
         }
         Ok(game)
     }
-}
-
-/// Game information written into a record's root besides what the game itself holds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SgfInfo {
-    /// `PB`: Black's name.
-    pub black: Option<String>,
-    /// `PW`: White's name.
-    pub white: Option<String>,
-    /// `RE`: the result (`B+3.5`, `W+R`, `0`).
-    pub result: Option<String>,
-    /// `DT`: the date (`2026-01-31`); `write` puts today's (UTC).
-    pub date: Option<String>,
-    /// `C`: a comment on the root.
-    pub comment: Option<String>,
-}
-
-/// Today's date (UTC) as SGF's `DT` writes it: `YYYY-MM-DD`.
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    civil_date((secs / 86_400) as i64)
-}
-
-/// The date (UTC) of a moment in ms since 1970 as SGF's `DT` writes it: `YYYY-MM-DD`.
-pub fn date_at(unix_ms: i64) -> String {
-    civil_date(unix_ms.div_euclid(86_400_000))
-}
-
-/// The proleptic Gregorian date `days` days after 1970-01-01, as `YYYY-MM-DD`.
-fn civil_date(days: i64) -> String {
-    // Days since 0000-03-01, in 400-year eras of 146,097 days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
-/// Writes `game` as an FF\[4\] SGF (with today's date): see [`write_with`].
-pub fn write(game: &Game) -> String {
-    write_with(
-        game,
-        &SgfInfo {
-            date: Some(today()),
-            ..SgfInfo::default()
-        },
-    )
-}
-
-/// Writes `game` as an FF\[4\] SGF that strict readers (sgfmill, Sabaki) accept: a root with
-/// `FF[4]GM[1]CA[UTF-8]AP[baduk:version]`, `SZ[19]` (`SZ[m:n]` only for rectangles), `RU`,
-/// `KM`, `HA`, the `info` given, set-up and `PL`, then every move of its history (moves after
-/// two passes included, so that the moves lead to the position that was scored).
-pub fn write_with(game: &Game, info: &SgfInfo) -> String {
-    let size = game.board().size();
-    let rules = game.rules();
-    let to_sgo = |p: Point| sgo::Point {
-        x: p.x() as u8,
-        y: (size.rows() - 1 - p.y()) as u8,
-    };
-    let base = Rules::preset(rules.preset).with_size(size);
-    // `RU` names the rules alone: the clock has `TM`/`OT`, the komi `KM`.
-    let untimed = Rules {
-        time: base.time,
-        ..*rules
-    };
-    let plain_preset = base
-        == Rules {
-            komi: base.komi,
-            ..untimed
-        };
-    let text = |t: &str| sgf_parse::SimpleText {
-        text: t.to_string(),
-    };
-    let mut root = vec![
-        Prop::FF(4),
-        Prop::GM(1),
-        Prop::CA(text("UTF-8")),
-        Prop::AP((text("baduk"), text(env!("CARGO_PKG_VERSION")))),
-        // FF[4]: `SZ[m:n]` is for rectangles only; a square board is `SZ[n]`.
-        if size.cols() == size.rows() {
-            Prop::Unknown("SZ".into(), vec![size.cols().to_string()])
-        } else {
-            Prop::SZ((size.cols() as u8, size.rows() as u8))
-        },
-        Prop::RU(sgf_parse::SimpleText {
-            // A plain preset (any komi) goes by its SGF name; anything else as a rules string.
-            text: if plain_preset {
-                rules.sgf_name().to_string()
-            } else {
-                untimed.name()
-            },
-        }),
-        Prop::KM(rules.komi.as_f64()),
-    ];
-    if game.handicap() >= 2 {
-        root.push(Prop::HA(game.handicap() as i64));
-    }
-    for (value, prop) in [
-        (&info.black, Prop::PB as fn(sgf_parse::SimpleText) -> Prop),
-        (&info.white, Prop::PW),
-        (&info.result, Prop::RE),
-        (&info.date, Prop::DT),
-    ] {
-        if let Some(v) = value {
-            root.push(prop(text(v)));
-        }
-    }
-    if let Some(c) = &info.comment {
-        root.push(Prop::C(sgf_parse::Text { text: c.clone() }));
-    }
-    let start = game.start_board();
-    for (c, mk) in [
-        (Color::Black, Prop::AB as fn(HashSet<sgo::Point>) -> Prop),
-        (Color::White, Prop::AW),
-    ] {
-        let set: HashSet<sgo::Point> = start
-            .points()
-            .filter(|&p| start.get(p) == Some(c))
-            .map(to_sgo)
-            .collect();
-        if !set.is_empty() {
-            root.push(mk(set));
-        }
-    }
-    if game.start_to_move() == Color::White {
-        root.push(Prop::PL(sgf_parse::Color::White));
-    }
-    let mut nodes: Vec<Vec<Prop>> = vec![root];
-    for r in game.history() {
-        let m = match r.mv {
-            Move::Pass => sgo::Move::Pass,
-            Move::Play(p) => sgo::Move::Move(to_sgo(p)),
-        };
-        nodes.push(vec![match r.color {
-            Color::Black => Prop::B(m),
-            Color::White => Prop::W(m),
-        }]);
-    }
-    let mut child: Option<SgfNode<Prop>> = None;
-    for (i, props) in nodes.into_iter().enumerate().rev() {
-        child = Some(SgfNode::new(props, child.into_iter().collect(), i == 0));
-    }
-    child.map(|c| c.serialize()).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -881,16 +591,6 @@ mod tests {
         assert_eq!(g.setup.stone_count(Color::Black), 0);
         assert_eq!(g.setup.stone_count(Color::White), 4);
         g.setup.check_consistency().unwrap();
-    }
-
-    #[test]
-    fn set_up_values_count_points_and_rectangles() {
-        assert_eq!(setup_value_points(b"aa"), 1);
-        assert_eq!(setup_value_points(b"aa:yy"), 625);
-        assert_eq!(setup_value_points(b"yy:aa"), 625);
-        assert_eq!(setup_value_points(b"ab:ab"), 1);
-        assert_eq!(setup_value_points(b"a"), 0);
-        assert_eq!(setup_value_points(b"a!:bb"), 0);
     }
 
     #[test]
