@@ -74,6 +74,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "opened games",
         include_str!("../../migrations/0009_opened_games.sql"),
     ),
+    (
+        10,
+        "token scopes",
+        include_str!("../../migrations/0010_token_scopes.sql"),
+    ),
 ];
 
 /// The database behind the server.
