@@ -418,7 +418,7 @@ async fn signup(
     let req: Credentials = parse(&body)?;
     let (name, key) = accounts::normalise_name(&req.username)?;
     accounts::check_password(&req.password)?;
-    if let Err(r) = st.budgets.creates.check(&client) {
+    if let Err(r) = st.budgets.signups.take(&client).await {
         return Ok(too_many(r));
     }
     // A name that looks like another account's (`aIice` beside `alice`) is refused.
@@ -479,7 +479,7 @@ async fn login(
     body: Bytes,
 ) -> Result<Response, ActError> {
     let req: Credentials = parse(&body)?;
-    if let Err(r) = st.budgets.logins.check(&client) {
+    if let Err(r) = st.budgets.logins.take(&client).await {
         return Ok(too_many(r));
     }
     let key: String = req
@@ -493,11 +493,11 @@ async fn login(
     }
     // Guessing is throttled per address and name; the name's own budget (all addresses) only
     // holds back addresses that have not signed in to it lately, so its owner is never locked out.
-    if let Err(r) = st.login_names.check(&(client, key.clone())) {
+    if let Err(r) = st.login_names.take(&(client, key.clone())).await {
         return Ok(too_many(r));
     }
     if !st.login_known.contains(&key, &client) {
-        if let Err(r) = st.login_accounts.check(&key) {
+        if let Err(r) = st.login_accounts.take(&key).await {
             return Ok(too_many(r));
         }
     }
@@ -532,7 +532,7 @@ async fn guest(
     Extension(client): Extension<ClientKey>,
     headers: HeaderMap,
 ) -> Result<Response, ActError> {
-    if let Err(r) = st.budgets.guests.check(&client) {
+    if let Err(r) = st.budgets.guests.take(&client).await {
         return Ok(too_many(r));
     }
     for _ in 0..5 {

@@ -12,6 +12,7 @@
 //! for the same turn.
 
 pub mod backup;
+mod buckets;
 mod group;
 mod opened;
 pub mod payload;
@@ -78,6 +79,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         10,
         "token scopes",
         include_str!("../../migrations/0010_token_scopes.sql"),
+    ),
+    (
+        11,
+        "rate buckets",
+        include_str!("../../migrations/0011_rate_buckets.sql"),
     ),
 ];
 
