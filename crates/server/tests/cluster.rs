@@ -10,6 +10,7 @@ use baduk_server::cluster::LEASE_MS;
 use baduk_server::game::hub::{Hub, HubOptions};
 use baduk_server::game::room::{SeatSpec, Settings};
 use baduk_server::store::{Store, StoreError};
+use common::accounts::ask;
 use common::{databases, token, Server};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -231,27 +232,6 @@ async fn signed_in_socket(s: &Server, id: &str, cookie: &str) -> Ws {
     req.headers_mut()
         .insert("origin", format!("http://{}", s.addr).parse().unwrap());
     tokio_tungstenite::connect_async(req).await.unwrap().0
-}
-
-/// Sends a socket message; the answer (`ack`, `chat_ack` or `error`).
-async fn ask(w: &mut Ws, msg: Value) -> Value {
-    use futures_util::{SinkExt, StreamExt};
-    use tokio_tungstenite::tungstenite::Message;
-    w.send(Message::Text(msg.to_string().into())).await.unwrap();
-    let end = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let m = tokio::time::timeout_at(end, w.next())
-            .await
-            .expect("an answer")
-            .unwrap()
-            .unwrap();
-        if let Message::Text(t) = m {
-            let v: Value = serde_json::from_str(&t).unwrap();
-            if v["type"] == "ack" || v["type"] == "chat_ack" || v["type"] == "error" {
-                return v;
-            }
-        }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

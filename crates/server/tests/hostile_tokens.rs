@@ -3,13 +3,10 @@
 //! missing one), and no account-level action whatever its scopes — it cannot sign its owner
 //! out everywhere, nor list, make or revoke tokens (`403` `auth.session_only`).
 
-use common::accounts::{call, signup, uniq, Session};
+use common::accounts::{ask, call, signup, uniq, Session};
 use common::{databases, Server};
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use std::time::Duration;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::Message;
 
 mod common;
 
@@ -71,25 +68,6 @@ async fn socket(s: &Server, id: &str, token: &str) -> Result<common::accounts::W
         Ok((w, _)) => Ok(w),
         Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
         Err(e) => panic!("the handshake failed otherwise: {e}"),
-    }
-}
-
-/// Sends a socket message; the answer (`ack`, `chat_ack` or `error`).
-async fn ask(w: &mut common::accounts::Ws, msg: Value) -> Value {
-    w.send(Message::Text(msg.to_string().into())).await.unwrap();
-    let end = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let m = tokio::time::timeout_at(end, w.next())
-            .await
-            .expect("an answer")
-            .unwrap()
-            .unwrap();
-        if let Message::Text(t) = m {
-            let v: Value = serde_json::from_str(&t).unwrap();
-            if ["ack", "chat_ack", "error"].contains(&v["type"].as_str().unwrap_or("")) {
-                return v;
-            }
-        }
     }
 }
 
