@@ -137,7 +137,7 @@ export const api = {
   },
   me: async () => setSession(await call('GET', '/api/me', undefined, null, { noSession: true })),
   tokens: () => call('GET', '/api/tokens'),
-  newToken: (label) => call('POST', '/api/tokens', { label }),
+  newToken: (label, scopes) => call('POST', '/api/tokens', { label, scopes }),
   revokeToken: (id) => call('DELETE', `/api/tokens/${enc(id)}`),
 
   // Players, ratings, seeks.

@@ -1,5 +1,5 @@
-// One's own account (/me): API tokens for bots and scripts (made, shown once, revoked) and
-// "sign out everywhere".
+// One's own account (/me): API tokens for bots and scripts (made with the scopes chosen, shown
+// once, listed with their scopes, revoked) and "sign out everywhere".
 
 import { api } from './api.js';
 import { t, lang, applyStatic } from './i18n.js';
@@ -47,7 +47,8 @@ function paint() {
           fail(e);
         }
       };
-      return h('li', { 'data-token': tk.id }, h('div', {}, h('strong', {}, tk.label || '—'), h('small', {}, ` ${t('me.token.made', when(tk.created_at))}`)), b);
+      const scopes = h('small', { class: 'scopes', 'data-scopes': (tk.scopes || []).join(',') }, ` · ${t('me.token.scoped', (tk.scopes || []).join(', '))}`);
+      return h('li', { 'data-token': tk.id }, h('div', {}, h('strong', {}, tk.label || '—'), h('small', {}, ` ${t('me.token.made', when(tk.created_at))}`), scopes), b);
     }),
   );
   if (!tokens.length) list.append(h('li', { class: 'empty' }, t('me.token.none')));
@@ -72,8 +73,14 @@ $('#new-token').onsubmit = async (e) => {
     form.label.focus();
     return;
   }
+  const scopes = [...form.querySelectorAll('input[name=scope]:checked')].map((c) => c.value);
+  if (!scopes.length) {
+    $('#me-error').textContent = t('me.token.scopes_none');
+    form.querySelector('input[name=scope]').focus();
+    return;
+  }
   try {
-    const r = await api.newToken(label);
+    const r = await api.newToken(label, scopes);
     form.label.value = '';
     // Shown once: the server keeps only its hash.
     const box = $('#fresh-token');

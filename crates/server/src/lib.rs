@@ -125,6 +125,13 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         loop {
             every.tick().await;
             budgets.forget_idle();
+            // The cluster's buckets that are full again (PostgreSQL only: see state::limit).
+            let store = &budgets.hub.store;
+            if store.is_postgres() {
+                if let Err(e) = store.forget_full_buckets(game::hub::now_ms()).await {
+                    tracing::warn!("forgetting the full rate buckets failed: {e}");
+                }
+            }
         }
     });
     let app = http::router(state);

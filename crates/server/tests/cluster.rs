@@ -10,6 +10,7 @@ use baduk_server::cluster::LEASE_MS;
 use baduk_server::game::hub::{Hub, HubOptions};
 use baduk_server::game::room::{SeatSpec, Settings};
 use baduk_server::store::{Store, StoreError};
+use common::accounts::ask;
 use common::{databases, token, Server};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -231,27 +232,6 @@ async fn signed_in_socket(s: &Server, id: &str, cookie: &str) -> Ws {
     req.headers_mut()
         .insert("origin", format!("http://{}", s.addr).parse().unwrap());
     tokio_tungstenite::connect_async(req).await.unwrap().0
-}
-
-/// Sends a socket message; the answer (`ack`, `chat_ack` or `error`).
-async fn ask(w: &mut Ws, msg: Value) -> Value {
-    use futures_util::{SinkExt, StreamExt};
-    use tokio_tungstenite::tungstenite::Message;
-    w.send(Message::Text(msg.to_string().into())).await.unwrap();
-    let end = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let m = tokio::time::timeout_at(end, w.next())
-            .await
-            .expect("an answer")
-            .unwrap()
-            .unwrap();
-        if let Message::Text(t) = m {
-            let v: Value = serde_json::from_str(&t).unwrap();
-            if v["type"] == "ack" || v["type"] == "chat_ack" || v["type"] == "error" {
-                return v;
-            }
-        }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1078,4 +1058,112 @@ async fn a_clients_socket_cap_holds_over_every_process() {
         }
     }
     assert!(opened, "B let the client open a socket once A's closed");
+}
+
+/// A cluster secret of this test's own. Every test's servers share one PostgreSQL database and
+/// so one NOTIFY channel: under the common secret, the use another test's servers report of
+/// this machine's address (one client to all of them) would be charged here too.
+fn own_secret() -> String {
+    format!("burst-{}", baduk_server::game::hub::new_id())
+}
+
+/// `n` POSTs of `body` to `path` at once, alternately to `a` and `b`, as one client without a
+/// session: each answer's status and body.
+async fn burst_over_two(
+    a: &Server,
+    b: &Server,
+    path: &str,
+    bodies: Vec<Value>,
+) -> Vec<(u16, Value)> {
+    let sends = bodies.into_iter().enumerate().map(|(i, body)| {
+        let s = if i % 2 == 0 { a } else { b };
+        let url = format!("{}{path}", s.base);
+        async move {
+            let resp = s
+                .http
+                .post(url)
+                .header("content-type", "application/json")
+                .body(body.to_string())
+                .send()
+                .await
+                .expect("answered");
+            let status = resp.status().as_u16();
+            (status, resp.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    });
+    futures_util::future::join_all(sends).await
+}
+
+/// Of `answers`, how many were not refused for the rate; each refusal names `budget` and its
+/// burst `burst`.
+fn granted(answers: &[(u16, Value)], budget: &str, burst: u64) -> usize {
+    for (code, v) in answers.iter().filter(|(c, _)| *c == 429) {
+        assert_eq!(*code, 429);
+        assert_eq!(v["code"], "limit.rate", "{v}");
+        assert_eq!(v["args"]["budget"], budget, "{v}");
+        assert_eq!(v["args"]["burst"], burst, "{v}");
+    }
+    answers.iter().filter(|(c, _)| *c != 429).count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_sign_ins_guests_and_sign_ups_over_two_processes_gets_one_burst() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    // Sign-in attempts 10 at once per address, guests 3, accounts created 2 (4 a minute): the
+    // bursts arrive at both processes together, inside one report's second, so only the
+    // shared bucket in the database can hold them (each process alone granted its own burst:
+    // 20 of 10, 6 of 3, 4 of 2). None refills within the test (one per 6 s, 20 s, 15 s).
+    let secret = own_secret();
+    let lim = |c: &mut baduk_server::Config| {
+        c.limits.logins_per_minute = 10.0;
+        c.limits.guests_per_minute = 3.0;
+        c.limits.creates_per_minute = 4.0;
+        c.cluster_secret = Some(secret.clone());
+    };
+    let a = Server::start_config(&pg, lim).await;
+    let b = Server::start_config(a.hub.store.url(), lim).await;
+    // Names too long to be anyone's: refused without a password hash, after the budget.
+    let tries: Vec<Value> = (0..20)
+        .map(|i| json!({"username": format!("{i}{}", "x".repeat(120)), "password": "whatever-it-is"}))
+        .collect();
+    let answers = burst_over_two(&a, &b, "/api/auth/login", tries).await;
+    assert_eq!(granted(&answers, "sign-in attempts", 10), 10, "{answers:?}");
+    assert!(
+        answers.iter().all(|(c, _)| *c == 401 || *c == 429),
+        "{answers:?}"
+    );
+    let answers = burst_over_two(&a, &b, "/api/auth/guest", vec![json!({}); 6]).await;
+    assert_eq!(granted(&answers, "guest sessions", 3), 3, "{answers:?}");
+    let signups: Vec<Value> = (0..4)
+        .map(|i| json!({"username": format!("burst{i}{}", &baduk_server::game::hub::new_id()[..6]), "password": "tengen-hoshi-komoku"}))
+        .collect();
+    let answers = burst_over_two(&a, &b, "/api/auth/signup", signups).await;
+    assert_eq!(granted(&answers, "accounts created", 2), 2, "{answers:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_guesses_at_one_name_over_two_processes_gets_one_burst() {
+    let Some(pg) = postgres() else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    // One address and one name: 5 at once (each process alone granted 9 or 10 of 5).
+    let secret = own_secret();
+    let lim = |c: &mut baduk_server::Config| {
+        c.limits.logins_per_name_minute = 5.0;
+        c.cluster_secret = Some(secret.clone());
+    };
+    let a = Server::start_config(&pg, lim).await;
+    let b = Server::start_config(a.hub.store.url(), lim).await;
+    let guess = json!({"username": format!("victim{}", &baduk_server::game::hub::new_id()[..6]), "password": "a-wrong-guess"});
+    let answers = burst_over_two(&a, &b, "/api/auth/login", vec![guess; 10]).await;
+    let name_budget = "sign-in attempts for this account from your address";
+    assert_eq!(granted(&answers, name_budget, 5), 5, "{answers:?}");
+    assert!(
+        answers.iter().all(|(c, _)| *c == 401 || *c == 429),
+        "{answers:?}"
+    );
 }

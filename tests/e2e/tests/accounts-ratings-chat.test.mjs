@@ -286,13 +286,21 @@ describe('accounts, play now, ratings and chat: players who come back', () => {
       const p = A.page;
       await p.goto(`${BASE}/me`);
       await p.fill('#new-token input[name=label]', 'my bot');
+      // Scopes are chosen when the token is made: reading and playing by default; here
+      // reading and `bot`, not playing.
+      assert.ok(await p.isChecked('#token-scopes input[value=read]'));
+      assert.ok(await p.isChecked('#token-scopes input[value=play]'));
+      await p.uncheck('#token-scopes input[value=play]');
+      await p.check('#token-scopes input[value=bot]');
       await p.click('#new-token button[type=submit]');
       const tok = await p.inputValue('[data-fresh-token]');
       assert.match(tok, /^bdk_/);
-      await p.waitForSelector('#tokens li[data-token]');
-      // The token works as a bearer and names the account.
+      await p.waitForSelector('#tokens li[data-token] [data-scopes="read,bot"]');
+      // The token works as a bearer and names the account; without `play` it creates no game.
       const me = await fetch(`${BASE}/api/me`, { headers: { Authorization: `Bearer ${tok}` } });
       if (me.status === 200) assert.equal((await me.json()).account.name, nameA);
+      const made = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { Authorization: `Bearer ${tok}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ game: 'go', size: 9 }) });
+      if (made.status !== 429) assert.equal((await made.json()).code, 'auth.scope');
       await p.click('#tokens [data-revoke]');
       await p.waitForSelector('#tokens li.empty');
       await p.click('#account [data-auth=signout]');

@@ -326,6 +326,12 @@ pub async fn ws_reply_as(
     }
     let err = |e: ActError| json!({"type": "error", "id": mid, "status": e.status, "error": e.message, "code": e.code, "args": e.args});
     let account = me.who.as_ref().map(|w| w.account.id.clone());
+    // An API token without `play` reads over the socket but neither acts nor chats for its
+    // account (a seat token still acts: it is the seat's own credential).
+    let no_play = me
+        .who
+        .as_ref()
+        .and_then(|w| w.may(crate::players::accounts::PLAY).err());
     match (msg.kind.as_deref(), msg.action.as_deref(), msg.token.as_deref()) {
         (Some("ping"), None, _) => json!({"type": "pong", "id": mid}),
         // The client missed a delta (its `base` was not the version it holds): the full state.
@@ -341,6 +347,9 @@ pub async fn ws_reply_as(
             let Some(who) = me.who.clone() else {
                 return err(crate::players::accounts::sign_in_first());
             };
+            if let Some(e) = no_play {
+                return err(e);
+            }
             let h = match st.hub.get(id).await {
                 Ok(h) => h,
                 Err(e) => return err(e),
@@ -369,10 +378,11 @@ pub async fn ws_reply_as(
             json!({"type": "muted", "id": mid, "channel": "spectators", "on": me.muted})
         }
         (Some("hello"), None, token) if token.is_some() || account.is_some() => {
-            let cred = match (token, account.as_deref()) {
-                (Some(t), _) => Cred::Token(t),
-                (None, Some(a)) => Cred::Account(a),
-                (None, None) => unreachable!("guarded above"),
+            let cred = match (token, account.as_deref(), no_play) {
+                (Some(t), _, _) => Cred::Token(t),
+                (None, Some(_), Some(e)) => return err(e),
+                (None, Some(a), None) => Cred::Account(a),
+                (None, None, _) => unreachable!("guarded above"),
             };
             match st.hub.hello_as(id, cred).await {
                 Ok(seat) => {
@@ -389,6 +399,9 @@ pub async fn ws_reply_as(
         (None | Some("action"), Some(a), token) if token.is_some() || account.is_some() => {
             if a.trim().is_empty() {
                 return err(ActError::bad_request("action: empty"));
+            }
+            if let (None, Some(e)) = (token, no_play) {
+                return err(e);
             }
             let started = std::time::Instant::now();
             let reply = socket_action(st, id, a, token, account.as_deref(), client, me).await;

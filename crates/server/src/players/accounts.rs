@@ -28,6 +28,15 @@ pub const PASSWORD_MAX: usize = 256;
 pub const API_TOKEN_PREFIX: &str = "bdk_";
 /// API tokens an account may hold at once.
 pub const API_TOKENS_MAX: i64 = 20;
+/// The scopes an API token may hold: `read` (GETs and opening sockets), `play` (every change:
+/// moves, chat, seeks, games), `challenge` and `bot` (accepted and kept for later use).
+pub const SCOPES: [&str; 4] = ["read", "play", "challenge", "bot"];
+/// The scope that reads: own games, profile, streams.
+pub const READ: &str = "read";
+/// The scope that plays in one's own seats: moves, chat, seeks, games created.
+pub const PLAY: &str = "play";
+/// The scopes of a token made without a choice, and of tokens made before scopes existed.
+pub const DEFAULT_SCOPES: [&str; 2] = [READ, PLAY];
 
 /// An account as the server knows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,8 +61,11 @@ pub enum Via {
         /// The session's CSRF token.
         csrf: String,
     },
-    /// A personal API token.
-    ApiToken,
+    /// A personal API token and its scopes.
+    ApiToken {
+        /// What it may do ([`SCOPES`]).
+        scopes: Vec<String>,
+    },
 }
 
 /// The account behind a request and how it proved it.
@@ -63,6 +75,77 @@ pub struct Identity {
     pub account: Account,
     /// Cookie or API token.
     pub via: Via,
+}
+
+impl Identity {
+    /// Whether this request may do what `scope` covers: a session may do anything, an API token
+    /// what its scopes say; else 403 `auth.scope` naming the missing scope.
+    pub fn may(&self, scope: &'static str) -> Result<(), ActError> {
+        match &self.via {
+            Via::Session { .. } => Ok(()),
+            Via::ApiToken { scopes } if scopes.iter().any(|s| s == scope) => Ok(()),
+            Via::ApiToken { scopes } => Err(ActError::forbidden(format!(
+                "this API token lacks the `{scope}` scope (it holds: {}); make a token with it on /me",
+                if scopes.is_empty() { "none".to_string() } else { scopes.join(", ") }
+            ))
+            .with_code("auth.scope", json!({"scope": scope, "scopes": scopes}))),
+        }
+    }
+}
+
+/// 403 `auth.session_only`: an account-level action (sign out everywhere, API tokens) needs
+/// the session cookie; an API token, whatever its scopes, does not do it.
+pub fn session_only() -> ActError {
+    ActError::forbidden(
+        "account-level actions (sign out everywhere, making, listing and revoking API tokens) \
+         need a signed-in session (the cookie), not an API token",
+    )
+    .with_code("auth.session_only", Value::Null)
+}
+
+/// The scopes chosen for a new token, in [`SCOPES`]' order without repeats (None: the
+/// default, [`DEFAULT_SCOPES`]); 400 `auth.scopes` naming the allowed ones otherwise.
+pub fn chosen_scopes(asked: Option<&[String]>) -> Result<Vec<&'static str>, ActError> {
+    let Some(asked) = asked else {
+        return Ok(DEFAULT_SCOPES.to_vec());
+    };
+    let bad =
+        |m: String| ActError::bad_request(m).with_code("auth.scopes", json!({"allowed": SCOPES}));
+    if asked.len() > SCOPES.len() * 2 {
+        return Err(bad(format!(
+            "scopes: at most {} of {}",
+            SCOPES.len(),
+            SCOPES.join(", ")
+        )));
+    }
+    if let Some(unknown) = asked.iter().find(|a| !SCOPES.contains(&a.as_str())) {
+        let shown: String = unknown.chars().take(20).collect();
+        return Err(bad(format!(
+            "scopes: `{shown}` is none of {}",
+            SCOPES.join(", ")
+        )));
+    }
+    let chosen: Vec<&'static str> = SCOPES
+        .into_iter()
+        .filter(|s| asked.iter().any(|a| a == s))
+        .collect();
+    if chosen.is_empty() {
+        return Err(bad(format!(
+            "scopes: choose at least one of {}",
+            SCOPES.join(", ")
+        )));
+    }
+    Ok(chosen)
+}
+
+/// A stored scope list (comma-separated) as the scopes it names.
+fn scopes_of(stored: &str) -> Vec<String> {
+    stored
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// What a session cookie names.
@@ -514,11 +597,13 @@ impl Store {
         Ok(())
     }
 
-    /// Makes a personal API token; returns (id, token). None: the account holds the most.
+    /// Makes a personal API token holding `scopes`; returns (id, token). None: the account
+    /// holds the most.
     pub async fn create_api_token(
         &self,
         account_id: &str,
         label: &str,
+        scopes: &[&str],
     ) -> Result<Option<(String, String)>, StoreError> {
         let n: i64 =
             sqlx::query("SELECT COUNT(*) FROM api_tokens WHERE account_id = $1 AND revoked = 0")
@@ -532,24 +617,25 @@ impl Store {
         let id = new_id();
         let token = format!("{API_TOKEN_PREFIX}{}", new_token());
         sqlx::query(
-            "INSERT INTO api_tokens (id, token_hash, account_id, label, created_at, revoked) \
-             VALUES ($1, $2, $3, $4, $5, 0)",
+            "INSERT INTO api_tokens (id, token_hash, account_id, label, created_at, revoked, scopes) \
+             VALUES ($1, $2, $3, $4, $5, 0, $6)",
         )
         .bind(&id)
         .bind(secret_hash(&token))
         .bind(account_id)
         .bind(label)
         .bind(now_ms())
+        .bind(scopes.join(","))
         .execute(&self.writer)
         .await?;
         Ok(Some((id, token)))
     }
 
-    /// The live API tokens of an account: (id, label, created_at).
+    /// The live API tokens of an account: (id, label, created_at, scopes).
     pub async fn api_tokens(&self, account_id: &str) -> Result<Vec<Value>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, label, created_at FROM api_tokens WHERE account_id = $1 AND revoked = 0 \
-             ORDER BY created_at",
+            "SELECT id, label, created_at, scopes FROM api_tokens WHERE account_id = $1 \
+             AND revoked = 0 ORDER BY created_at",
         )
         .bind(account_id)
         .fetch_all(&self.pool)
@@ -558,7 +644,8 @@ impl Store {
             .map(|r| {
                 Ok(
                     json!({"id": r.try_get::<String, _>(0)?, "label": r.try_get::<String, _>(1)?,
-                    "created_at": r.try_get::<i64, _>(2)?}),
+                    "created_at": r.try_get::<i64, _>(2)?,
+                    "scopes": scopes_of(&r.try_get::<String, _>(3)?)}),
                 )
             })
             .collect()
@@ -576,16 +663,23 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// The account a personal API token belongs to, if it is live.
-    pub async fn api_token_account(&self, token: &str) -> Result<Option<Account>, StoreError> {
+    /// The account a personal API token belongs to and the token's scopes, if it is live.
+    pub async fn api_token_account(
+        &self,
+        token: &str,
+    ) -> Result<Option<(Account, Vec<String>)>, StoreError> {
         let row = sqlx::query(
-            "SELECT a.id, a.name, a.guest, a.created_at FROM api_tokens t \
+            "SELECT a.id, a.name, a.guest, a.created_at, t.scopes FROM api_tokens t \
              JOIN accounts a ON a.id = t.account_id WHERE t.token_hash = $1 AND t.revoked = 0",
         )
         .bind(secret_hash(token))
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|r| account_of(&r)).transpose().map_err(Into::into)
+        let Some(r) = row else { return Ok(None) };
+        Ok(Some((
+            account_of(&r)?,
+            scopes_of(&r.try_get::<String, _>("scopes")?),
+        )))
     }
 
     /// Notes that an account was seen now (for "online").
@@ -651,6 +745,27 @@ mod tests {
             assert_eq!(e.code, "auth.name", "{bad}");
         }
         assert!(normalise_name("Guest-12").is_err());
+    }
+
+    #[test]
+    fn scopes_are_four_kept_in_one_order_and_none_is_no_choice() {
+        let ask = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(chosen_scopes(None).unwrap(), vec!["read", "play"]);
+        assert_eq!(
+            chosen_scopes(Some(&ask(&["bot", "read", "bot"]))).unwrap(),
+            vec!["read", "bot"]
+        );
+        for bad in [
+            &[][..],
+            &["admin"][..],
+            &["read", "Play"][..],
+            &["read"; 9][..],
+        ] {
+            let e = chosen_scopes(Some(&ask(bad))).unwrap_err();
+            assert_eq!((e.status, e.code), (400, "auth.scopes"), "{bad:?}");
+        }
+        assert_eq!(scopes_of("read,play"), vec!["read", "play"]);
+        assert_eq!(scopes_of(""), Vec::<String>::new());
     }
 
     #[test]

@@ -9,6 +9,7 @@
 pub mod accounts;
 pub mod chat;
 pub mod seeks;
+pub mod tokens;
 
 use crate::game::ratings::{bots_for, kind_of, rating_json, KINDS};
 use crate::game::room::{ActError, Player, Room};
@@ -68,8 +69,11 @@ pub fn routes() -> Router<AppState> {
         .route("/api/auth/logout", post(logout))
         .route("/api/auth/logout-all", post(logout_all))
         .route("/api/me", get(me))
-        .route("/api/tokens", get(list_tokens).post(create_token))
-        .route("/api/tokens/{id}", delete(revoke_token))
+        .route(
+            "/api/tokens",
+            get(tokens::list_tokens).post(tokens::create_token),
+        )
+        .route("/api/tokens/{id}", delete(tokens::revoke_token))
         .route("/api/players", get(players_online))
         .route("/api/players/{name}", get(profile))
         .route("/api/players/{name}/games.sgf", get(games_sgf))
@@ -97,7 +101,8 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// Routes a stale cookie does not block: they make a new session.
-const SESSION_MAKERS: &[&str] = &["/api/auth/signup", "/api/auth/login", "/api/auth/guest"];
+pub(crate) const SESSION_MAKERS: &[&str] =
+    &["/api/auth/signup", "/api/auth/login", "/api/auth/guest"];
 
 fn same_origin(headers: &HeaderMap) -> bool {
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
@@ -182,11 +187,15 @@ pub async fn identify(State(st): State<AppState>, mut req: Request, next: Next) 
     match bearer(headers) {
         Some(t) if t.starts_with(accounts::API_TOKEN_PREFIX) => {
             match st.hub.store.api_token_account(t).await {
-                Ok(Some(account)) => {
-                    auth.who = Some(Identity {
+                Ok(Some((account, scopes))) => {
+                    let who = Identity {
                         account,
-                        via: Via::ApiToken,
-                    })
+                        via: Via::ApiToken { scopes },
+                    };
+                    if let Err(e) = tokens::token_may(&who, req.method(), &path) {
+                        return e.into_response();
+                    }
+                    auth.who = Some(who);
                 }
                 Ok(None) => {
                     return ActError::unauthorized("unknown or revoked API token")
@@ -409,7 +418,7 @@ async fn signup(
     let req: Credentials = parse(&body)?;
     let (name, key) = accounts::normalise_name(&req.username)?;
     accounts::check_password(&req.password)?;
-    if let Err(r) = st.budgets.creates.check(&client) {
+    if let Err(r) = st.budgets.signups.take(&client).await {
         return Ok(too_many(r));
     }
     // A name that looks like another account's (`aIice` beside `alice`) is refused.
@@ -470,7 +479,7 @@ async fn login(
     body: Bytes,
 ) -> Result<Response, ActError> {
     let req: Credentials = parse(&body)?;
-    if let Err(r) = st.budgets.logins.check(&client) {
+    if let Err(r) = st.budgets.logins.take(&client).await {
         return Ok(too_many(r));
     }
     let key: String = req
@@ -484,11 +493,11 @@ async fn login(
     }
     // Guessing is throttled per address and name; the name's own budget (all addresses) only
     // holds back addresses that have not signed in to it lately, so its owner is never locked out.
-    if let Err(r) = st.login_names.check(&(client, key.clone())) {
+    if let Err(r) = st.login_names.take(&(client, key.clone())).await {
         return Ok(too_many(r));
     }
     if !st.login_known.contains(&key, &client) {
-        if let Err(r) = st.login_accounts.check(&key) {
+        if let Err(r) = st.login_accounts.take(&key).await {
             return Ok(too_many(r));
         }
     }
@@ -523,7 +532,7 @@ async fn guest(
     Extension(client): Extension<ClientKey>,
     headers: HeaderMap,
 ) -> Result<Response, ActError> {
-    if let Err(r) = st.budgets.guests.check(&client) {
+    if let Err(r) = st.budgets.guests.take(&client).await {
         return Ok(too_many(r));
     }
     for _ in 0..5 {
@@ -567,7 +576,7 @@ async fn logout_all(
     Extension(auth): Extension<Auth>,
     headers: HeaderMap,
 ) -> Result<Response, ActError> {
-    let who = auth.require()?;
+    let who = tokens::by_session(&auth)?;
     st.hub
         .store
         .end_sessions(&who.account.id)
@@ -583,100 +592,14 @@ async fn me(
     let who = auth.require()?;
     let csrf = match &who.via {
         Via::Session { csrf, .. } => Value::String(csrf.clone()),
-        Via::ApiToken => Value::Null,
+        Via::ApiToken { .. } => Value::Null,
     };
-    Ok(Json(
-        json!({"account": account_json(&st.hub.store, &who.account).await?, "csrf": csrf}),
-    ))
-}
-
-async fn list_tokens(
-    State(st): State<AppState>,
-    Extension(auth): Extension<Auth>,
-) -> Result<Json<Value>, ActError> {
-    let who = auth.require()?;
-    let tokens = st
-        .hub
-        .store
-        .api_tokens(&who.account.id)
-        .await
-        .map_err(accounts::storage)?;
-    Ok(Json(json!({ "tokens": tokens })))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TokenReq {
-    #[serde(default)]
-    label: Option<String>,
-}
-
-async fn create_token(
-    State(st): State<AppState>,
-    Extension(auth): Extension<Auth>,
-    body: Bytes,
-) -> Result<Response, ActError> {
-    let who = auth.require()?;
-    if who.account.guest {
-        return Err(
-            ActError::forbidden("guests have no API tokens: sign up first")
-                .with_code("auth.guest", Value::Null),
-        );
+    let mut body =
+        json!({"account": account_json(&st.hub.store, &who.account).await?, "csrf": csrf});
+    if let Via::ApiToken { scopes } = &who.via {
+        body["scopes"] = json!(scopes);
     }
-    let req: TokenReq = if body.is_empty() {
-        TokenReq { label: None }
-    } else {
-        parse(&body)?
-    };
-    let label: String = req.label.unwrap_or_default().trim().chars().collect();
-    if label.chars().count() > 60 || label.chars().any(char::is_control) {
-        return Err(ActError::bad_request(
-            "label: at most 60 characters, no control characters",
-        ));
-    }
-    // A stolen API token must not breed more: only a signed-in browser session mints them.
-    if matches!(who.via, Via::ApiToken) {
-        return Err(ActError::forbidden(
-            "API tokens are made from a signed-in session (the cookie), not with an API token",
-        )
-        .with_code("auth.session_only", Value::Null));
-    }
-    match st
-        .hub
-        .store
-        .create_api_token(&who.account.id, &label)
-        .await
-        .map_err(accounts::storage)?
-    {
-        Some((id, token)) => Ok((
-            StatusCode::CREATED,
-            Json(json!({"id": id, "label": label, "token": token})),
-        )
-            .into_response()),
-        None => Err(ActError::too_many(format!(
-            "at most {} API tokens: revoke one first",
-            accounts::API_TOKENS_MAX
-        ))),
-    }
-}
-
-async fn revoke_token(
-    State(st): State<AppState>,
-    Extension(auth): Extension<Auth>,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ActError> {
-    let who = auth.require()?;
-    if id.len() > 40
-        || !st
-            .hub
-            .store
-            .revoke_api_token(&who.account.id, &id)
-            .await
-            .map_err(accounts::storage)?
-    {
-        return Err(ActError::not_found("no such API token of yours"));
-    }
-    Ok(Json(json!({"ok": true})))
+    Ok(Json(body))
 }
 
 /// Accounts seen within this long are online (ms).

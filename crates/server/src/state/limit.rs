@@ -21,6 +21,16 @@ where
     burst: u32,
     /// Shared with the cluster's other processes (see [`Budget::shared`]).
     shared: Option<Shared<K>>,
+    /// Held exactly over the cluster, bursts included (see [`Budget::exact`]).
+    exact: Option<Exact>,
+}
+
+/// A budget's bucket in the database, shared by every process of the cluster: `tag` names the
+/// budget there, clients are named by the cluster's keyed hash (never an address or a name).
+struct Exact {
+    store: crate::store::Store,
+    remote: std::sync::Arc<RemoteUse>,
+    tag: &'static str,
 }
 
 /// A budget's share of the cluster: what its clients used here since the last report, and
@@ -52,6 +62,7 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
             },
             burst: burst.max(1),
             shared: None,
+            exact: None,
         }
     }
 
@@ -100,6 +111,49 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
             used: Default::default(),
         });
         self
+    }
+
+    /// This budget held exactly over the cluster under `tag`: besides this process's bucket,
+    /// each grant takes from one bucket in `store` that every process shares, so N processes
+    /// grant one burst between them, not N (see [`Budget::take`]).
+    pub fn exact(
+        mut self,
+        store: crate::store::Store,
+        remote: std::sync::Arc<RemoteUse>,
+        tag: &'static str,
+    ) -> Budget<K> {
+        self.exact = Some(Exact { store, remote, tag });
+        self
+    }
+
+    /// Takes one from `key`'s budget: this process's bucket ([`Budget::check`]), then, for a
+    /// budget held exactly over the cluster, the database's. Should the database fail, this
+    /// process's bucket alone decides (and the failure is logged).
+    pub async fn take(&self, key: &K) -> Result<(), Refused> {
+        self.check(key)?;
+        let (Some(x), Some(_)) = (&self.exact, &self.limiter) else {
+            return Ok(());
+        };
+        let every_ms = (1000.0 / self.rate).round().clamp(1.0, 86_400_000.0) as i64;
+        let client = format!("{:016x}", x.remote.hash(key));
+        let now = crate::game::hub::now_ms();
+        match x
+            .store
+            .take_from_bucket(x.tag, &client, now, every_ms, i64::from(self.burst))
+            .await
+        {
+            Ok(None) => Ok(()),
+            Ok(Some(wait_ms)) => Err(Refused {
+                budget: self.name,
+                retry_after: Duration::from_millis(wait_ms.max(1) as u64),
+                rate: self.rate,
+                burst: self.burst,
+            }),
+            Err(e) => {
+                tracing::warn!("the cluster's bucket of {} failed: {e}", x.tag);
+                Ok(())
+            }
+        }
     }
 
     /// Forgets clients whose budget is full again (memory stays bounded by recent clients).

@@ -33,6 +33,8 @@ pub struct Budgets {
     pub logins: Budget,
     /// Guest sessions started per address.
     pub guests: Budget,
+    /// Accounts created per address (sign-ups).
+    pub signups: Budget,
 }
 
 /// What every handler shares.
@@ -92,6 +94,22 @@ impl AppState {
             let tag = b.name();
             shared_as(&remote, tag, b)
         };
+        // The security-critical budgets (sign-in attempts, guest sessions, accounts created)
+        // hold exactly over the cluster, bursts included: a bucket in the database that every
+        // process takes from (docs/scaling.md, "Limits over the cluster").
+        let store = hub.store.clone();
+        fn exact_as<K: std::hash::Hash + Eq + Clone>(
+            remote: &Option<Arc<crate::net::RemoteUse>>,
+            store: &crate::store::Store,
+            tag: &'static str,
+            b: Budget<K>,
+        ) -> Budget<K> {
+            match remote {
+                Some(r) => b.exact(store.clone(), r.clone(), tag),
+                None => b,
+            }
+        }
+        let exact = |b: Budget, tag: &'static str| exact_as(&remote, &store, tag, b);
         AppState {
             budgets: Arc::new(Budgets {
                 requests: share(Budget::new("requests", r, (r * 4.0).ceil() as u32)),
@@ -110,38 +128,63 @@ impl AppState {
                     l.sockets_per_minute / 60.0,
                     (l.sockets_per_minute / 3.0).ceil() as u32,
                 )),
-                logins: share(Budget::new(
+                logins: exact(
+                    share(Budget::new(
+                        "sign-in attempts",
+                        l.logins_per_minute / 60.0,
+                        l.logins_per_minute.ceil() as u32,
+                    )),
                     "sign-in attempts",
-                    l.logins_per_minute / 60.0,
-                    l.logins_per_minute.ceil() as u32,
-                )),
-                guests: share(Budget::new(
+                ),
+                guests: exact(
+                    share(Budget::new(
+                        "guest sessions",
+                        l.guests_per_minute / 60.0,
+                        l.guests_per_minute.ceil() as u32,
+                    )),
                     "guest sessions",
-                    l.guests_per_minute / 60.0,
-                    l.guests_per_minute.ceil() as u32,
-                )),
+                ),
+                // The size of games created, a budget of its own.
+                signups: exact(
+                    Budget::new(
+                        "accounts created",
+                        l.creates_per_minute / 60.0,
+                        (l.creates_per_minute / 2.0).ceil() as u32,
+                    ),
+                    "accounts created",
+                ),
             }),
             hub,
             trusted: Arc::new(l.trusted_proxies.clone()),
             open_sockets: Arc::new(Mutex::new(HashMap::new())),
             limits: Arc::new(l.clone()),
             // The per-account budgets (and the chat's per address) too, under their own tags.
-            login_names: Arc::new(shared_as(
+            login_names: Arc::new(exact_as(
                 &remote,
+                &store,
                 "sign-in attempts for a name",
-                Budget::new(
-                    "sign-in attempts for this account from your address",
-                    l.logins_per_name_minute / 60.0,
-                    l.logins_per_name_minute.ceil() as u32,
+                shared_as(
+                    &remote,
+                    "sign-in attempts for a name",
+                    Budget::new(
+                        "sign-in attempts for this account from your address",
+                        l.logins_per_name_minute / 60.0,
+                        l.logins_per_name_minute.ceil() as u32,
+                    ),
                 ),
             )),
-            login_accounts: Arc::new(shared_as(
+            login_accounts: Arc::new(exact_as(
                 &remote,
+                &store,
                 "sign-in attempts for an account",
-                Budget::new(
-                    "sign-in attempts for this account from new addresses",
-                    l.logins_per_account_minute / 60.0,
-                    l.logins_per_account_minute.ceil() as u32,
+                shared_as(
+                    &remote,
+                    "sign-in attempts for an account",
+                    Budget::new(
+                        "sign-in attempts for this account from new addresses",
+                        l.logins_per_account_minute / 60.0,
+                        l.logins_per_account_minute.ceil() as u32,
+                    ),
                 ),
             )),
             login_known: Arc::new(crate::state::limit::Known::default()),
@@ -207,6 +250,7 @@ impl AppState {
             &self.budgets.sockets,
             &self.budgets.logins,
             &self.budgets.guests,
+            &self.budgets.signups,
             &self.chat_clients,
         ] {
             b.forget_idle();

@@ -12,6 +12,7 @@
 //! for the same turn.
 
 pub mod backup;
+mod buckets;
 mod group;
 mod opened;
 pub mod payload;
@@ -78,6 +79,16 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         10,
         "review game",
         include_str!("../../migrations/0010_review_game.sql"),
+    ),
+    (
+        11,
+        "token scopes",
+        include_str!("../../migrations/0011_token_scopes.sql"),
+    ),
+    (
+        12,
+        "rate buckets",
+        include_str!("../../migrations/0012_rate_buckets.sql"),
     ),
 ];
 

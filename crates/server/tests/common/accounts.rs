@@ -142,6 +142,25 @@ pub async fn next_of(w: &mut Ws, kind: &str, secs: u64) -> Value {
     }
 }
 
+/// Sends a socket message; the answer to it (`ack`, `chat_ack` or `error`).
+pub async fn ask(w: &mut Ws, msg: Value) -> Value {
+    w.send(Message::Text(msg.to_string().into())).await.unwrap();
+    let end = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let m = tokio::time::timeout_at(end, w.next())
+            .await
+            .expect("an answer")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(t) = m {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == "ack" || v["type"] == "chat_ack" || v["type"] == "error" {
+                return v;
+            }
+        }
+    }
+}
+
 pub async fn wsend(w: &mut Ws, v: Value) {
     w.send(Message::Text(v.to_string().into())).await.unwrap();
 }

@@ -295,7 +295,11 @@ impl Api {
                 .await
                 .expect("an account");
             store
-                .create_api_token(&a.id, "fuzz")
+                .create_api_token(
+                    &a.id,
+                    "fuzz",
+                    &baduk_server::players::accounts::DEFAULT_SCOPES,
+                )
                 .await
                 .expect("a token")
                 .expect("room for a token")

@@ -1,0 +1,143 @@
+//! Personal API tokens over HTTP: what a token may do (its scopes, and the account-level routes
+//! that need the session cookie), and making, listing and revoking tokens. docs/api.md, "API
+//! tokens".
+
+use crate::game::room::ActError;
+use crate::players::accounts::{self, Identity, Via};
+use crate::players::{Auth, SESSION_MAKERS};
+use crate::state::{parse_json as parse, AppState};
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// Account-level routes (signing out everywhere, the API tokens): the session cookie only.
+const SESSION_ONLY: &[&str] = &["/api/auth/logout-all", "/api/tokens"];
+
+/// Whether an API token may make this request: the account-level routes need the cookie
+/// (`403` `auth.session_only`); a game socket or a seek's, and every GET, need `read` (a seek's
+/// socket `play`: it waits to be paired); every other change needs `play` (`403` `auth.scope`).
+/// Sign-up, sign-in, guest and sign-out make or end sessions: no scope. The socket checks `play`
+/// again before it acts or chats for the account.
+pub(crate) fn token_may(who: &Identity, method: &Method, path: &str) -> Result<(), ActError> {
+    let under = |p: &str| path == p || path.strip_prefix(p).is_some_and(|r| r.starts_with('/'));
+    if SESSION_ONLY.iter().any(|p| under(p)) {
+        return Err(accounts::session_only());
+    }
+    if SESSION_MAKERS.contains(&path) || path == "/api/auth/logout" {
+        return Ok(());
+    }
+    if path.starts_with("/ws/seeks/") {
+        return who.may(accounts::PLAY);
+    }
+    if path.starts_with("/ws/") || matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return who.may(accounts::READ);
+    }
+    who.may(accounts::PLAY)
+}
+
+/// The account behind a session (the cookie): an API token does no account-level action, so
+/// a stolen one cannot breed more tokens or sign its owner out (the identity layer refuses it
+/// already; this holds whatever routes the request).
+pub(crate) fn by_session(auth: &Auth) -> Result<&Identity, ActError> {
+    let who = auth.require()?;
+    match who.via {
+        Via::Session { .. } => Ok(who),
+        Via::ApiToken { .. } => Err(accounts::session_only()),
+    }
+}
+
+/// `GET /api/tokens`: the account's live tokens and their scopes.
+pub(crate) async fn list_tokens(
+    State(st): State<AppState>,
+    Extension(auth): Extension<Auth>,
+) -> Result<Json<Value>, ActError> {
+    let who = by_session(&auth)?;
+    let tokens = st
+        .hub
+        .store
+        .api_tokens(&who.account.id)
+        .await
+        .map_err(accounts::storage)?;
+    Ok(Json(json!({ "tokens": tokens })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokenReq {
+    #[serde(default)]
+    label: Option<String>,
+    /// The token's scopes ([`accounts::SCOPES`]); absent: `read` and `play`.
+    #[serde(default)]
+    scopes: Option<Vec<String>>,
+}
+
+/// `POST /api/tokens`: a new token holding the chosen scopes (shown this once).
+pub(crate) async fn create_token(
+    State(st): State<AppState>,
+    Extension(auth): Extension<Auth>,
+    body: Bytes,
+) -> Result<Response, ActError> {
+    let who = by_session(&auth)?;
+    if who.account.guest {
+        return Err(
+            ActError::forbidden("guests have no API tokens: sign up first")
+                .with_code("auth.guest", Value::Null),
+        );
+    }
+    let req: TokenReq = if body.is_empty() {
+        TokenReq {
+            label: None,
+            scopes: None,
+        }
+    } else {
+        parse(&body)?
+    };
+    let label: String = req.label.unwrap_or_default().trim().chars().collect();
+    if label.chars().count() > 60 || label.chars().any(char::is_control) {
+        return Err(ActError::bad_request(
+            "label: at most 60 characters, no control characters",
+        ));
+    }
+    let scopes = accounts::chosen_scopes(req.scopes.as_deref())?;
+    match st
+        .hub
+        .store
+        .create_api_token(&who.account.id, &label, &scopes)
+        .await
+        .map_err(accounts::storage)?
+    {
+        Some((id, token)) => Ok((
+            StatusCode::CREATED,
+            Json(json!({"id": id, "label": label, "scopes": scopes, "token": token})),
+        )
+            .into_response()),
+        None => Err(ActError::too_many(format!(
+            "at most {} API tokens: revoke one first",
+            accounts::API_TOKENS_MAX
+        ))),
+    }
+}
+
+/// `DELETE /api/tokens/{id}`: revokes one of the account's tokens.
+pub(crate) async fn revoke_token(
+    State(st): State<AppState>,
+    Extension(auth): Extension<Auth>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ActError> {
+    let who = by_session(&auth)?;
+    if id.len() > 40
+        || !st
+            .hub
+            .store
+            .revoke_api_token(&who.account.id, &id)
+            .await
+            .map_err(accounts::storage)?
+    {
+        return Err(ActError::not_found("no such API token of yours"));
+    }
+    Ok(Json(json!({"ok": true})))
+}
