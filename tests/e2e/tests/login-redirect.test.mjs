@@ -15,7 +15,7 @@ const PASSWORD = 'wanderer secret pass';
 /** Signs in on /login?next=`next` (as a person would) and returns the URL the page ends on. */
 async function signInWith(page, next) {
   await page.goto(`${BASE}/login?next=${next}`);
-  await page.waitForSelector('body[data-account]');
+  await page.waitForSelector('#auth-btn');
   await page.fill('input[name=username]', NAME);
   await page.fill('input[name=password]', PASSWORD);
   await Promise.all([page.waitForURL((u) => !u.pathname.startsWith('/login')), page.click('#auth-btn')]);
@@ -41,7 +41,7 @@ describe('login redirect', () => {
   test('next= that the browser reads as another site lands on our own lobby', async (t) => {
     const P = await person(browser, 'wanderer');
     const escaped = [];
-    await P.context.route(/evil\.example/, (route) => {
+    await P.context.route((url) => url.hostname === 'evil.example', (route) => {
       escaped.push(route.request().url());
       return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>phished</title>' });
     });
