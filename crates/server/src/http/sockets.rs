@@ -94,8 +94,8 @@ pub(super) fn too_many_sockets() -> Response {
         .into_response()
 }
 
-/// Sockets the seats' holders of one game may hold at once on a process (tabs, devices): they
-/// never wait behind watchers, however many watch.
+/// Sockets a seat holder's address may hold on one game at once on a process (tabs, devices):
+/// they never wait behind watchers, however many watch, nor behind the other seat's holder.
 pub const SEAT_SOCKETS: usize = 16;
 
 /// How long a socket that asked for a seat's room (`?seat`) has to prove a seat with `hello`
@@ -140,7 +140,7 @@ fn bump<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: K, up: bool) 
 /// Counts a socket of `role` on game `id` in (or out of) `g`.
 fn count(g: &mut GameSockets, id: &str, client: ClientKey, role: Role, up: bool) {
     match role {
-        Role::Seat => bump(&mut g.seats, id.to_string(), up),
+        Role::Seat => bump(&mut g.seats, (id.to_string(), client), up),
         Role::Watcher => {
             bump(&mut g.watchers, id.to_string(), up);
             bump(&mut g.watchers_of, (id.to_string(), client), up);
@@ -155,7 +155,10 @@ fn admits(g: &GameSockets, id: &str, client: ClientKey, role: Role, per_game: us
         return true;
     }
     match role {
-        Role::Seat => g.seats.get(id).copied().unwrap_or(0) < SEAT_SOCKETS,
+        Role::Seat => {
+            let key = (id.to_string(), client);
+            g.seats.get(&key).copied().unwrap_or(0) < SEAT_SOCKETS
+        }
         Role::Proving => true,
         Role::Watcher => {
             g.watchers.get(id).copied().unwrap_or(0) < per_game

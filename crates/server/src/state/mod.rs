@@ -39,8 +39,8 @@ pub struct Budgets {
 /// them): a seat's never wait behind watchers, and watchers share the game's room per address.
 #[derive(Debug, Default)]
 pub struct GameSockets {
-    /// Sockets of the seats' holders, per game.
-    pub seats: HashMap<String, usize>,
+    /// Sockets of the seats' holders, per game and address.
+    pub seats: HashMap<(String, ClientKey), usize>,
     /// Watchers' sockets, per game.
     pub watchers: HashMap<String, usize>,
     /// Watchers' sockets, per game and address.
