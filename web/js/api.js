@@ -259,7 +259,10 @@ export function seatLink(url, seat) {
  * onMessage gets each parsed message; onStatus gets 'open' | 'closed'.
  */
 export function connect(id, handlers) {
-  return socketTo(`/ws/games/${encodeURIComponent(id)}`, handlers);
+  const path = `/ws/games/${encodeURIComponent(id)}`;
+  // A page that holds a seat's token asks for a seat's room (`?seat`; its `hello` proves the
+  // seat at once), so watchers filling the game never turn its player away.
+  return socketTo(() => (handlers.seat?.() ? `${path}?seat` : path), handlers);
 }
 
 /**
@@ -278,7 +281,7 @@ function socketTo(path, { onMessage, onStatus }) {
   const open = () => {
     if (stopped) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    ws = new WebSocket(`${proto}//${location.host}${path}`);
+    ws = new WebSocket(`${proto}//${location.host}${typeof path === 'function' ? path() : path}`);
     ws.onopen = () => {
       delay = 300;
       onStatus('open');

@@ -1013,6 +1013,7 @@ async function start() {
   });
   page.chat.load();
   page.ws = connect(id, {
+    seat: () => Object.keys(heldSeats(id)).some((s) => s !== '?'),
     onMessage(msg) {
       if (msg.type === 'chat' && msg.message) page.chat.add(msg.message);
       else if (msg.type === 'error' && /^chat-/.test(String(msg.id))) page.chat.failed(msg);

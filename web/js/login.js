@@ -11,10 +11,20 @@ const form = $('#auth');
 const params = new URLSearchParams(location.search);
 let mode = params.get('mode') === 'signup' ? 'signup' : 'signin';
 
-/** Where to go afterwards: a path on this site only. */
+/**
+ * Where to go afterwards: a page of this site only. `next` is resolved as the browser would
+ * resolve it (it drops tabs and newlines and reads `\` as `/`, so `/%09/evil.example` is another
+ * site) and kept only when it stays on our origin and is not the login page itself.
+ */
 function nextPath() {
-  const n = params.get('next') || '/';
-  return n.startsWith('/') && !n.startsWith('//') && !n.startsWith('/login') ? n : '/';
+  let u;
+  try {
+    u = new URL(params.get('next') || '/', location.origin);
+  } catch {
+    return '/';
+  }
+  if (u.origin !== location.origin || u.pathname.startsWith('/login')) return '/';
+  return u.pathname + u.search + u.hash;
 }
 
 function setMode(m) {

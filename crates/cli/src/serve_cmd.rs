@@ -32,7 +32,8 @@ pub struct ServeArgs {
     /// WebSockets one client address may hold open at once (0: no cap).
     #[arg(long, default_value_t = 20)]
     pub sockets_per_client: usize,
-    /// WebSockets one game may have open at once (0: no cap).
+    /// Watchers' WebSockets one game may have open at once, a tenth of them per address (0: no
+    /// cap); the seats' sockets have their own room.
     #[arg(long, default_value_t = 100)]
     pub sockets_per_game: usize,
     /// A proxy (address or range, e.g. 127.0.0.1 or 10.0.0.0/8) whose X-Forwarded-For names the

@@ -1,6 +1,7 @@
 //! `baduk serve` as a process: SIGKILL loses no acknowledged action, two processes share one
 //! PostgreSQL database (moves reach the other's watchers, a clock fires once, one action wins a
-//! turn), start-up failures exit 2 with the reason, and `wall export` writes replayable records.
+//! turn), start-up failures exit 2 with the reason (a second process on one SQLite file too),
+//! and `wall export` writes replayable records.
 
 use futures_util::StreamExt;
 use serde_json::{json, Value};
@@ -155,6 +156,28 @@ fn a_database_that_cannot_be_opened_stops_the_server_with_exit_2() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(words), "{db}: {err}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_server_on_one_sqlite_file_refuses_to_start_naming_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite:{}", dir.path().join("one.db").display());
+    let first = serve(&db).await;
+    let out = Command::new(BIN)
+        .args(["serve", "--addr", "127.0.0.1:0", "--database", &db])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("process {}", first.child.id())) && err.contains("one.db"),
+        "{err}"
+    );
+    // The first still serves; once it is gone the file is free for the next one.
+    common::wait_up(&first.base).await;
+    drop(first);
+    let next = serve(&db).await;
+    common::wait_up(&next.base).await;
 }
 
 #[test]

@@ -1,12 +1,12 @@
 //! The client side of `baduk bench abuse`: a scripted abuse mix against a running `baduk serve`
 //! (floods of game creation, actions with made-up tokens, junk bodies, sockets opened and never
-//! read, set-up bombs uploaded as reviews (issue 39's, and issue 56's escaped and collection
-//! bombs), a stored review read over and over (page, analysis, marks, annotated export), "play
-//! now" seek floods from two guests, connections that send their headers a byte at a time), each abuser
-//! on its own loopback address, beside honest games played from addresses of their own. It
-//! reports the honest actions' latency, `/healthz`'s latency, any acknowledged action the
-//! server lost, what the abusers got back, and the server's resident memory. Bounded in time;
-//! loopback only.
+//! read, set-up bombs uploaded as reviews (the old ones, and the escaped and collection bombs),
+//! a stored review read over and over (page, analysis, marks, annotated export), "play now" seek
+//! floods from two guests, connections that send their headers a byte at a time, watchers'
+//! sockets squatting on one game beside its seat holder's own), each abuser on its own loopback
+//! address, beside honest games played from addresses of their own. It reports the honest
+//! actions' latency, `/healthz`'s latency, any acknowledged action the server lost, what the
+//! abusers got back, and the server's resident memory. Bounded in time; loopback only.
 
 use crate::bench::{resident_kib, Latencies};
 use baduk_rng::Rng;
@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -75,6 +76,11 @@ pub struct AbuseReport {
     pub stuck_opened: u64,
     /// Sockets refused at the upgrade (429).
     pub stuck_refused: u64,
+    /// The socket squat on the target game: the squatters' sockets held and refused.
+    pub squat: (u64, u64),
+    /// The target game's seat holder's own sockets, opened while the squat ran: proved a seat,
+    /// and refused (or closed before proving it).
+    pub seat_sockets: (u64, u64),
     /// Latency of `/healthz`, polled every 100 ms (µs).
     pub health: Latencies,
     /// `/healthz` polls that failed or took over 5 s.
@@ -113,6 +119,10 @@ impl AbuseReport {
         out.push(format!(
             "abuse sockets never read: {} opened, {} refused at the upgrade",
             self.stuck_opened, self.stuck_refused
+        ));
+        out.push(format!(
+            "abuse socket squat ({SQUAT_ADDRESSES} addresses × {SQUAT_EACH} sockets on the target game): {} held, {} refused; the seat's own sockets: {} proved the seat, {} refused",
+            self.squat.0, self.squat.1, self.seat_sockets.0, self.seat_sockets.1
         ));
         out.push(format!(
             "/healthz: {} polls, p50 {:.2} ms, p99 {:.2} ms, max {:.1} ms, {} failed",
@@ -447,6 +457,114 @@ async fn slow_headers(server: SocketAddr, from: IpAddr, limit: Duration) -> Opti
     Some(t.elapsed().as_micros().min(u32::MAX as u128) as u32)
 }
 
+/// Addresses of the socket squat, and the sockets each keeps on the target game (issue 56's
+/// reproduction: 10 × 10 filled a game's 100 before seats had a room of their own).
+pub const SQUAT_ADDRESSES: usize = 10;
+/// Sockets each squatting address keeps open on the target game.
+pub const SQUAT_EACH: usize = 10;
+
+type SquatWs = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// A game socket to `server` from `from` at `path`, or None when refused or gone.
+async fn game_socket(server: SocketAddr, from: IpAddr, path: &str) -> Option<SquatWs> {
+    let sock = tokio::net::TcpSocket::new_v4().ok()?;
+    sock.bind(SocketAddr::new(from, 0)).ok()?;
+    let tcp = tokio::time::timeout(Duration::from_secs(5), sock.connect(server))
+        .await
+        .ok()?
+        .ok()?;
+    let plain = tokio_tungstenite::MaybeTlsStream::Plain(tcp);
+    let url = format!("ws://{server}{path}");
+    let (ws, _) = tokio::time::timeout(
+        Duration::from_secs(5),
+        tokio_tungstenite::client_async(url, plain),
+    )
+    .await
+    .ok()?
+    .ok()?;
+    Some(ws)
+}
+
+/// One squatter: keeps [`SQUAT_EACH`] sockets on game `id` from `from`, reading them (so they
+/// answer the server's pings and stay), replacing any the server closes.
+async fn squatter(
+    server: SocketAddr,
+    from: IpAddr,
+    id: String,
+    stop: Arc<AtomicBool>,
+    report: Arc<Mutex<AbuseReport>>,
+) {
+    use futures_util::StreamExt;
+    let path = format!("/ws/games/{id}");
+    let mut held = tokio::task::JoinSet::new();
+    while !stop.load(Ordering::Relaxed) {
+        if held.len() < SQUAT_EACH {
+            match game_socket(server, from, &path).await {
+                Some(mut ws) => {
+                    report.lock().expect("report").squat.0 += 1;
+                    let stop = stop.clone();
+                    held.spawn(async move {
+                        while !stop.load(Ordering::Relaxed) {
+                            match tokio::time::timeout(Duration::from_secs(1), ws.next()).await {
+                                Ok(Some(Ok(_))) | Err(_) => {}
+                                _ => return,
+                            }
+                        }
+                    });
+                }
+                None => {
+                    report.lock().expect("report").squat.1 += 1;
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+            }
+        } else {
+            let _ = tokio::time::timeout(Duration::from_millis(500), held.join_next()).await;
+        }
+    }
+    held.abort_all();
+}
+
+/// The seat holder of game `id` (its `token`) opening its own socket every 2 s while the squat
+/// runs, from `from`: each asks for a seat's room and proves the seat with `hello`.
+async fn seat_holder(
+    server: SocketAddr,
+    from: IpAddr,
+    id: String,
+    token: String,
+    stop: Arc<AtomicBool>,
+    report: Arc<Mutex<AbuseReport>>,
+) {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let path = format!("/ws/games/{id}?seat");
+    while !stop.load(Ordering::Relaxed) {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let proved = async {
+            let mut ws = game_socket(server, from, &path).await?;
+            let hello = json!({"type": "hello", "id": "seat", "token": token}).to_string();
+            ws.send(Message::Text(hello.into())).await.ok()?;
+            loop {
+                let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+                    .await
+                    .ok()??
+                    .ok()?;
+                if let Message::Text(t) = msg {
+                    let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
+                    if v["id"] == "seat" {
+                        return (v["type"] == "hello").then_some(());
+                    }
+                }
+            }
+        }
+        .await;
+        let mut r = report.lock().expect("report");
+        match proved {
+            Some(()) => r.seat_sockets.0 += 1,
+            None => r.seat_sockets.1 += 1,
+        }
+    }
+}
+
 /// Runs the mix for `opts.seconds`; returns the report.
 pub async fn run(opts: &AbuseOptions) -> Result<AbuseReport, String> {
     let server: SocketAddr = opts
@@ -476,8 +594,13 @@ pub async fn run(opts: &AbuseOptions) -> Result<AbuseReport, String> {
         if code != 201 {
             return Err(format!("cannot create the target game: {code} {v}"));
         }
-        v["id"].as_str().unwrap_or_default().to_string()
+        v
     };
+    let target_seat = target["seats"]["black"]["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let target = target["id"].as_str().unwrap_or_default().to_string();
     // A review at the set-up cap, for the readers to read.
     let heavy_review = {
         let http = client(client_addr(1))?;
@@ -747,6 +870,20 @@ pub async fn run(opts: &AbuseOptions) -> Result<AbuseReport, String> {
                 set.abort_all();
             }));
         }
+    }
+    // The socket squat on the target game, beside its seat holder's own sockets.
+    for n in 0..SQUAT_ADDRESSES {
+        let from = client_addr(3000 + n);
+        let (stop, report, id) = (stop.clone(), report.clone(), target.clone());
+        tasks.push(tokio::spawn(squatter(server, from, id, stop, report)));
+    }
+    {
+        let (stop, report, id) = (stop.clone(), report.clone(), target.clone());
+        let seat = target_seat.clone();
+        let from = client_addr(3100);
+        tasks.push(tokio::spawn(seat_holder(
+            server, from, id, seat, stop, report,
+        )));
     }
     // Honest games.
     let mut honest = Vec::new();

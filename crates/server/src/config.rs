@@ -76,7 +76,8 @@ pub struct Limits {
     pub open_games_per_client: usize,
     /// WebSockets a client may hold open at once.
     pub sockets_per_client: usize,
-    /// WebSockets one game may have at once.
+    /// Watchers' WebSockets one game may have at once (a tenth of them per address); the
+    /// seats' sockets have their own room.
     pub sockets_per_game: usize,
     /// Proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<Cidr>,

@@ -253,6 +253,11 @@ fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgre
 /// Runs the server until it is stopped, printing the URL to open.
 pub async fn serve(cfg: Config) -> Result<(), StartError> {
     let db = cfg.database.clone();
+    // One process a SQLite file: held until this process exits (after the last blocking task
+    // it waits for), so a new process cannot start while the old one still works on the file.
+    if let Some(lock) = store::lock::lock_sqlite(&db).map_err(StartError)? {
+        std::mem::forget(lock);
+    }
     let running = start(cfg).await?;
     println!(
         "baduk serve: open http://{}/ (database {db}; Ctrl-C stops)",

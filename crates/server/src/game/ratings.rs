@@ -54,6 +54,17 @@ pub fn bot_rating(kind: &str, bot: &str, options: Option<&str>) -> Option<Rating
     })
 }
 
+/// The first option of a bot seat (in normal form, `key=value,…`) that a rated game may not
+/// carry: every option but Go's `level` changes the bot's strength or when it resigns, and its
+/// fixed rating holds only for the level's own settings.
+pub fn unrated_option(options: Option<&str>) -> Option<&str> {
+    options
+        .unwrap_or("")
+        .split(',')
+        .map(|kv| kv.split_once('=').map_or(kv, |(k, _)| k).trim())
+        .find(|k| !k.is_empty() && *k != "level")
+}
+
 /// The bots a seek may be offered, for a kind: (bot, options, rating).
 pub fn bots_for(kind: &str) -> Vec<(&'static str, String, f64)> {
     if kind == "wallgo" {
@@ -125,8 +136,8 @@ pub const MIN_RATED_MOVES: usize = 2;
 pub const RATED_PAIR_PER_DAY: i64 = 3;
 
 /// What a finished rated room needs rating: None when it is not rated, not over, ended with
-/// no result (cancelled, void, disputed) or ended before each player made
-/// [`MIN_RATED_MOVES`] moves.
+/// no result (cancelled, void, disputed), ended before each player made [`MIN_RATED_MOVES`]
+/// moves, or has a bot with options beyond its level.
 pub fn rated_end(room: &Room) -> Option<RatedEnd> {
     if !room.rated || !room.is_over() {
         return None;
@@ -155,6 +166,9 @@ pub fn rated_end(room: &Room) -> Option<RatedEnd> {
         let s = &room.seats[i];
         match (&s.player, &s.spec.bot) {
             (Some(p), _) => Some(RatedSeat::Account(p.id.clone())),
+            // A bot stored with options beyond its level (a game made before they were
+            // refused) plays at a strength its rating does not measure: no rating moves.
+            (None, Some(_)) if unrated_option(s.spec.options.as_deref()).is_some() => None,
             (None, Some(b)) => bot_rating(kind, b, s.spec.options.as_deref()).map(RatedSeat::Bot),
             _ => None,
         }

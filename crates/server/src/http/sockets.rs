@@ -1,18 +1,21 @@
-//! A game's WebSocket: seats and watchers, the messages they send and what they are sent.
+//! A game's WebSocket: seats and watchers, the messages they send and what they are sent. A
+//! seat's sockets never wait behind watchers: they have their own room on each game
+//! ([`SEAT_SOCKETS`]), and the watchers share the game's (`--sockets-per-game`) per address.
 
 use crate::game::hub::{now_ms, Cred};
 use crate::game::room::ActError;
 use crate::players::Auth;
 use crate::state::limit::ClientKey;
-use crate::state::{too_many, AppState, BODY_LIMIT};
+use crate::state::{too_many, AppState, GameSockets, BODY_LIMIT};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,6 +25,7 @@ pub(super) async fn ws_game(
     Path(id): Path<String>,
     axum::Extension(client): axum::Extension<ClientKey>,
     axum::Extension(auth): axum::Extension<Auth>,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ActError> {
@@ -47,7 +51,23 @@ pub(super) async fn ws_game(
         return Ok(too_many(r));
     }
     let h = st.hub.get(&id).await?;
-    let Some(seat) = SocketSeat::take(&st, client, Some(&h)) else {
+    // A seat's account is a seat's socket from the start; `?seat` asks for a seat's room, to
+    // be proved with a seat token's `hello`; anyone else watches.
+    let seated = match auth.account_id() {
+        Some(a) => h.room.lock().await.seat_of_account(a).is_some(),
+        None => false,
+    };
+    let asks_seat = query
+        .as_deref()
+        .is_some_and(|q| q.split('&').any(|kv| kv.split('=').next() == Some("seat")));
+    let role = if seated {
+        Role::Seat
+    } else if asks_seat {
+        Role::Proving
+    } else {
+        Role::Watcher
+    };
+    let Some(seat) = SocketSeat::take(&st, client, Some((&h, &id, role))) else {
         return Ok(too_many_sockets());
     };
     // Messages in are small: a 4 KiB read buffer (it grows for a larger frame) instead of the
@@ -67,27 +87,105 @@ pub(super) fn too_many_sockets() -> Response {
         StatusCode::TOO_MANY_REQUESTS,
         [(header::RETRY_AFTER, "10".to_string())],
         Json(
-            json!({"error": "too many sockets open: close one first (per client or per game)",
+            json!({"error": "too many sockets open: close one first (per client, or a game's watchers: per game and per address on it)",
             "code": "limit.sockets", "args": null, "retry_after": 10}),
         ),
     )
         .into_response()
 }
 
-/// One open socket counted against its client's cap and its game's (a game's socket);
-/// dropping it uncounts.
+/// Sockets a seat holder's address may hold on one game at once on a process (tabs, devices):
+/// they never wait behind watchers, however many watch, nor behind the other seat's holder.
+pub const SEAT_SOCKETS: usize = 16;
+
+/// How long a socket that asked for a seat's room (`?seat`) has to prove a seat with `hello`
+/// before it is counted as a watcher (or closed, when the watchers' room is full).
+pub const SEAT_PROOF: Duration = Duration::from_secs(5);
+
+/// The most watchers' sockets one address may hold on one game: a tenth of the game's room,
+/// at least 4 (a household's tabs) unless the room is smaller, so a few addresses cannot take
+/// all of it.
+pub fn watcher_share(per_game: usize) -> usize {
+    let share = (per_game / 10).max(4);
+    if share > per_game {
+        per_game
+    } else {
+        share
+    }
+}
+
+/// Who a game socket counts as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// A seat's holder: its account, or a socket that proved a seat with `hello`.
+    Seat,
+    /// A watcher: the game's watchers share its room, each address up to [`watcher_share`].
+    Watcher,
+    /// Asked for a seat's room (`?seat`); counted on no game until it proves one.
+    Proving,
+}
+
+/// Adds one to (or takes one from) `key`'s count in `map`, forgetting a count of zero.
+fn bump<K: std::hash::Hash + Eq>(map: &mut HashMap<K, usize>, key: K, up: bool) {
+    if up {
+        *map.entry(key).or_insert(0) += 1;
+    } else if let Some(n) = map.get_mut(&key) {
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            map.remove(&key);
+        }
+    }
+}
+
+/// Counts a socket of `role` on game `id` in (or out of) `g`.
+fn count(g: &mut GameSockets, id: &str, client: ClientKey, role: Role, up: bool) {
+    match role {
+        Role::Seat => bump(&mut g.seats, (id.to_string(), client), up),
+        Role::Watcher => {
+            bump(&mut g.watchers, id.to_string(), up);
+            bump(&mut g.watchers_of, (id.to_string(), client), up);
+        }
+        Role::Proving => {}
+    }
+}
+
+/// Whether game `id` has room for one more socket of `role` from `client` (0: no cap).
+fn admits(g: &GameSockets, id: &str, client: ClientKey, role: Role, per_game: usize) -> bool {
+    if per_game == 0 {
+        return true;
+    }
+    match role {
+        Role::Seat => {
+            let key = (id.to_string(), client);
+            g.seats.get(&key).copied().unwrap_or(0) < SEAT_SOCKETS
+        }
+        Role::Proving => true,
+        Role::Watcher => {
+            g.watchers.get(id).copied().unwrap_or(0) < per_game
+                && g.watchers_of
+                    .get(&(id.to_string(), client))
+                    .copied()
+                    .unwrap_or(0)
+                    < watcher_share(per_game)
+        }
+    }
+}
+
+/// One open socket counted against its client's cap and, for a game's, the game's room of its
+/// role; dropping it uncounts.
 pub(super) struct SocketSeat {
     st: AppState,
     client: ClientKey,
     h: Option<Arc<crate::game::hub::Handle>>,
+    game: Option<(String, Role)>,
 }
 
 impl SocketSeat {
-    /// Counts a socket for `client` (on game `h`, if any), or None when a cap is reached.
+    /// Counts a socket for `client` (on a game, as `role`), or None when a cap is reached.
     pub(super) fn take(
         st: &AppState,
         client: ClientKey,
-        h: Option<&Arc<crate::game::hub::Handle>>,
+        on: Option<(&Arc<crate::game::hub::Handle>, &str, Role)>,
     ) -> Option<SocketSeat> {
         let per_client = st.limits.sockets_per_client;
         let per_game = st.limits.sockets_per_game;
@@ -102,18 +200,47 @@ impl SocketSeat {
         if per_client > 0 && mine + elsewhere >= per_client {
             return None;
         }
-        if per_game > 0 && h.is_some_and(|h| h.sockets.load(Ordering::Relaxed) >= per_game) {
-            return None;
+        if let Some((_, id, role)) = on {
+            let mut g = st.game_sockets.lock().expect("game sockets lock");
+            if !admits(&g, id, client, role, per_game) {
+                return None;
+            }
+            count(&mut g, id, client, role, true);
         }
         open.insert(client, mine + 1);
-        if let Some(h) = h {
+        if let Some((h, _, _)) = on {
             h.sockets.fetch_add(1, Ordering::Relaxed);
         }
         Some(SocketSeat {
             st: st.clone(),
             client,
-            h: h.cloned(),
+            h: on.map(|(h, _, _)| h.clone()),
+            game: on.map(|(_, id, role)| (id.to_string(), role)),
         })
+    }
+
+    /// What the socket counts as on its game (a lobby's: a watcher).
+    pub(super) fn role(&self) -> Role {
+        self.game.as_ref().map_or(Role::Watcher, |g| g.1)
+    }
+
+    /// Counts the socket as `to` from now on if the game has room for it; false if not (it
+    /// stays what it was).
+    pub(super) fn count_as(&mut self, to: Role) -> bool {
+        let Some((id, role)) = &mut self.game else {
+            return false;
+        };
+        if *role == to {
+            return true;
+        }
+        let mut g = self.st.game_sockets.lock().expect("game sockets lock");
+        if !admits(&g, id, self.client, to, self.st.limits.sockets_per_game) {
+            return false;
+        }
+        count(&mut g, id, self.client, *role, false);
+        count(&mut g, id, self.client, to, true);
+        *role = to;
+        true
     }
 }
 
@@ -121,6 +248,10 @@ impl Drop for SocketSeat {
     fn drop(&mut self) {
         if let Some(h) = &self.h {
             h.sockets.fetch_sub(1, Ordering::Relaxed);
+        }
+        if let Some((id, role)) = &self.game {
+            let mut g = self.st.game_sockets.lock().expect("game sockets lock");
+            count(&mut g, id, self.client, *role, false);
         }
         let mut open = self.st.open_sockets.lock().expect("sockets lock");
         if let Some(n) = open.get_mut(&self.client) {
@@ -194,7 +325,7 @@ async fn watch(
     id: String,
     h: Arc<crate::game::hub::Handle>,
     client: ClientKey,
-    _seat: SocketSeat,
+    mut seat: SocketSeat,
     (auth, creds): (Auth, crate::cluster::forward::Creds),
 ) {
     let send_limit = st.limits.socket_send_timeout;
@@ -205,13 +336,11 @@ async fn watch(
     // account's, or one a `hello` with a seat token proved).
     let mut me = SocketIdentity {
         who: auth.who.clone(),
-        player: match auth.account_id() {
-            Some(a) => h.room.lock().await.seat_of_account(a).is_some(),
-            None => false,
-        },
+        player: seat.role() == Role::Seat,
         muted: false,
         creds,
     };
+    let proof_due = tokio::time::Instant::now() + SEAT_PROOF;
     let mut gone = h.gone.subscribe();
     let first = snapshot(&*h.room.lock().await);
     if !send_within(&mut socket, first, send_limit).await {
@@ -263,6 +392,17 @@ async fn watch(
                     return;
                 }
             }
+            // Asked for a seat's room and proved none in time: a watcher, if watchers have room.
+            _ = tokio::time::sleep_until(proof_due), if seat.role() == Role::Proving => {
+                if !seat.count_as(Role::Watcher) {
+                    let bye = Message::Close(Some(axum::extract::ws::CloseFrame {
+                        code: 1008,
+                        reason: "limit.sockets: no seat proved, and the game's watchers are full".into(),
+                    }));
+                    let _ = send_within(&mut socket, bye, send_limit).await;
+                    return;
+                }
+            }
             msg = socket.recv() => {
                 let Some(Ok(msg)) = msg else { return };
                 heard = tokio::time::Instant::now();
@@ -272,6 +412,10 @@ async fn watch(
                     _ => continue,
                 };
                 let reply = ws_reply_as(&st, &id, &text, &client, &mut me).await;
+                // A seat proved (`hello`): counted with the seats, out of the watchers' room.
+                if me.player && seat.role() != Role::Seat {
+                    seat.count_as(Role::Seat);
+                }
                 if !send_within(&mut socket, Message::Text(reply.to_string().into()), send_limit).await {
                     return;
                 }

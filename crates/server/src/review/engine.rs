@@ -52,8 +52,9 @@ pub struct Engine {
     running: Mutex<HashSet<String>>,
     workers: Mutex<usize>,
     wake: tokio::sync::Notify,
-    /// Who asked for each queued review (its client), and when someone last looked at it.
-    owners: Mutex<std::collections::HashMap<String, (Option<ClientKey>, Instant)>>,
+    /// Who asked for each queued review (its client: the one that started it, or whose read
+    /// resumed it), and when someone last looked at it.
+    owners: Mutex<std::collections::HashMap<String, (ClientKey, Instant)>>,
     /// The Go reviews' kept trees, most recently used last.
     trees: Mutex<VecDeque<(String, Reviewer)>>,
     /// The operator's external analysis engine (`--analysis-engine`), made on first use.
@@ -105,14 +106,14 @@ impl Engine {
         }
     }
 
-    /// Queues review `id` (once) for `client` (None: resumed by whoever looked) and makes
-    /// sure the workers run; refused past [`MAX_QUEUED`] reviews in all or the operator's
-    /// `reviews_per_client` (0: no cap) of one client.
+    /// Queues review `id` (once), charged to `client` (who started it, or whose read resumes
+    /// it), and makes sure the workers run; refused past [`MAX_QUEUED`] reviews in all or the
+    /// operator's `reviews_per_client` (0: no cap) of one client.
     pub fn enqueue(
         self: &Arc<Self>,
         st: &AppState,
         id: &str,
-        client: Option<ClientKey>,
+        client: ClientKey,
     ) -> Result<(), ActError> {
         if self.place(id) == Place::Idle {
             let mut owners = self.owners.lock().expect("engine lock");
@@ -123,8 +124,8 @@ impl Engine {
                 .with_code("review.queue_full", json!({"max": MAX_QUEUED})));
             }
             let cap = st.limits.reviews_per_client;
-            if let Some(c) = client.filter(|_| cap > 0) {
-                let mine = owners.values().filter(|(o, _)| *o == Some(c)).count();
+            if cap > 0 {
+                let mine = owners.values().filter(|(o, _)| *o == client).count();
                 if mine >= cap {
                     return Err(ActError::too_many(format!(
                         "the engine reviews at most {cap} records of one client at once: \
@@ -578,13 +579,35 @@ fn search_wall(record: &str, k: usize, time: Duration) -> Result<Value, String> 
     }))
 }
 
-/// The analysis as `GET /api/reviews/{id}` serves it: the stored positions in order, how many
-/// there are to do (the review's plan), and where the review stands in the queue.
+/// `POST /api/reviews/{id}/analysis` from `client`: queues the engine's review of `id` unless
+/// it has begun (charged to the client's creations and its share of the queue); answers the
+/// analysis as [`status`] gives it.
+pub async fn start(
+    st: &AppState,
+    engine: &Arc<Engine>,
+    id: &str,
+    plan: &Plan,
+    client: ClientKey,
+) -> Result<Value, ActError> {
+    let now = status(st, engine, id, plan, client).await?;
+    if now["status"] == "none" {
+        if let Err(r) = st.budgets.creates.check(&client) {
+            return Err(r.to_error());
+        }
+        engine.enqueue(st, id, client)?;
+    }
+    status(st, engine, id, plan, client).await
+}
+
+/// The analysis as `GET /api/reviews/{id}` serves it to `client`: the stored positions in
+/// order, how many there are to do (the review's plan), and where the review stands in the
+/// queue.
 pub async fn status(
     st: &AppState,
     engine: &Arc<Engine>,
     id: &str,
     plan: &Plan,
+    client: ClientKey,
 ) -> Result<Value, ActError> {
     let rows = sqlx::query(
         "SELECT position, result FROM review_analysis WHERE review_id = $1 ORDER BY position",
@@ -604,9 +627,13 @@ pub async fn status(
     let total = plan.positions;
     engine.watched(id);
     // A review left half done (a restart, or paused unwatched) goes on as soon as someone
-    // looks at it, while the queue has room.
+    // looks at it, while the queue has room, charged to the reader as a new request is: past
+    // the reader's `reviews_per_client` it stays `partial` (`paused` says why).
+    let mut paused = None;
     if !positions.is_empty() && positions.len() < total && engine.place(id) == Place::Idle {
-        let _ = engine.enqueue(st, id, None);
+        if let Err(e) = engine.enqueue(st, id, client) {
+            paused = Some(json!({"code": e.code, "error": e.message, "args": e.args}));
+        }
     }
     let (state, queue) = match engine.place(id) {
         Place::Running => ("running", None),
@@ -623,6 +650,7 @@ pub async fn status(
         .map(|e| e.visits.unwrap_or(st.limits.review_playouts));
     Ok(json!({
         "status": state,
+        "paused": paused,
         "engine_error": engine_error,
         "queue_position": queue,
         "done": positions.len(),

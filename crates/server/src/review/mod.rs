@@ -718,10 +718,11 @@ fn json_text(text: String) -> Response {
 async fn get_review(
     State(st): State<AppState>,
     Extension(engine): Extension<Arc<Engine>>,
+    Extension(client): Extension<ClientKey>,
     Path(id): Path<String>,
 ) -> Result<Response, ActError> {
     let s = load(&st, &id).await?;
-    let analysis = engine::status(&st, &engine, &id, &s.plan).await?;
+    let analysis = engine::status(&st, &engine, &id, &s.plan, client).await?;
     let extra = json!({"id": id, "url": format!("/r/{id}"), "analysis": analysis});
     Ok(json_text(splice(&s.summary, &extra)?))
 }
@@ -730,10 +731,12 @@ async fn get_review(
 async fn get_analysis(
     State(st): State<AppState>,
     Extension(engine): Extension<Arc<Engine>>,
+    Extension(client): Extension<ClientKey>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ActError> {
     let s = load(&st, &id).await?;
-    Ok(Json(engine::status(&st, &engine, &id, &s.plan).await?))
+    let analysis = engine::status(&st, &engine, &id, &s.plan, client).await?;
+    Ok(Json(analysis))
 }
 
 /// `POST /api/reviews/{id}/analysis`: queues the engine's review (once); answers the analysis
@@ -745,27 +748,21 @@ async fn start_analysis(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ActError> {
     let s = load(&st, &id).await?;
-    let now = engine::status(&st, &engine, &id, &s.plan).await?;
-    if now["status"] == "none" {
-        if let Err(r) = st.budgets.creates.check(&client) {
-            return Err(r.to_error());
-        }
-        engine.enqueue(&st, &id, Some(client))?;
-    }
-    Ok(Json(engine::status(&st, &engine, &id, &s.plan).await?))
+    let analysis = engine::start(&st, &engine, &id, &s.plan, client).await?;
+    Ok(Json(analysis))
 }
 
 /// `?analysis=1` on the record: the SGF rewritten with the engine's comments.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RecordQuery {
-    #[serde(default)]
     analysis: Option<u8>,
 }
 
 async fn get_record(
     State(st): State<AppState>,
     Extension(engine): Extension<Arc<Engine>>,
+    Extension(client): Extension<ClientKey>,
     Path(id): Path<String>,
     q: Result<Query<RecordQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ActError> {
@@ -777,7 +774,7 @@ async fn get_record(
         ("text/plain; charset=utf-8", format!("{id}.wallgo"))
     };
     let body = if q.analysis == Some(1) && s.kind == "go" {
-        let a = engine::status(&st, &engine, &id, &s.plan).await?;
+        let a = engine::status(&st, &engine, &id, &s.plan, client).await?;
         let game = s.game.unwrap_or_default();
         crate::game::work::heavy()
             .run(move || Ok::<_, ActError>(export::sgf(&stored::from_json(&game)?, &a)))

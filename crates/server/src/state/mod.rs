@@ -37,6 +37,18 @@ pub struct Budgets {
     pub signups: Budget,
 }
 
+/// The sockets open on each game of this process, by who holds them (`http::sockets` counts
+/// them): a seat's never wait behind watchers, and watchers share the game's room per address.
+#[derive(Debug, Default)]
+pub struct GameSockets {
+    /// Sockets of the seats' holders, per game and address.
+    pub seats: HashMap<(String, ClientKey), usize>,
+    /// Watchers' sockets, per game.
+    pub watchers: HashMap<String, usize>,
+    /// Watchers' sockets, per game and address.
+    pub watchers_of: HashMap<(String, ClientKey), usize>,
+}
+
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
@@ -48,6 +60,8 @@ pub struct AppState {
     pub trusted: Arc<Vec<Cidr>>,
     /// Sockets open now per client.
     pub open_sockets: Arc<Mutex<HashMap<ClientKey, usize>>>,
+    /// Game sockets open now, by game: the seats' and each address's watchers'.
+    pub game_sockets: Arc<Mutex<GameSockets>>,
     /// The limits the server runs under.
     pub limits: Arc<crate::config::Limits>,
     /// Sign-in attempts per address and account name together (the guessing budget).
@@ -157,6 +171,7 @@ impl AppState {
             hub,
             trusted: Arc::new(l.trusted_proxies.clone()),
             open_sockets: Arc::new(Mutex::new(HashMap::new())),
+            game_sockets: Arc::new(Mutex::new(GameSockets::default())),
             limits: Arc::new(l.clone()),
             // The per-account budgets (and the chat's per address) too, under their own tags.
             login_names: Arc::new(exact_as(

@@ -2,9 +2,9 @@
 //! the plain data it keeps for a game (`types`: settings, seats, players, the action log with its
 //! clocks, rating changes); SQLite's group commit (`group`); `backup` of a database; the payloads
 //! it notifies the other processes with (`payload`; `cluster::bus` reads them); the database's
-//! clock (`time`; the hub charges clocks by it). May use `net` alone, nothing above it
-//! (`tests/layout.rs` keeps it so): a rated game's rating update comes from `game::ratings`
-//! through [`RatingUpdate`], run in the store's transaction.
+//! clock (`time`; the hub charges clocks by it); the one-process `lock` of a SQLite file. May use
+//! `net` alone, nothing above it (`tests/layout.rs` keeps it so): a rated game's rating update
+//! comes from `game::ratings` through [`RatingUpdate`], run in the store's transaction.
 //!
 //! Storage: one schema and one set of queries over SQLite (an embedded file, the default) or
 //! PostgreSQL (several server processes on one database). Games, seats with token hashes, and
@@ -14,6 +14,7 @@
 pub mod backup;
 mod buckets;
 mod group;
+pub mod lock;
 mod opened;
 pub mod payload;
 pub mod time;

@@ -110,8 +110,13 @@ pub async fn get(s: &Server, path: &str, who: &Session) -> (u16, Value) {
 pub type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-/// A WebSocket opened with the session's cookie (and the server's own origin).
-pub async fn ws(s: &Server, path: &str, who: &Session) -> Ws {
+/// The upgrade request of a WebSocket to `path` with the session's cookie (and the server's
+/// own origin).
+pub fn ws_request(
+    s: &Server,
+    path: &str,
+    who: &Session,
+) -> tokio_tungstenite::tungstenite::handshake::client::Request {
     let mut req = format!("{}{path}", s.ws).into_client_request().unwrap();
     if let Some(c) = &who.cookie {
         req.headers_mut()
@@ -119,7 +124,12 @@ pub async fn ws(s: &Server, path: &str, who: &Session) -> Ws {
         req.headers_mut()
             .insert("origin", format!("http://{}", s.addr).parse().unwrap());
     }
-    tokio_tungstenite::connect_async(req)
+    req
+}
+
+/// A WebSocket opened with the session's cookie (and the server's own origin).
+pub async fn ws(s: &Server, path: &str, who: &Session) -> Ws {
+    tokio_tungstenite::connect_async(ws_request(s, path, who))
         .await
         .expect("the socket opens")
         .0

@@ -258,8 +258,9 @@ fn storage(e: StoreError) -> ActError {
     }
 }
 
-/// Refuses a rated game the ratings cannot count: a size or variant without a rating, a seat
-/// that is neither an account, an open seat (joined by an account) nor a rated bot.
+/// Refuses a rated game the ratings cannot count: a size or variant without a rating, a bot
+/// with options beyond its level, a seat that is neither an account, an open seat (joined by an
+/// account) nor a rated bot.
 fn check_rated(
     settings: &Settings,
     seats: &[SeatSpec; 2],
@@ -274,6 +275,14 @@ fn check_rated(
     if let Settings::Go { handicap, .. } = settings {
         if *handicap > 9 {
             return Err(ActError::bad_request("rated: at most 9 handicap stones"));
+        }
+    }
+    for spec in seats.iter().filter(|s| s.is_bot()) {
+        if let Some(k) = crate::game::ratings::unrated_option(spec.options.as_deref()) {
+            return Err(ActError::bad_request(format!(
+                "rated: a bot in a rated game plays its level's own settings; `{k}` changes its strength or when it resigns (leave it out, or play unrated)"
+            ))
+            .with_code("rated.bot_options", json!({"option": k})));
         }
     }
     for (spec, player) in seats.iter().zip(players) {
