@@ -518,8 +518,11 @@ impl Api {
             String::from_utf8_lossy(&body)
         );
         // Bodies are read after the route's own checks (who is asking, the game): a report on
-        // a message that does not exist is a 404 whatever its body.
-        if !raw_is_json && !rest.is_empty() && kind % 6 != 4 {
+        // a message that does not exist is a 404 whatever its body, and an API token minting a
+        // token is refused before its body is read (`403` `auth.session_only`).
+        if what == "token" {
+            assert_eq!(status, StatusCode::FORBIDDEN, "{what} {text:?}");
+        } else if !raw_is_json && !rest.is_empty() && kind % 6 != 4 {
             assert_eq!(
                 status,
                 StatusCode::BAD_REQUEST,
