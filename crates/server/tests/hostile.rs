@@ -58,6 +58,21 @@ async fn malformed_and_absurd_requests_get_a_4xx_with_a_reason() {
         (r#"{"game":"go","komi":1e999}"#, 400, "bad JSON"),
         (r#"{"game":"go","komi":100000}"#, 400, "komi"),
         (
+            r#"{"game":"go","komi":1000}"#,
+            400,
+            "komi 1000: a game's komi is from -150 to 150",
+        ),
+        (
+            r#"{"game":"go","komi":-150.5}"#,
+            400,
+            "komi -150.5: a game's komi is from -150 to 150",
+        ),
+        (
+            r#"{"game":"go","rules":"japanese,komi=1000"}"#,
+            400,
+            "komi 1000: a game's komi is from -150 to 150",
+        ),
+        (
             r#"{"game":"go","clock":"absolute:1000000000"}"#,
             400,
             "clock",

@@ -47,6 +47,20 @@ pub fn settings_of(v: &Value) -> Result<Settings, ActError> {
     }
 }
 
+/// The largest komi a game is played with, either way (KGS and OGS bound theirs so too).
+pub const KOMI_LIMIT: i64 = 150;
+
+/// 400 `settings.komi`: a komi outside ±[`KOMI_LIMIT`], naming the field and its range.
+fn komi_out_of_range(k: &str) -> ActError {
+    ActError::bad_request(format!(
+        "komi {k}: a game's komi is from -{KOMI_LIMIT} to {KOMI_LIMIT}"
+    ))
+    .with_code(
+        "settings.komi",
+        serde_json::json!({"field": "komi", "value": k, "min": -KOMI_LIMIT, "max": KOMI_LIMIT}),
+    )
+}
+
 /// The longest time setting accepted (a week, in seconds).
 const MAX_SECONDS: u32 = 7 * 24 * 3600;
 
@@ -86,14 +100,17 @@ pub(crate) fn go_settings(r: &CreateReq) -> Result<Settings, ActError> {
         rules = rules.with_size(s);
     }
     if let Some(k) = r.komi {
-        if !k.is_finite() || k.abs() > 1000.0 {
-            return Err(ActError::bad_request(format!(
-                "komi {k}: a finite number between -1000 and 1000"
-            )));
+        if !k.is_finite() || k.abs() > KOMI_LIMIT as f64 {
+            return Err(komi_out_of_range(&k.to_string()));
         }
         rules
             .set("komi", &k.to_string())
             .map_err(|e| ActError::bad_request(format!("komi: {e}")))?;
+    }
+    // The rules string may set a komi too (`japanese,komi=1000`): the same range holds.
+    let (num, den) = rules.komi.fraction();
+    if num.abs() > KOMI_LIMIT * den {
+        return Err(komi_out_of_range(&rules.komi.to_string()));
     }
     if let Some(c) = &r.clock {
         if c.len() > 100 {
