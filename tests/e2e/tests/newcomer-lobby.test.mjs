@@ -1,6 +1,7 @@
 // What a newcomer trips over in the lobby and on the game page: a guest's "Play now" works on the
 // first press (unrated, the "Rated" box hidden with a line saying why) and the lobby's errors are
-// in the page's language; two guests read apart, by one name on the seats, in the chat and in
+// in the page's language (a board size, a turn time, a komi out of range name the field and its
+// range); two guests read apart, by one name on the seats, in the chat and in
 // the SGF; a rated game resigned before two moves says "aborted — not rated"; a komi of 1000 is
 // refused by the form and the API with the field and its range, and nothing is created.
 
@@ -89,6 +90,45 @@ describe('a newcomer in the lobby', () => {
         await p.fill('input[name=komi]', '-150');
         await Promise.all([p.waitForURL(/\/g\/[^/#]+/), p.click('#create-btn')]);
         assert.equal(created.length, 1);
+      });
+    });
+  }
+
+  for (const locale of ['en-US', 'ko-KR']) {
+    test(`a board size or a turn time out of range is refused naming the field and its range, nothing created (${locale})`, async (t) => {
+      const { page: p } = await person(browser, `fields-${locale}`, { locale });
+      await shots(t, [p], async () => {
+        await p.goto(`${BASE}/`);
+        await p.waitForSelector('body[data-account]');
+        const before = (await api('GET', '/api/games?status=open&limit=200')).data.games.length;
+        const refusal = async () => {
+          await p.waitForFunction(() => document.querySelector('#form-error').textContent.trim() !== '');
+          const err = await p.textContent('#form-error');
+          await p.evaluate(() => {
+            document.querySelector('#form-error').textContent = '';
+          });
+          return err;
+        };
+        await p.selectOption('select[name=size]', 'custom');
+        await p.fill('input[name=cols]', '30');
+        await p.fill('input[name=rows]', '9');
+        await p.selectOption('select[name=seat-white]', 'open');
+        await p.click('#create-btn');
+        const size = await refusal();
+        await p.click('#tab-wallgo');
+        await p.fill('input[name=turn_seconds]', '5000');
+        await p.click('#create-btn');
+        const turn = await refusal();
+        if (locale === 'ko-KR') {
+          assert.match(size, /^판 크기 30×9: 한 변은 2부터 25까지/);
+          assert.match(turn, /^한 수 시간 5000초: .*1부터 3600초까지/);
+          for (const e of [size, turn]) assert.deepEqual(latinWords(e), [], e);
+        } else {
+          assert.match(size, /^Board size 30×9: each side is from 2 to 25/);
+          assert.match(turn, /^Seconds per turn 5000: 0 \(no limit\) or 1 to 3600/);
+        }
+        assert.equal(new URL(p.url()).pathname, '/');
+        assert.equal((await api('GET', '/api/games?status=open&limit=200')).data.games.length, before, 'nothing created');
       });
     });
   }
