@@ -80,9 +80,12 @@ function headlineKind(a) {
 /** Whether a name is a guest's (`guest-…`: no profile, no chosen name). */
 export const isGuest = (name) => /^guest-/.test(name || '');
 
-/** A player's name in lists: a guest is "Guest" in the page's language. */
+/**
+ * A player's name in lists: the account's own name, a guest's too (`guest-ytir8f`), so that two
+ * guests read apart and the seats, the chat and the record (PB/PW) all say the same name.
+ */
 export function displayName(name) {
-  return isGuest(name) ? t('auth.guest') : name;
+  return name;
 }
 
 /**
@@ -92,18 +95,18 @@ export function displayName(name) {
  */
 export const USER = Object.freeze({ 'data-user': '', translate: 'no' });
 
-/** A player's name as user text: `kim` (a guest is "Guest" in the page's language, the page's own word). */
+/** A player's name as user text: `kim`, `guest-ytir8f` (a guest titled "Guest" in the page's language). */
 export function userName(name, attrs = {}) {
-  return isGuest(name) ? h('span', attrs, displayName(name)) : h('span', { ...USER, ...attrs }, name);
+  return isGuest(name) ? h('span', { ...USER, title: t('auth.guest'), ...attrs }, name) : h('span', { ...USER, ...attrs }, name);
 }
 
 /** A link to a player's profile page. */
 export function playerLink(name, text, attrs = {}) {
-  // A guest has no profile page: its name is plain text ("Guest", the page's own word).
+  // A guest has no profile page: its name is plain text, titled "Guest" in the page's language.
   // A name that is no account's (a bot: `baduk (bot)`) is plain text too.
-  const user = text !== undefined && isGuest(name) ? {} : USER;
-  if (/^guest-/.test(name || '') || !/^[\p{L}][\p{L}\p{N}_-]*$/u.test(name || '')) return h('span', { class: 'plink guest', 'data-player': name, ...user, ...attrs }, text ?? name);
-  return h('a', { href: `/@/${encodeURIComponent(name)}`, class: 'plink', 'data-player': name, ...user, ...attrs }, text ?? name);
+  if (isGuest(name)) return h('span', { class: 'plink guest', 'data-player': name, ...USER, title: t('auth.guest'), ...attrs }, text ?? name);
+  if (!/^[\p{L}][\p{L}\p{N}_-]*$/u.test(name || '')) return h('span', { class: 'plink guest', 'data-player': name, ...USER, ...attrs }, text ?? name);
+  return h('a', { href: `/@/${encodeURIComponent(name)}`, class: 'plink', 'data-player': name, ...USER, ...attrs }, text ?? name);
 }
 
 function paint(box) {

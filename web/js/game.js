@@ -255,7 +255,8 @@ function hello() {
 function renderInfo() {
   const st = page.state;
   const parts = [];
-  if (st.rated) parts.push(t('rated'));
+  // A rated game that ended before two moves each moves no rating: it says so (docs/api.md).
+  if (st.rated) parts.push(st.aborted ? t('rated.aborted') : t('rated'));
   if (st.game === 'go') {
     parts.push(t('komi', st.komi));
     if (st.handicap) parts.push(t('handicap', st.handicap));

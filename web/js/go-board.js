@@ -246,10 +246,21 @@ export class GoBoard {
     const z = this.zoom;
     if (!z) return;
     const { cols, rows } = this.state.size;
-    if (z.y0 > 0) for (let x = z.x0; x < z.x0 + z.w; x++) el('text', { x, y: z.y0 - 0.72 }, g).textContent = this.state.columns[x];
-    if (z.y0 + z.h < rows) for (let x = z.x0; x < z.x0 + z.w; x++) el('text', { x, y: z.y0 + z.h - 0.28 }, g).textContent = this.state.columns[x];
-    if (z.x0 > 0) for (let y = z.y0; y < z.y0 + z.h; y++) el('text', { x: z.x0 - 0.72, y }, g).textContent = String(rows - y);
-    if (z.x0 + z.w < cols) for (let y = z.y0; y < z.y0 + z.h; y++) el('text', { x: z.x0 + z.w - 0.28, y }, g).textContent = String(rows - y);
+    // Each inner edge's labels sit on a band of wood that hides the grid running on beyond the
+    // quadrant, so no line crosses a label ("12" would read "−12"). The bands start half a line
+    // past the quadrant's last points (a stone reaches 0.47 from its point).
+    const band = (x, y, width, height) => el('rect', { x, y, width, height, class: 'zoom-band' }, g);
+    const [left, top, right, bottom] = [z.x0 - 1.1, z.y0 - 1.1, z.x0 + z.w + 0.1, z.y0 + z.h + 0.1];
+    const [inLeft, inTop, inRight, inBottom] = [z.x0 - 0.5, z.y0 - 0.5, z.x0 + z.w - 0.5, z.y0 + z.h - 0.5];
+    if (z.y0 > 0) band(left, top, right - left, inTop - top);
+    if (z.y0 + z.h < rows) band(left, inBottom, right - left, bottom - inBottom);
+    if (z.x0 > 0) band(left, top, inLeft - left, bottom - top);
+    if (z.x0 + z.w < cols) band(inRight, top, right - inRight, bottom - top);
+    // The labels in the middle of their bands.
+    if (z.y0 > 0) for (let x = z.x0; x < z.x0 + z.w; x++) el('text', { x, y: (top + inTop) / 2 }, g).textContent = this.state.columns[x];
+    if (z.y0 + z.h < rows) for (let x = z.x0; x < z.x0 + z.w; x++) el('text', { x, y: (inBottom + bottom) / 2 }, g).textContent = this.state.columns[x];
+    if (z.x0 > 0) for (let y = z.y0; y < z.y0 + z.h; y++) el('text', { x: (left + inLeft) / 2, y }, g).textContent = String(rows - y);
+    if (z.x0 + z.w < cols) for (let y = z.y0; y < z.y0 + z.h; y++) el('text', { x: (inRight + right) / 2, y }, g).textContent = String(rows - y);
   }
 
   #pointAt(e) {

@@ -182,6 +182,9 @@ function extras(s, kinds) {
   return s;
 }
 
+/** The komi a game may have, either way (the server's limit: `settings.komi`). */
+const KOMI_LIMIT = 150;
+
 async function create(e) {
   e.preventDefault();
   const err = $('#form-error');
@@ -189,6 +192,14 @@ async function create(e) {
   const created = $('#created');
   created.replaceChildren();
   const { spec: s, kinds } = spec();
+  // A komi out of range is refused here as the server would refuse it: the field and its range.
+  if (s.komi !== undefined && !(Math.abs(s.komi) <= KOMI_LIMIT)) {
+    err.textContent = t('code.settings.komi', { value: form.komi.value.trim(), min: -KOMI_LIMIT, max: KOMI_LIMIT });
+    form.komi.setAttribute('aria-invalid', 'true');
+    form.komi.focus();
+    return;
+  }
+  form.komi.removeAttribute('aria-invalid');
   const btn = $('#create-btn');
   btn.disabled = true;
   try {
@@ -253,7 +264,7 @@ function item(g) {
   // The players' names are elements of their own (user text, left out of the language checks).
   const seats = Object.entries(g.seats || {}).map(([s, info]) => [`${t(`seatname.${s}`)}: `, info.player ? playerWords(info.player, kind) : kindLabel(info, g.status === 'finished')]);
   const res = g.result ? resultShort(typeof g.result === 'string' ? g.result : g.result.text) : '';
-  const meta = [g.rated ? t('rated') : '', ...seats, g.moves ? t('lobby.moves', g.moves) : '', res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)]
+  const meta = [g.rated ? (g.aborted ? t('rated.aborted') : t('rated')) : '', ...seats, g.moves ? t('lobby.moves', g.moves) : '', res || (g.to_move ? t('turn.other', t(`seatname.${g.to_move}`)) : ''), when(g.updated_at || g.created_at)]
     .filter(Boolean)
     .flatMap((part, i) => (i ? [' · ', part] : [part]));
   const acts = h('div', { class: 'gact' });
@@ -297,7 +308,7 @@ async function loadList(more = false) {
     if (!list.children.length) list.append(h('li', { class: 'empty' }, t('lobby.empty')));
     $('#more').hidden = !next;
   } catch (e) {
-    list.replaceChildren(h('li', { class: 'empty' }, e.status ? e.message : t('error.network')));
+    list.replaceChildren(h('li', { class: 'empty' }, e.status ? say(e.code, e.args, e.message) : t('error.network')));
   }
 }
 
@@ -469,7 +480,7 @@ async function loadSeeks() {
   try {
     renderSeeks(await api.seeks());
   } catch (e) {
-    $('#seeks').replaceChildren(h('li', { class: 'empty' }, e.status === 404 ? t('seek.none') : e.status ? e.message : t('error.network')));
+    $('#seeks').replaceChildren(h('li', { class: 'empty' }, e.status === 404 ? t('seek.none') : e.status ? say(e.code, e.args, e.message) : t('error.network')));
   }
 }
 
@@ -521,7 +532,20 @@ async function loadOnline() {
     list.replaceChildren(...items);
     if (!items.length) list.append(h('li', { class: 'empty' }, t('lobby.nobody')));
   } catch (e) {
-    list.replaceChildren(h('li', { class: 'empty' }, e.status === 404 ? t('lobby.nobody') : e.status ? e.message : t('error.network')));
+    list.replaceChildren(h('li', { class: 'empty' }, e.status === 404 ? t('lobby.nobody') : e.status ? say(e.code, e.args, e.message) : t('error.network')));
+  }
+}
+
+/**
+ * Guests play unrated games only (the server refuses a guest's rated game: `rated.guest`): their
+ * "Rated" boxes are unticked and hidden, with a line saying why, so "Play now" works at once.
+ */
+function syncGuestRated() {
+  const guest = !!account()?.guest;
+  for (const [box, note] of [[seekForm['seek-rated'], $('#seek-rated-note')], [form.rated, $('#rated-note')]]) {
+    if (guest) box.checked = false;
+    box.closest('label').hidden = guest;
+    note.hidden = !guest;
   }
 }
 
@@ -542,6 +566,7 @@ initChrome(() => {
   if (!$('#suggest-note').hidden) suggest();
 });
 initAccount().then(() => {
+  syncGuestRated();
   loadOnline();
   if (lastSeeks) renderSeeks(lastSeeks);
   else loadSeeks();

@@ -1,10 +1,11 @@
 // Opening a review: the lobby's upload card (a file or pasted text, SGF or Wall Go record, a
 // game of a collection) and the finished game page's "Review" button (the game's own record).
-// Both POST the record to /api/reviews and go to the review's page; a refusal is shown as the
-// server says it (the reader's line and property).
+// Both POST the record to /api/reviews and go to the review's page; a refusal is shown in the
+// page's language by its code, or as the server says it (the reader's line and property).
 
 import { lang } from './i18n.js';
-import { writeHeaders } from './api.js';
+import { writeHeaders, ApiError } from './api.js';
+import { say } from './ui.js';
 
 const S = {
   en: {
@@ -44,7 +45,7 @@ export async function openReview(body, game) {
   } catch {
     data = null;
   }
-  if (!res.ok) throw new Error((data && data.error) || `${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `${res.status}`, data && data.code, data && data.args);
   return data.url;
 }
 
@@ -100,7 +101,7 @@ function lobbyCard(main) {
     try {
       location.href = await openReview(body, game.value ? +game.value : null);
     } catch (x) {
-      err.textContent = x.message;
+      err.textContent = say(x.code, x.args, x.message);
       btn.disabled = false;
       paint();
     }
@@ -120,7 +121,7 @@ function gameButton() {
       if (!rec.ok) throw new Error(`${rec.status}`);
       location.href = await openReview(await rec.arrayBuffer());
     } catch (x) {
-      err.textContent = x.message;
+      err.textContent = say(x.code, x.args, x.message);
       btn.disabled = false;
     }
   };

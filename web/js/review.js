@@ -274,10 +274,21 @@ function moveWord(mv) {
   return mv === 'pass' ? tr('pass') : mv;
 }
 
-/** The engine's lead: Black's when positive (B+3.5; in Korean, 흑 +3.5). */
+/** Points as a person reads them: to 0.1 (20.1, 5.9, 3), never a float's tail or −0. */
+function points(v) {
+  const r = Math.round(v * 10) / 10;
+  return String(r === 0 ? 0 : r);
+}
+
+/** A win rate as a whole percent (0.537 → 54). */
+function percent(v) {
+  return String(Math.round(v * 100));
+}
+
+/** The engine's lead: Black's when positive (B+3.5; in Korean, 흑 +3.5), to 0.1 point. */
 function leadText(score) {
   const [who, n] = score > 0 ? ['B', score] : ['W', -score];
-  return lang() === 'ko' ? `${colorWord(who)} +${n}` : `${who}+${n}`;
+  return lang() === 'ko' ? `${colorWord(who)} +${points(n)}` : `${who}+${points(n)}`;
 }
 
 /** An illegal move's sentence in the page's language (the rule's code), or the server's. */
@@ -463,7 +474,14 @@ function renderNav() {
     if (k === view.pos) li.firstChild.setAttribute('aria-current', 'true');
     else li.firstChild.removeAttribute('aria-current');
   }
-  list.querySelector('li.current')?.scrollIntoView?.({ block: 'nearest' });
+  // The current move in sight inside the list only: scrolling the page would hide its header.
+  const cur = list.querySelector('li.current');
+  if (cur) {
+    const lr = list.getBoundingClientRect();
+    const cr = cur.getBoundingClientRect();
+    if (cr.top < lr.top) list.scrollTop -= lr.top - cr.top;
+    else if (cr.bottom > lr.bottom) list.scrollTop += cr.bottom - lr.bottom;
+  }
 }
 
 function renderRules() {
@@ -712,8 +730,8 @@ function renderEngine() {
   addTo(box, h('p', { class: 'engine-status', id: 'engine-status', 'data-status': a.status }, `${word} · ${tr('progress', a.done, a.total)}`), bar);
   renderGraph(box);
   const here = analysisAt(view.pos);
-  if (here && d.game === 'go') addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), (here.winrate * 100).toFixed(1), `${leadText(here.score)}${typeof here.score_band === 'number' ? ` ± ${fmtNum(here.score_band)}` : ''}`, moveWord(here.best))));
-  if (here && d.game !== 'go' && here.to_move) addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, here.value, moveWord(here.best))));
+  if (here && d.game === 'go') addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), percent(here.winrate), `${leadText(here.score)}${typeof here.score_band === 'number' ? ` ± ${points(here.score_band)}` : ''}`, moveWord(here.best))));
+  if (here && d.game !== 'go' && here.to_move) addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, Math.round(here.value), moveWord(here.best))));
   const pv = h('input', { type: 'checkbox', id: 'show-pv', checked: view.showPv });
   pv.onchange = () => {
     view.showPv = pv.checked;
@@ -731,7 +749,7 @@ function renderEngine() {
         ...ms.map((m) => {
           const mv = d.moves[m.k - 1];
           const who = d.game === 'go' ? (mv.color === 'B' ? tr('black') : tr('white')) : m.before.to_move;
-          const b = h('button', { type: 'button', class: 'small quiet', 'data-mistake': m.k }, tr('mistake', m.k, who, moveWord(d.game === 'go' ? mv.move : mv), `−${(m.drop * 100).toFixed(0)}%${typeof m.points === 'number' ? tr('points_lost', fmtNum(m.points)) : ''}`, m.before.best ? moveWord(m.before.best) : '—'));
+          const b = h('button', { type: 'button', class: 'small quiet', 'data-mistake': m.k }, tr('mistake', m.k, who, moveWord(d.game === 'go' ? mv.move : mv), `−${percent(m.drop)}%${typeof m.points === 'number' ? tr('points_lost', points(m.points)) : ''}`, m.before.best ? moveWord(m.before.best) : '—'));
           // The position before the mistake, where the engine's preferred move and line show.
           b.onclick = () => go(m.k - 1);
           return h('li', {}, b);
@@ -850,8 +868,11 @@ async function main() {
   view.data = d;
   if (d.game === 'go') {
     view.boards = replayBoards(d);
+    // The record's own rules; for a record naming none, the engine's default (Japanese 1989)
+    // where it accepts the record, else the first rule set that does: as the server picks.
     const named = d.info.rules ? d.legality.findIndex((v) => v.rules === d.info.rules) : -1;
-    view.rules = named >= 0 ? named : Math.max(0, d.legality.findIndex((v) => v.rules === 'japanese'));
+    const fallback = d.legality.findIndex((v) => v.rules === 'japanese' && v.accepts);
+    view.rules = named >= 0 ? named : fallback >= 0 ? fallback : Math.max(0, d.legality.findIndex((v) => v.accepts));
     view.lab = d.table;
     goBoard = new GoBoard($('board'), { onPoint });
   } else {

@@ -205,12 +205,53 @@ const NOTES_KO = [
   [/^JK art\. 4\.3: ended by (\S+), so no dead stones \(every stone alive\)$/, '한일 규칙 4.3조의 끝내기 순서로 끝남: 사석 없음 (모든 돌이 산 돌)'],
 ];
 
+// The checks behind a count (verification play, the art. 7 confirmation, the playout
+// majority) in Korean: how, the verdict, the lines played and why a chain stays undecided.
+const HOW_KO = { 'verification play': '검증', 'art. 7 confirmation': '제7조의 확인' };
+const STATUS_KO = { alive: '삶', dead: '죽음', seki: '빅', undecided: '미정', disputed: '분쟁' };
+const COLOR_KO = { black: '흑', white: '백', B: '흑', W: '백' };
+const WHY_KO = [
+  [/^the 1989 Japanese rules \(art\. 7\) do not settle this position: (.*)$/, (m) => `1989년 일본 규칙 제7조로는 정해지지 않는 모양: ${whyKo(m[1])}`],
+  [/^search bound reached \((\d+) plies, (\d+) nodes\)$/, (m) => `탐색 한도에 닿음 (${m[1]}수, ${m[2]}노드)`],
+  [/^unsettled: it is captured if the opponent moves first and saved if its owner does/, () => '미정: 상대가 먼저 두면 잡히고 임자가 먼저 두면 삶 (미숙한 대국)'],
+  [/^it survives only when the opponent moves first$/, () => '상대가 먼저 둘 때만 삶'],
+  [/^the verification turns on a ko/, () => '검증이 패에 달림: 답은 다른 곳의 팻감에 따라 달라짐'],
+  [/^(\S+) is empty$/, (m) => `${m[1]}은(는) 빈 자리`],
+];
+const whyKo = (why) => {
+  for (const [re, f] of WHY_KO) {
+    const m = re.exec(why);
+    if (m) return f(m);
+  }
+  return why;
+};
+// A line as the library writes it (`BC3 Wpass`): 흑 C3 백 착수포기.
+const lineKo = (line) =>
+  line
+    .split(' ')
+    .filter(Boolean)
+    .map((mv) => `${COLOR_KO[mv[0]] || mv[0]} ${mv.slice(1) === 'pass' ? '착수포기' : mv.slice(1)}`)
+    .join(' ');
+const CHECKS_KO = [
+  [/^(verification play|art\. 7 confirmation) (\S+): (alive|dead|seki) \(opponent first: (.*); owner first: (.*)\)$/, (m) => `${HOW_KO[m[1]]} ${m[2]}: ${STATUS_KO[m[3]]} (상대 먼저: ${lineKo(m[4]) || '—'}; 임자 먼저: ${lineKo(m[5]) || '—'})`],
+  [/^(verification play|art\. 7 confirmation) (\S+): (undecided|disputed): (.*)$/, (m) => `${HOW_KO[m[1]]} ${m[2]}: ${STATUS_KO[m[3]]}, ${whyKo(m[4])}`],
+  [/^(verification play|art\. 7 confirmation) (\S+): (\S+)$/, (m) => `${HOW_KO[m[1]]} ${m[2]}: ${STATUS_KO[m[3]] || m[3]}`],
+  [/^(\d+) more unsettled chains counted by the playout majority$/, (m) => `미정인 돌 ${m[1]}무리 더: 플레이아웃 다수결로 셈`],
+  [/^unsettled \(counted by the playout majority\): (.*)$/, (m) => `미정 (플레이아웃 다수결로 셈): ${m[1]}`],
+  [/^contradictory mark: (\S+): (black|white) stone marked dead \(MA\) inside \S+'s own marked territory$/, (m) => `모순된 표시: ${m[1]}: ${COLOR_KO[m[2]]}의 집으로 표시된 곳 안의 ${COLOR_KO[m[2]]} 돌을 사석으로 표시함`],
+  [/^contradictory mark: (\S+): (black|white) stone marked dead but unconditionally alive \(Benson\)$/, (m) => `모순된 표시: ${m[1]}: 사석으로 표시했지만 무조건 산 ${COLOR_KO[m[2]]} 돌 (벤슨)`],
+];
+
 /** One note of the score table in the page's language. */
 export function noteText(note) {
   if (lang() !== 'ko') return note;
   for (const [re, words] of NOTES_KO) {
     const m = re.exec(note);
     if (m) return words.replace(/\{(\d)\}/g, (_, i) => m[+i + 1] ?? '');
+  }
+  for (const [re, f] of CHECKS_KO) {
+    const m = re.exec(note);
+    if (m) return f(m);
   }
   return note;
 }

@@ -58,6 +58,21 @@ async fn malformed_and_absurd_requests_get_a_4xx_with_a_reason() {
         (r#"{"game":"go","komi":1e999}"#, 400, "bad JSON"),
         (r#"{"game":"go","komi":100000}"#, 400, "komi"),
         (
+            r#"{"game":"go","komi":1000}"#,
+            400,
+            "komi 1000: a game's komi is from -150 to 150",
+        ),
+        (
+            r#"{"game":"go","komi":-150.5}"#,
+            400,
+            "komi -150.5: a game's komi is from -150 to 150",
+        ),
+        (
+            r#"{"game":"go","rules":"japanese,komi=1000"}"#,
+            400,
+            "komi 1000: a game's komi is from -150 to 150",
+        ),
+        (
             r#"{"game":"go","clock":"absolute:1000000000"}"#,
             400,
             "clock",
@@ -134,6 +149,28 @@ async fn malformed_and_absurd_requests_get_a_4xx_with_a_reason() {
         assert_eq!(c, *code, "{body}: {v}");
         let e = v["error"].as_str().unwrap_or_default();
         assert!(e.contains(words), "{body}: `{e}` should say `{words}`");
+    }
+    // A setting out of its range names the field and the range in `code` and `args` too, for
+    // the page to say in its own language.
+    for (body, code, min, max) in [
+        (r#"{"game":"go","komi":1000}"#, "settings.komi", -150, 150),
+        (r#"{"game":"go","size":[26,9]}"#, "settings.size", 2, 25),
+        (r#"{"game":"go","handicap":30}"#, "settings.handicap", 0, 9),
+        (
+            r#"{"game":"wallgo","turn_seconds":5000}"#,
+            "settings.turn_seconds",
+            1,
+            3600,
+        ),
+    ] {
+        let (c, v) = s.post("/api/games", None, body).await;
+        assert_eq!((c, v["code"].as_str()), (400, Some(code)), "{body}: {v}");
+        assert_eq!(
+            (&v["args"]["min"], &v["args"]["max"]),
+            (&json!(min), &json!(max)),
+            "{v}"
+        );
+        assert!(v["args"]["field"].is_string(), "{v}");
     }
     // Too large a body.
     let big = format!(r#"{{"game":"go","rules":"{}"}}"#, "x".repeat(100_000));

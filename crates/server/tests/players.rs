@@ -364,25 +364,9 @@ async fn two_seeks_pair_once_and_a_rated_game_moves_both_ratings_as_glicko2_says
         let black = if names[0] == a { &sa } else { &sb };
         let white = if names[0] == a { &sb } else { &sa };
         for (who, mv) in [(black, "C3"), (white, "G7"), (black, "C7"), (white, "G3")] {
-            let (st, v) = call(
-                &s,
-                "POST",
-                &format!("/api/games/{id}/actions"),
-                who,
-                Some(json!({ "action": mv })),
-            )
-            .await;
-            assert_eq!(st, 200, "{mv}: {v}");
+            play(&s, id, who, mv).await;
         }
-        let (st, v) = call(
-            &s,
-            "POST",
-            &format!("/api/games/{id}/actions"),
-            black,
-            Some(json!({"action": "resign"})),
-        )
-        .await;
-        assert_eq!(st, 200, "{v}");
+        play(&s, id, black, "resign").await;
         let new = baduk_rating::Rating::default();
         let cfg = baduk_rating::Config::default();
         let win = new.update(
@@ -414,7 +398,63 @@ async fn two_seeks_pair_once_and_a_rated_game_moves_both_ratings_as_glicko2_says
             "{after}"
         );
         assert_eq!(after["rating_changes"]["black"]["before"], json!(1500.0));
+        assert_eq!(after["aborted"], false, "two moves each: it counts");
     }
+}
+
+#[tokio::test]
+async fn a_rated_game_resigned_before_two_moves_each_says_it_is_aborted() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let clock = format!("byo-yomi:{}:3:30", 300 + (rand_seed() % 1000));
+        let (sa, sb, a, _, game) = matched_pair(&s, &clock).await;
+        let id = game["id"].as_str().unwrap();
+        let state = s.state(id).await;
+        assert_eq!(
+            (&state["rated"], &state["aborted"]),
+            (&json!(true), &json!(false))
+        );
+        let black = if state["seats"]["black"]["player"]["name"] == json!(a) {
+            &sa
+        } else {
+            &sb
+        };
+        play(&s, id, black, "resign").await;
+        // Over before two moves each: rated as created, but aborted, and no rating moved.
+        let after = s.state(id).await;
+        assert_eq!(
+            (&after["rated"], &after["aborted"]),
+            (&json!(true), &json!(true)),
+            "{after}"
+        );
+        let (_, list) = get(
+            &s,
+            "/api/games?status=finished&limit=50",
+            &Session::default(),
+        )
+        .await;
+        let row = list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == json!(id))
+            .cloned();
+        assert_eq!(
+            row.as_ref().map(|g| &g["aborted"]),
+            Some(&json!(true)),
+            "{list}"
+        );
+        let (_, p) = get(&s, &format!("/api/players/{a}"), &Session::default()).await;
+        let games = p["ratings"]["go-small"]["games"].as_i64().unwrap_or(0);
+        assert_eq!(games, 0, "no rated game counted: {p}");
+    }
+}
+
+/// Plays `action` in game `id` as the session's seat, which must take it.
+async fn play(s: &Server, id: &str, who: &Session, action: &str) {
+    let path = format!("/api/games/{id}/actions");
+    let (st, v) = call(s, "POST", &path, who, Some(json!({ "action": action }))).await;
+    assert_eq!(st, 200, "{action}: {v}");
 }
 
 fn rand_seed() -> u64 {

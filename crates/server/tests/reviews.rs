@@ -409,6 +409,27 @@ async fn analysis_until(s: &Server, id: &str, secs: u64, pred: impl Fn(&Value) -
 }
 
 #[tokio::test]
+async fn a_record_naming_no_rules_is_searched_under_the_default_the_page_shows() {
+    let s = Server::start("sqlite").await;
+    // No RU: every rule set accepts it; the page's picker shows Japanese 1989, and so must the
+    // engine's plan (it took the first rule set that accepted, Korean).
+    let r = review(
+        &s,
+        "",
+        b"(;GM[1]FF[4]SZ[9]KM[6.5];B[ee];W[cc];B[gg])".to_vec(),
+    )
+    .await;
+    assert_eq!(r["info"]["rules"], Value::Null, "{}", r["info"]);
+    let plan = r["analysis"]["rules"].as_str().unwrap_or_default();
+    assert_eq!(
+        plan.split(',').next(),
+        Some("japanese"),
+        "{}",
+        r["analysis"]
+    );
+}
+
+#[tokio::test]
 async fn the_engine_reviews_every_position_and_the_export_carries_it() {
     for db in databases() {
         let s = Server::start_config(&db, |c| c.limits.review_playouts = 40).await;

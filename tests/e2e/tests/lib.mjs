@@ -172,3 +172,29 @@ export async function mySeat(page) {
   await page.waitForSelector('.player .kind >> text=You');
   return page.evaluate(() => [...document.querySelectorAll('.player')].find((p) => p.querySelector('.kind')?.textContent === 'You')?.dataset.seat);
 }
+
+/** Posts a seat's action through the API, waiting out a 429. */
+export async function act(id, tok, action) {
+  for (;;) {
+    const r = await api('POST', `/api/games/${id}/actions`, { action }, tok);
+    if (r.status !== 429) return r;
+    await new Promise((ok) => setTimeout(ok, 1000 * (r.data?.retry_after || 1)));
+  }
+}
+
+/** Creates a Go game through the API (`spec` beside `game: 'go'`); its answer, seats' tokens included. */
+export async function createGo(spec) {
+  const g = await api('POST', '/api/games', { game: 'go', ...spec });
+  if (g.status !== 201) throw new Error(`create: ${g.status} ${JSON.stringify(g.data)}`);
+  return g.data;
+}
+
+/** Signs up on /login as `name` with `password` and waits for the lobby to name the account. */
+export async function signUp(page, name, password) {
+  await page.goto(`${BASE}/login?mode=signup`);
+  await page.waitForSelector('body[data-account]');
+  await page.fill('input[name=username]', name);
+  await page.fill('input[name=password]', password);
+  await Promise.all([page.waitForURL(`${BASE}/`), page.click('#auth-btn')]);
+  await page.waitForSelector(`#account [data-me="${name}"]`);
+}

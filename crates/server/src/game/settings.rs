@@ -47,6 +47,22 @@ pub fn settings_of(v: &Value) -> Result<Settings, ActError> {
     }
 }
 
+/// The largest komi a game is played with, either way (KGS and OGS bound theirs so too).
+pub const KOMI_LIMIT: i64 = 150;
+
+/// The arguments of a refused setting: the field, the value given and the range accepted.
+fn field(name: &str, value: impl serde::Serialize, min: i64, max: i64) -> Value {
+    serde_json::json!({"field": name, "value": value, "min": min, "max": max})
+}
+
+/// 400 `settings.komi`: a komi outside ±[`KOMI_LIMIT`], naming the field and its range.
+fn komi_out_of_range(k: &str) -> ActError {
+    ActError::bad_request(format!(
+        "komi {k}: a game's komi is from -{KOMI_LIMIT} to {KOMI_LIMIT}"
+    ))
+    .with_code("settings.komi", field("komi", k, -KOMI_LIMIT, KOMI_LIMIT))
+}
+
 /// The longest time setting accepted (a week, in seconds).
 const MAX_SECONDS: u32 = 7 * 24 * 3600;
 
@@ -77,23 +93,27 @@ pub(crate) fn go_settings(r: &CreateReq) -> Result<Settings, ActError> {
             }
         };
         if !(2..=25).contains(&c) || !(2..=25).contains(&w) {
-            return Err(ActError::bad_request(format!(
-                "size {c}x{w}: each side must be 2 to 25"
-            )));
+            return Err(
+                ActError::bad_request(format!("size {c}x{w}: each side must be 2 to 25"))
+                    .with_code("settings.size", field("size", format!("{c}×{w}"), 2, 25)),
+            );
         }
         let s = Size::new(c as u32, w as u32)
             .map_err(|e| ActError::bad_request(format!("size: {e}")))?;
         rules = rules.with_size(s);
     }
     if let Some(k) = r.komi {
-        if !k.is_finite() || k.abs() > 1000.0 {
-            return Err(ActError::bad_request(format!(
-                "komi {k}: a finite number between -1000 and 1000"
-            )));
+        if !k.is_finite() || k.abs() > KOMI_LIMIT as f64 {
+            return Err(komi_out_of_range(&k.to_string()));
         }
         rules
             .set("komi", &k.to_string())
             .map_err(|e| ActError::bad_request(format!("komi: {e}")))?;
+    }
+    // The rules string may set a komi too (`japanese,komi=1000`): the same range holds.
+    let (num, den) = rules.komi.fraction();
+    if num.abs() > KOMI_LIMIT * den {
+        return Err(komi_out_of_range(&rules.komi.to_string()));
     }
     if let Some(c) = &r.clock {
         if c.len() > 100 {
@@ -150,9 +170,10 @@ pub(crate) fn go_settings(r: &CreateReq) -> Result<Settings, ActError> {
     }
     let handicap = r.handicap.unwrap_or(0);
     if handicap > 9 {
-        return Err(ActError::bad_request(format!(
-            "handicap {handicap}: at most 9 stones"
-        )));
+        return Err(
+            ActError::bad_request(format!("handicap {handicap}: at most 9 stones"))
+                .with_code("settings.handicap", field("handicap", handicap, 0, 9)),
+        );
     }
     Ok(Settings::Go {
         rules: rules.to_string(),
@@ -182,7 +203,11 @@ pub(crate) fn wall_settings(r: &CreateReq) -> Result<Settings, ActError> {
     if !secs.is_finite() || !(0.0..=3600.0).contains(&secs) || (secs > 0.0 && secs < 1.0) {
         return Err(ActError::bad_request(format!(
             "turn_seconds {secs}: 0 (no limit) or 1 to 3600"
-        )));
+        ))
+        .with_code(
+            "settings.turn_seconds",
+            field("turn_seconds", secs.to_string(), 1, 3600),
+        ));
     }
     v.seconds_per_turn = secs.round() as u32;
     Ok(Settings::Wallgo {

@@ -249,19 +249,33 @@ impl Engine {
     }
 }
 
+/// The rule set a record that names none is read under, by the review page's picker and the
+/// engine alike.
+const DEFAULT_REVIEW_RULES: &str = "japanese";
+
 /// The rules a Go review is searched under and how many positions (from the start) it has:
-/// the record's own rules if they accept it, else the first rule set that does, else the
-/// record's rules up to their first illegal move.
+/// the record's own rules if they accept it, else [`DEFAULT_REVIEW_RULES`] if they do, else the
+/// first rule set that does, else the record's rules up to their first illegal move.
 pub(super) fn go_plan(summary: &Value, g: &SgfGame) -> (Rules, usize) {
     let verdicts = summary["legality"].as_array().cloned().unwrap_or_default();
     let named = summary["info"]["rules"].as_str();
+    let accepts = |v: &&Value, label: Option<&str>| {
+        v["accepts"] == true && Some(v["rules"].as_str().unwrap_or("")) == label
+    };
     let pick = verdicts
         .iter()
-        .find(|v| v["accepts"] == true && Some(v["rules"].as_str().unwrap_or("")) == named)
+        .find(|v| accepts(v, named))
+        .or_else(|| {
+            verdicts
+                .iter()
+                .find(|v| accepts(v, Some(DEFAULT_REVIEW_RULES)))
+        })
         .or_else(|| verdicts.iter().find(|v| v["accepts"] == true))
         .or_else(|| verdicts.iter().find(|v| v["rules"].as_str() == named))
         .or_else(|| verdicts.first());
-    let label = pick.and_then(|v| v["rules"].as_str()).unwrap_or("japanese");
+    let label = pick
+        .and_then(|v| v["rules"].as_str())
+        .unwrap_or(DEFAULT_REVIEW_RULES);
     let mut rules = Rules::parse(label).unwrap_or_default().with_size(g.size);
     if let Some(k) = g.komi {
         rules.komi = k;

@@ -375,6 +375,17 @@ impl Room {
         n
     }
 
+    /// Whether this is a rated game that ended before each player made
+    /// [`MIN_RATED_MOVES`](crate::game::ratings::MIN_RATED_MOVES) moves: aborted, not rated.
+    pub fn rated_aborted(&self) -> bool {
+        self.rated
+            && self.is_over()
+            && self
+                .moves_by_seat()
+                .iter()
+                .any(|&n| n < crate::game::ratings::MIN_RATED_MOVES)
+    }
+
     /// The seat names of this game.
     pub fn seat_names(&self) -> [&'static str; 2] {
         match self.core {

@@ -110,6 +110,7 @@ impl Room {
         obj.insert("created_at".into(), json!(self.created_at));
         obj.insert("you".into(), json!(you.map(|s| names[s])));
         obj.insert("rated".into(), json!(self.rated));
+        obj.insert("aborted".into(), json!(self.rated_aborted()));
         obj.insert("rating_kind".into(), json!(kind));
         obj.insert("rating_changes".into(), self.rating_changes_json());
         obj.insert("now".into(), json!(now));
@@ -250,6 +251,7 @@ impl Room {
             "result": result.get("text").cloned().unwrap_or(Value::Null),
             "winner": result.get("winner").cloned().unwrap_or(Value::Null),
             "rated": self.rated,
+            "aborted": self.rated_aborted(),
             "created_at": self.created_at,
             "updated_at": self.actions.last().map_or(self.created_at, |a| a.at),
         });
