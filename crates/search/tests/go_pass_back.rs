@@ -34,6 +34,22 @@ fn seat_bot(level: u32, seed: u64) -> Bot {
     Bot::new(cfg)
 }
 
+/// Asserts that `bot` passes in `g`; `what` and the search's top moves say why if it does not.
+fn assert_passes(bot: &mut Bot, g: &Game, what: &str) {
+    let (mv, r) = genmove(bot, g, SearchRequest::default());
+    assert_eq!(
+        mv,
+        Some(Move::Pass),
+        "{what}: the bot played {mv:?} (win rate {:.2}, top moves {:?})",
+        r.winrate,
+        r.stats
+            .iter()
+            .take(4)
+            .map(|s| (s.mv, s.visits, s.winrate, s.score_mean))
+            .collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn the_bot_passes_back_on_a_settled_board_at_every_level_winning_or_losing() {
     for rules in ["japanese,size=9", "korean,size=9"] {
@@ -41,20 +57,8 @@ fn the_bot_passes_back_on_a_settled_board_at_every_level_winning_or_losing() {
             for level in [1, 2, 4, 6, 10] {
                 for seed in [1, 2, 3] {
                     let g = settled(rules, passer);
-                    let mut bot = seat_bot(level, seed);
-                    let (mv, r) = genmove(&mut bot, &g, SearchRequest::default());
-                    assert_eq!(
-                        mv,
-                        Some(Move::Pass),
-                        "{rules}, {passer:?} passed, level {level}, seed {seed}: the bot played \
-                         {mv:?} (win rate {:.2}, top moves {:?})",
-                        r.winrate,
-                        r.stats
-                            .iter()
-                            .take(4)
-                            .map(|s| (s.mv, s.visits, s.winrate, s.score_mean))
-                            .collect::<Vec<_>>()
-                    );
+                    let what = format!("{rules}, {passer:?} passed, level {level}, seed {seed}");
+                    assert_passes(&mut seat_bot(level, seed), &g, &what);
                 }
             }
         }
@@ -109,21 +113,8 @@ fn after_the_opponents_pass_in_a_settled_real_game_the_bot_passes_at_levels_1_an
         assert_eq!(g.history().last().map(|r| r.mv), Some(Move::Pass));
         for level in [1, 10] {
             for seed in [1, 2, 3, 4] {
-                let mut bot = seat_bot(level, seed);
-                let (mv, r) = genmove(&mut bot, &g, SearchRequest::default());
-                assert_eq!(
-                    mv,
-                    Some(Move::Pass),
-                    "{:?} to move, level {level}, seed {seed}: the bot played {mv:?} (win rate \
-                     {:.2}, top moves {:?})",
-                    g.to_move(),
-                    r.winrate,
-                    r.stats
-                        .iter()
-                        .take(4)
-                        .map(|s| (s.mv, s.visits, s.winrate, s.score_mean))
-                        .collect::<Vec<_>>()
-                );
+                let what = format!("{:?} to move, level {level}, seed {seed}", g.to_move());
+                assert_passes(&mut seat_bot(level, seed), &g, &what);
             }
         }
     }
