@@ -1,8 +1,10 @@
-//! The dead-stone phase against a bot (issue 42, point 6): once the opponent has passed on a
-//! settled board, the bot passes back at once instead of playing on through the opponent's
-//! passes, at every level, as a server's bot seat is set up, and the same for a seed.
+//! The dead-stone phase against a bot: once the opponent has passed on a settled board (made
+//! up, or a real game's), the bot passes back at once instead of playing on through the
+//! opponent's passes, at every level, as a server's bot seat is set up, and the same for a
+//! seed; where a move still decides the game after the opponent's pass, the bot plays it.
 
-use baduk_go::{Board, Color, Game, Move, Rules};
+use baduk_go::sgf::SgfGame;
+use baduk_go::{Board, Color, Game, Move, Point, Rules};
 use baduk_search::go::lib_game::genmove;
 use baduk_search::go::{Bot, BotConfig, SearchRequest, SEAT_DEFAULTS};
 
@@ -32,6 +34,22 @@ fn seat_bot(level: u32, seed: u64) -> Bot {
     Bot::new(cfg)
 }
 
+/// Asserts that `bot` passes in `g`; `what` and the search's top moves say why if it does not.
+fn assert_passes(bot: &mut Bot, g: &Game, what: &str) {
+    let (mv, r) = genmove(bot, g, SearchRequest::default());
+    assert_eq!(
+        mv,
+        Some(Move::Pass),
+        "{what}: the bot played {mv:?} (win rate {:.2}, top moves {:?})",
+        r.winrate,
+        r.stats
+            .iter()
+            .take(4)
+            .map(|s| (s.mv, s.visits, s.winrate, s.score_mean))
+            .collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn the_bot_passes_back_on_a_settled_board_at_every_level_winning_or_losing() {
     for rules in ["japanese,size=9", "korean,size=9"] {
@@ -39,20 +57,8 @@ fn the_bot_passes_back_on_a_settled_board_at_every_level_winning_or_losing() {
             for level in [1, 2, 4, 6, 10] {
                 for seed in [1, 2, 3] {
                     let g = settled(rules, passer);
-                    let mut bot = seat_bot(level, seed);
-                    let (mv, r) = genmove(&mut bot, &g, SearchRequest::default());
-                    assert_eq!(
-                        mv,
-                        Some(Move::Pass),
-                        "{rules}, {passer:?} passed, level {level}, seed {seed}: the bot played \
-                         {mv:?} (win rate {:.2}, top moves {:?})",
-                        r.winrate,
-                        r.stats
-                            .iter()
-                            .take(4)
-                            .map(|s| (s.mv, s.visits, s.winrate, s.score_mean))
-                            .collect::<Vec<_>>()
-                    );
+                    let what = format!("{rules}, {passer:?} passed, level {level}, seed {seed}");
+                    assert_passes(&mut seat_bot(level, seed), &g, &what);
                 }
             }
         }
@@ -83,5 +89,60 @@ fn under_area_scoring_a_dame_that_decides_the_game_is_filled() {
     match mv {
         Some(Move::Play(p)) => assert_eq!(p.x(), 4, "a dame on the E column, not {p:?}"),
         other => panic!("Black should fill a dame, not {other:?}"),
+    }
+}
+
+/// Real 9×9 games (GNU Go 3.8 against itself, Japanese rules, komi 6.5) to the first of their
+/// two passes in a row: settled boards by GNU Go's reading. In the first Black passed and
+/// White, losing by 4.5, is to move; in the second White passed and Black, winning by 3.5.
+const SETTLED_RECORDS: [&str; 2] = [
+    include_str!("data/settled-9x9-black-passed.sgf"),
+    include_str!("data/settled-9x9-white-passed.sgf"),
+];
+
+/// The game of `record` after its first `upto` moves (all: `None`).
+fn replay(record: &str, upto: Option<usize>) -> Game {
+    let sgf = SgfGame::parse(record).unwrap();
+    sgf.replay(sgf.rules(None).unwrap(), upto).unwrap()
+}
+
+#[test]
+fn after_the_opponents_pass_in_a_settled_real_game_the_bot_passes_at_levels_1_and_10() {
+    for record in SETTLED_RECORDS {
+        let g = replay(record, None);
+        assert_eq!(g.history().last().map(|r| r.mv), Some(Move::Pass));
+        for level in [1, 10] {
+            for seed in [1, 2, 3, 4] {
+                let what = format!("{:?} to move, level {level}, seed {seed}", g.to_move());
+                assert_passes(&mut seat_bot(level, seed), &g, &what);
+            }
+        }
+    }
+}
+
+/// The first record after Black's F4 (its 25th move), which puts White's E4 in atari, then
+/// Black's pass: at komi 12.5 White wins by saving E4 at D4 and loses without it, so passing
+/// back (or any other move) loses the game.
+#[test]
+fn after_the_opponents_pass_a_move_that_decides_the_game_is_still_played() {
+    let before = replay(SETTLED_RECORDS[0], Some(25));
+    let rules = Rules::parse("japanese,size=9,komi=12.5").unwrap();
+    let mut g = Game::from_position(rules, before.board().clone(), Color::Black);
+    g.play(Move::Pass).unwrap();
+    let d4 = Point::from_gtp("D4", g.board().size()).unwrap();
+    for seed in [1, 2, 3, 4] {
+        let mut bot = seat_bot(10, seed);
+        let (mv, r) = genmove(&mut bot, &g, SearchRequest::default());
+        assert_eq!(
+            mv,
+            Some(Move::Play(d4)),
+            "seed {seed}: White should save E4 at D4 (win rate {:.2}, top moves {:?})",
+            r.winrate,
+            r.stats
+                .iter()
+                .take(4)
+                .map(|s| (s.mv, s.visits, s.winrate))
+                .collect::<Vec<_>>()
+        );
     }
 }

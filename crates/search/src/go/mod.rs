@@ -103,13 +103,21 @@ pub const LEVEL_PLAYOUTS: [u64; 9] = [10, 30, 80, 200, 500, 1200, 3000, 7000, 15
 pub const PASS_BACK_WINRATE: f32 = 0.02;
 /// …and its mean final margin at most this many points lower.
 pub const PASS_BACK_POINTS: f32 = 0.5;
-/// A point is settled when the search expects one colour to own it at least this surely
-/// (ownership runs from −1, White's, to 1, Black's).
-pub const SETTLED_OWNERSHIP: f32 = 0.9;
+/// After the opponent's pass, a point is settled when the dead-stone estimate
+/// ([`estimate_ownership`], [`SETTLED_PLAYOUTS`] playouts, either side first) gives it to one
+/// colour at least this surely (ownership runs from −1, White's, to 1, Black's; 0.6 is four
+/// playouts in five, fewer where a playout leaves the point touching both colours).
+pub const SETTLED_OWNERSHIP: f32 = 0.6;
+/// …unless the search reads passing at least this much lower in win rate than the move.
+pub const PASS_BACK_CLEAR_LOSS: f32 = 0.1;
+/// Playouts of the dead-stone estimate that tells settled points after the opponent's pass:
+/// the same at every level, so that a level's playout cap does not decide when it passes.
+pub const SETTLED_PLAYOUTS: u32 = 256;
 
 /// How often a level below 10 (level 1 first) plays a random sensible move (one that fills no
 /// own eye and throws no group into atari) instead of its search's choice: a beginner's
-/// blunders, so that the lowest levels are beatable by beginners.
+/// blunders, so that the lowest levels are beatable by beginners. Never after the opponent's
+/// pass: a blunder then plays on through settled territory instead of ending the game.
 pub const LEVEL_BLUNDERS: [f64; 9] = [0.5, 0.3, 0.15, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0];
 
 impl Default for BotConfig {
@@ -717,55 +725,37 @@ impl Bot {
 
     /// Whether no move of the side to move gains over passing, by the last search: passing
     /// reads as well as `best` (win rate within [`PASS_BACK_WINRATE`], mean margin within
-    /// [`PASS_BACK_POINTS`]), or every point is settled by the search's ownership (owned
-    /// beyond [`SETTLED_OWNERSHIP`] either way, or a dame under territory scoring). Never under
-    /// area scoring while an opponent stone looks dead (it is captured, not agreed).
+    /// [`PASS_BACK_POINTS`]), or every point is settled by the dead-stone estimate `own`
+    /// (Black's ownership, beyond [`SETTLED_OWNERSHIP`] either way, or a dame under territory
+    /// scoring). Never under area scoring while an opponent stone looks dead (it is captured,
+    /// not agreed).
     fn nothing_to_gain(
         &self,
         game: &GameState,
         stats: &[MoveStat],
         best: Option<&MoveStat>,
+        own: &[f32],
     ) -> bool {
         let Some(best) = best else {
             return true;
         };
-        let Some(tree) = self.tree.as_ref().filter(|t| t.playouts > 0) else {
-            return false;
-        };
-        let me = game.to_move();
         let b = game.board();
         let area = game.rules.scoring == rules::ScoringKind::Area;
-        let mine = |i: Idx| {
-            let o = tree.ownership(i);
-            if me == Colour::Black {
-                o
-            } else {
-                -o
-            }
-        };
-        if area
-            && b.points()
-                .any(|i| b.stone(i) == Some(me.opp()) && mine(i) > 0.5)
-        {
+        if area && opponent_looks_dead(b, own, game.to_move()) {
             return false;
         }
-        let pass_as_good = stats
-            .iter()
-            .find(|s| s.mv == PASS && s.visits > 0)
-            .is_some_and(|p| {
-                p.winrate >= best.winrate - PASS_BACK_WINRATE
-                    && p.score_mean >= best.score_mean - PASS_BACK_POINTS
-            });
-        let dame = |i: Idx| {
-            let touch = b.neighbours(i).map(|n| b.stone(n));
-            b.stone(i).is_none()
-                && touch.contains(&Some(Colour::Black))
-                && touch.contains(&Some(Colour::White))
-        };
-        let settled = b.points().all(|i| {
-            let o = tree.ownership(i).abs();
-            o >= SETTLED_OWNERSHIP || (!area && o <= 1.0 - SETTLED_OWNERSHIP && dame(i))
-        });
+        let searched = self.tree.as_ref().is_some_and(|t| t.playouts > 0);
+        let pass_as_good = searched
+            && stats
+                .iter()
+                .find(|s| s.mv == PASS && s.visits > 0)
+                .is_some_and(|p| {
+                    p.winrate >= best.winrate - PASS_BACK_WINRATE
+                        && p.score_mean >= best.score_mean - PASS_BACK_POINTS
+                });
+        let settled = b
+            .points()
+            .all(|i| own[i as usize].abs() >= SETTLED_OWNERSHIP || (!area && is_dame(b, i)));
         pass_as_good || settled
     }
 
@@ -781,43 +771,62 @@ impl Bot {
             None => game.check(me, m).is_ok(),
         };
         let passing = stats.first().is_some_and(|s| s.mv == PASS);
-        let opp_dead = passing && {
-            let own = estimate_ownership(b, 256, self.config.seed ^ game.moves().len() as u64);
-            b.points().any(|i| {
-                b.stone(i) == Some(me.opp()) && {
-                    let o = own[i as usize];
-                    let mine = if me == Colour::Black { o } else { -o };
-                    mine > 0.5
-                }
-            })
-        };
+        let opp_passed = game.moves().last().is_some_and(|m| m.1 == PASS);
+        let area = game.rules.scoring == rules::ScoringKind::Area;
+        // The dead-stone estimate, wanted to pass (dead stones) and after the opponent's pass.
+        let own = (passing || (opp_passed && !req.cleanup)).then(|| {
+            let seed = self.config.seed ^ game.moves().len() as u64;
+            estimate_ownership(b, SETTLED_PLAYOUTS, seed)
+        });
+        let opp_dead = passing
+            && own
+                .as_deref()
+                .is_some_and(|o| opponent_looks_dead(b, o, me));
         // Passing first gives the opponent the choice to end the game: not while losing (that
         // is resigning by other means), nor under area scoring where playing on costs nothing.
-        let opp_passed = game.moves().last().is_some_and(|m| m.1 == PASS);
         let pass_wr = stats.first().map_or(0.5, |s| s.winrate);
         let next_best = stats
             .iter()
             .find(|s| s.mv != PASS && s.visits > 0 && legal(s.mv));
         let pass_first_is_waste = passing
             && !opp_passed
-            && next_best.is_some_and(|n| {
-                pass_wr < 0.2
-                    || (game.rules.scoring == rules::ScoringKind::Area
-                        && n.winrate >= pass_wr - 0.1)
-            });
-        let avoid_pass = ((req.cleanup || game.rules.scoring == rules::ScoringKind::Area)
-            && opp_dead)
-            || pass_first_is_waste;
-        let chosen = stats
+            && next_best.is_some_and(|n| pass_wr < 0.2 || (area && n.winrate >= pass_wr - 0.1));
+        let avoid_pass = ((req.cleanup || area) && opp_dead) || pass_first_is_waste;
+        let mut chosen = stats
             .iter()
             .find(|s| legal(s.mv) && !(avoid_pass && s.mv == PASS && stats.len() > 1))
             .cloned();
-        // The opponent passed and, by this search's own reading, no move gains: pass back
-        // rather than play on through the opponent's passes (issue 42).
-        let pass_back = opp_passed
-            && !req.cleanup
-            && chosen.as_ref().is_some_and(|c| c.mv != PASS)
-            && self.nothing_to_gain(game, &stats, chosen.as_ref());
+        // The opponent passed: pass back rather than play on through the opponent's passes
+        // when no move gains by this search's reading, or when the move chosen lies inside
+        // settled territory or a settled group (it changes nothing; a search whose moves all
+        // read alike, a decided game's, picks one at random). Under area scoring a dame is a
+        // point: the most visited one is filled first, and opponent stones that look dead are
+        // captured, not agreed.
+        let mut pass_back = false;
+        if let (true, Some(own), Some(c)) = (opp_passed && !req.cleanup, own.as_deref(), &chosen) {
+            let dead = area && opponent_looks_dead(b, own, me);
+            // Passing reads clearly worse than the move: the search sees what the estimate
+            // does not.
+            let pass_loses = stats
+                .iter()
+                .find(|s| s.mv == PASS && s.visits > 0)
+                .is_some_and(|p| p.winrate < c.winrate - PASS_BACK_CLEAR_LOSS);
+            if c.mv != PASS && !dead && !pass_loses && inside_settled(b, own, c.mv) {
+                let dame = stats.iter().find(|s| {
+                    s.mv != PASS
+                        && s.visits > 0
+                        && legal(s.mv)
+                        && is_dame(b, s.mv)
+                        && !inside_settled(b, own, s.mv)
+                });
+                match dame.filter(|_| area) {
+                    Some(d) => chosen = Some(d.clone()),
+                    None => pass_back = true,
+                }
+            } else if c.mv != PASS {
+                pass_back = self.nothing_to_gain(game, &stats, chosen.as_ref(), own);
+            }
+        }
         let (mv, winrate) = match chosen {
             Some(s) if s.mv == PASS => (BotMove::Pass, s.winrate),
             Some(s) => (BotMove::Play(s.mv), s.winrate),
@@ -828,7 +837,7 @@ impl Bot {
             .get(self.config.level.wrapping_sub(1) as usize)
             .copied()
             .unwrap_or(0.0);
-        if blunder > 0.0 && !req.cleanup && matches!(mv, BotMove::Play(_)) {
+        if blunder > 0.0 && !req.cleanup && !opp_passed && matches!(mv, BotMove::Play(_)) {
             let mut rng = baduk_rng::Rng::new(
                 self.config.seed ^ (game.moves().len() as u64).wrapping_mul(0x2545_F491),
             );
@@ -1000,6 +1009,34 @@ pub fn bench_net(evals: u64, seed: u64) -> NetBench {
         signature,
         seconds,
     }
+}
+
+/// Whether an opponent stone of `me` looks dead by the estimate `own` (Black's ownership):
+/// `me` owns its point more often than not.
+fn opponent_looks_dead(b: &board::FastBoard, own: &[f32], me: Colour) -> bool {
+    let sign = if me == Colour::Black { 1.0 } else { -1.0 };
+    b.points()
+        .any(|i| b.stone(i) == Some(me.opp()) && sign * own[i as usize] > 0.5)
+}
+
+/// Whether `i` lies inside settled territory or a settled group by the estimate `own`
+/// (Black's ownership): it and each neighbour go to the same colour at least
+/// [`SETTLED_OWNERSHIP`] surely, so that a stone there changes nothing.
+fn inside_settled(b: &board::FastBoard, own: &[f32], i: Idx) -> bool {
+    let o = own[i as usize];
+    o.abs() >= SETTLED_OWNERSHIP
+        && b.neighbours(i)
+            .into_iter()
+            .filter(|&n| b.on_board(n))
+            .all(|n| own[n as usize] * o.signum() >= SETTLED_OWNERSHIP)
+}
+
+/// Whether `i` is a dame: an empty point next to stones of both colours.
+fn is_dame(b: &board::FastBoard, i: Idx) -> bool {
+    let touch = b.neighbours(i).map(|n| b.stone(n));
+    b.stone(i).is_none()
+        && touch.contains(&Some(Colour::Black))
+        && touch.contains(&Some(Colour::White))
 }
 
 /// Black's expected ownership (−1..1) of every index of `board`, from `n` playouts of the real
