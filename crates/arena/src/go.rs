@@ -673,7 +673,7 @@ mod tests {
             );
             assert!(text.contains(&format!("baduk {}", env!("CARGO_PKG_VERSION"))));
             assert!(
-                text.contains("C[Black\\: "),
+                text.contains("C[Black: "),
                 "the full commands in a comment: {text}"
             );
         }
