@@ -323,11 +323,11 @@ describe('the game page: dead stones, undo, seat tokens, replay, Korean, phone t
       const pageText = () =>
         page.evaluate(() => {
           const unmarked = [...document.querySelectorAll('[data-player]')].filter((e) => !/^guest-/.test(e.dataset.player) && !e.closest('[data-user]') && !e.querySelector('[data-user]'));
-          const hide = document.createElement('style');
-          hide.textContent = '[data-user] { display: none !important; }';
-          document.head.append(hide);
+          // Hidden one by one (the CSP refuses an injected <style>, so a sheet would hide nothing).
+          const users = [...document.querySelectorAll('[data-user]')];
+          for (const e of users) e.style.setProperty('display', 'none', 'important');
           const text = document.body.innerText;
-          hide.remove();
+          for (const e of users) e.style.removeProperty('display');
           return { text, unmarked: unmarked.map((e) => e.textContent) };
         });
       const seen = await pageText();

@@ -56,14 +56,22 @@ pub fn bot_rating(kind: &str, bot: &str, options: Option<&str>) -> Option<Rating
 
 /// The first option of a bot seat (in normal form, `key=value,…`) that a rated game may not
 /// carry: every option but Go's `level` changes the bot's strength or when it resigns, and its
-/// fixed rating holds only for the level's own settings.
+/// fixed rating holds only for the level's own settings (`time=1`, a seat's own second a move,
+/// which the lobby's form names, is one of them).
 pub fn unrated_option(options: Option<&str>) -> Option<&str> {
     options
         .unwrap_or("")
         .split(',')
-        .map(|kv| kv.split_once('=').map_or(kv, |(k, _)| k).trim())
-        .find(|k| !k.is_empty() && *k != "level")
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            (k.trim(), v.trim())
+        })
+        .find(|&(k, v)| !k.is_empty() && k != "level" && !(k == "time" && v == SEAT_TIME))
+        .map(|(k, _)| k)
 }
+
+/// A bot seat's own thinking time, in seconds, as the options' normal form writes it.
+const SEAT_TIME: &str = "1";
 
 /// The bots a seek may be offered, for a kind: (bot, options, rating).
 pub fn bots_for(kind: &str) -> Vec<(&'static str, String, f64)> {
@@ -347,5 +355,16 @@ mod tests {
         assert!(go.windows(2).all(|w| w[0].2 < w[1].2));
         assert_eq!(bots_for("wallgo").len(), 5);
         assert!(bot_rating("go19", "panic", None).is_none());
+    }
+
+    #[test]
+    fn a_rated_bot_keeps_its_level_and_its_own_second_a_move_only() {
+        assert_eq!(unrated_option(None), None);
+        assert_eq!(unrated_option(Some("level=3")), None);
+        assert_eq!(unrated_option(Some("level=3,time=1")), None);
+        assert_eq!(unrated_option(Some("level=3,time=0.05")), Some("time"));
+        assert_eq!(unrated_option(Some("level=3,time=10")), Some("time"));
+        assert_eq!(unrated_option(Some("level=3,resign=0.7")), Some("resign"));
+        assert_eq!(unrated_option(Some("playouts=10")), Some("playouts"));
     }
 }
