@@ -374,7 +374,11 @@ function goToGame(g) {
   location.href = g.token ? seatLink(`${url.split('#')[0]}#token=${g.token}`, g.seat) : url;
 }
 
+/** Counts seeks asked and stopped: a seek the server answers after it was cancelled is dropped. */
+let seekAsks = 0;
+
 function stopSeek(drop = true) {
+  seekAsks += 1;
   const { id, sock } = seeking;
   seeking.id = null;
   seeking.sock = null;
@@ -391,11 +395,17 @@ async function startSeek(e, spec = seekSpec()) {
   const err = $('#seek-error');
   err.textContent = '';
   if (seeking.id) return;
+  const ask = ++seekAsks;
   showSeeking(true);
   $('#seek-cancel').focus(); // the button pressed is hidden now: the keyboard stays in the card
   try {
     const r = await api.seek(spec);
     if (r.game) return goToGame(r.game);
+    // Cancelled while the server was asked: drop the seek it made, or it would pair unseen.
+    if (ask !== seekAsks) {
+      api.cancelSeek(r.id).catch(() => {});
+      return;
+    }
     seeking.id = r.id;
     seeking.sock = seekSocket(r.id, {
       onMessage(msg) {
@@ -425,6 +435,7 @@ async function startSeek(e, spec = seekSpec()) {
     });
     if (!lobbyLive) loadSeeks();
   } catch (ex) {
+    if (ask !== seekAsks) return; // a refusal of a seek already cancelled
     showSeeking(false);
     err.textContent = ex.status ? say(ex.code, ex.args, ex.message) : t('error.network');
   }
