@@ -146,3 +146,45 @@ fn after_the_opponents_pass_a_move_that_decides_the_game_is_still_played() {
         );
     }
 }
+
+/// The first record with one more exchange before Black's pass, under Chinese rules: a lone
+/// Black stone thrown in at B6, deep in White's side, and White's answer at C6. The stone has
+/// three liberties and no way to live.
+fn chinese_with_a_dead_stone() -> Game {
+    let record = SETTLED_RECORDS[0].replace(";W[df];B[])", ";W[df];B[bd];W[cd];B[])");
+    let sgf = SgfGame::parse(&record).unwrap();
+    let g = sgf
+        .replay(Rules::parse("chinese,size=9").unwrap(), None)
+        .unwrap();
+    assert_eq!(g.history().len(), 29, "the exchange was not added");
+    g
+}
+
+/// Under area scoring a dead stone is captured, not agreed, where the count takes the board as
+/// it stands (GTP, the arena: the default request); where the game agrees on dead stones after
+/// the passes (`dead_agreed`, a server seat's dead-stone phase) the bot passes back instead.
+#[test]
+fn under_area_scoring_dead_stones_are_captured_unless_the_game_agrees_on_them() {
+    let g = chinese_with_a_dead_stone();
+    for level in [1, 10] {
+        for seed in [1, 2, 3, 4] {
+            let (mv, _) = genmove(&mut seat_bot(level, seed), &g, SearchRequest::default());
+            assert!(
+                matches!(mv, Some(Move::Play(_))),
+                "level {level}, seed {seed}: the bot passed with a dead stone on its side"
+            );
+            let agreed = SearchRequest {
+                dead_agreed: true,
+                ..SearchRequest::default()
+            };
+            let what = format!("dead stones agreed, level {level}, seed {seed}");
+            let (mv, r) = genmove(&mut seat_bot(level, seed), &g, agreed);
+            assert_eq!(
+                mv,
+                Some(Move::Pass),
+                "{what}: the bot played {mv:?} (win rate {:.2})",
+                r.winrate
+            );
+        }
+    }
+}

@@ -17,7 +17,13 @@ const RECORD: &str = include_str!("../../search/tests/data/settled-9x9-black-pas
 /// A Japanese 9×9 room, a human Black and the bot White at `options`, after every move of
 /// [`RECORD`] (Black's pass last).
 fn room_after_the_players_pass(options: &str) -> Room {
-    let sgf = SgfGame::parse(RECORD).unwrap();
+    room_after(options, "japanese,size=9", RECORD)
+}
+
+/// A room under `rules`, a human Black and the bot White at `options`, after every move of
+/// `record`.
+fn room_after(options: &str, rules: &str, record: &str) -> Room {
+    let sgf = SgfGame::parse(record).unwrap();
     let game = sgf.replay(sgf.rules(None).unwrap(), None).unwrap();
     let bot = Seat {
         spec: SeatSpec {
@@ -30,7 +36,7 @@ fn room_after_the_players_pass(options: &str) -> Room {
         player: None,
     };
     let settings = Settings::Go {
-        rules: "japanese,size=9".into(),
+        rules: rules.into(),
         handicap: 0,
     };
     let mut room = Room::new(
@@ -72,6 +78,53 @@ async fn a_bot_seat_passes_back_in_a_settled_real_game_and_it_goes_to_the_count(
         room.apply(1, "pass", 0, false).unwrap();
         match &room.core {
             Core::Go(g) => assert_eq!(g.phase, Phase::Marking, "{options}"),
+            _ => unreachable!("a Go room"),
+        }
+    }
+}
+
+/// [`RECORD`] with one more exchange before Black's pass: a lone Black stone thrown in at B6,
+/// deep inside White's side, and White's answer at C6 (the stone has three liberties and no
+/// way to live).
+fn record_with_a_dead_stone() -> String {
+    RECORD.replace(";W[df];B[])", ";W[df];B[bd];W[cd];B[])")
+}
+
+#[tokio::test]
+async fn under_chinese_rules_a_bot_seat_leaves_dead_stones_to_the_count_after_the_players_pass() {
+    // Area scoring: capturing the dead stone costs the bot nothing, and GTP's bot does capture
+    // it (an arena counts stones as they stand). A server seat's game goes to the dead-stone
+    // phase, so the bot passes back and the stone is marked dead there instead of the player
+    // passing again and again while the bot takes it.
+    let record = record_with_a_dead_stone();
+    assert_ne!(record, RECORD, "the record's last moves changed");
+    let bots = Arc::new(Bots::new(BotLimits::default(), Models::default(), false));
+    for options in ["level=1", "level=10,playouts=3000"] {
+        let mut room = room_after(options, "chinese,size=9", &record);
+        let job = Job {
+            room: room.clone(),
+            seat: 1,
+            spec: room.seats[1].spec.clone(),
+            clock_ms: None,
+        };
+        let action = bots.think(job, Arc::new(AtomicBool::new(false))).await;
+        assert_eq!(
+            action,
+            Ok(Some("pass".to_string())),
+            "{options}: the bot played on to capture instead of passing back"
+        );
+        room.apply(1, "pass", 0, false).unwrap();
+        match &room.core {
+            Core::Go(g) => {
+                assert_eq!(g.phase, Phase::Marking, "{options}");
+                let b6 = baduk_go::Point::from_gtp("B6", g.rules.size).unwrap();
+                let marks = g.marking.as_ref().expect("the dead-stone phase has marks");
+                assert!(
+                    marks.dead.contains(b6),
+                    "{options}: the thrown-in stone is not proposed dead"
+                );
+                assert_eq!(g.bot_marking_answer(), "accept", "{options}");
+            }
             _ => unreachable!("a Go room"),
         }
     }

@@ -368,6 +368,12 @@ pub struct SearchRequest {
     pub max_time: Option<Duration>,
     /// `kgs-genmove_cleanup`: do not pass while opponent stones look dead.
     pub cleanup: bool,
+    /// The game ends with both players agreeing on dead stones (a server seat whose rules
+    /// have a dead-stone phase): after the opponent's pass, opponent stones that look dead
+    /// need not be captured under area scoring, and passing back ends the game. Off (the
+    /// default, GTP and the arena) they are captured, as Tromp-Taylor and an arena's
+    /// referee count them as they stand.
+    pub dead_agreed: bool,
     /// Go on with the trees of the previous search when they are at this very position (same
     /// moves, colour to move and root moves), even with tree reuse off: analysis and
     /// `lz-genmove_analyze` search in short slices.
@@ -728,20 +734,21 @@ impl Bot {
     /// [`PASS_BACK_POINTS`]), or every point is settled by the dead-stone estimate `own`
     /// (Black's ownership, beyond [`SETTLED_OWNERSHIP`] either way, or a dame under territory
     /// scoring). Never under area scoring while an opponent stone looks dead (it is captured,
-    /// not agreed).
+    /// not agreed), unless `dead_agreed`.
     fn nothing_to_gain(
         &self,
         game: &GameState,
         stats: &[MoveStat],
         best: Option<&MoveStat>,
         own: &[f32],
+        dead_agreed: bool,
     ) -> bool {
         let Some(best) = best else {
             return true;
         };
         let b = game.board();
         let area = game.rules.scoring == rules::ScoringKind::Area;
-        if area && opponent_looks_dead(b, own, game.to_move()) {
+        if area && !dead_agreed && opponent_looks_dead(b, own, game.to_move()) {
             return false;
         }
         let searched = self.tree.as_ref().is_some_and(|t| t.playouts > 0);
@@ -801,10 +808,10 @@ impl Bot {
         // settled territory or a settled group (it changes nothing; a search whose moves all
         // read alike, a decided game's, picks one at random). Under area scoring a dame is a
         // point: the most visited one is filled first, and opponent stones that look dead are
-        // captured, not agreed.
+        // captured, not agreed (unless the game agrees on them after the passes).
         let mut pass_back = false;
         if let (true, Some(own), Some(c)) = (opp_passed && !req.cleanup, own.as_deref(), &chosen) {
-            let dead = area && opponent_looks_dead(b, own, me);
+            let dead = area && !req.dead_agreed && opponent_looks_dead(b, own, me);
             // Passing reads clearly worse than the move: the search sees what the estimate
             // does not.
             let pass_loses = stats
@@ -824,7 +831,8 @@ impl Bot {
                     None => pass_back = true,
                 }
             } else if c.mv != PASS {
-                pass_back = self.nothing_to_gain(game, &stats, chosen.as_ref(), own);
+                pass_back =
+                    self.nothing_to_gain(game, &stats, chosen.as_ref(), own, req.dead_agreed);
             }
         }
         let (mv, winrate) = match chosen {

@@ -417,6 +417,9 @@ impl Bots {
                     time: Some(time),
                     playouts,
                     stop: Some(stop),
+                    // Two passes lead to the dead-stone phase (the bot's marks are the
+                    // estimate's): dead stones need not be captured first.
+                    dead_agreed: g.rules.life != baduk_go::Life::AsIs,
                     ..Default::default()
                 };
                 let (mv, _) = baduk_search::go::lib_game::genmove(&mut bot, &g.game, req);
