@@ -506,6 +506,9 @@ pub struct BenchAbuseArgs {
     /// Seed of the honest moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Honest 9×9 games against the server's bot (1 s a move) played beside it.
+    #[arg(long, default_value_t = 2)]
+    pub bot_games: usize,
 }
 
 /// Runs `bench abuse` and prints its report.
@@ -522,6 +525,7 @@ pub fn bench_abuse(a: BenchAbuseArgs) -> Result<(), CliError> {
         sockets_each: a.sockets_each,
         server_pid: a.server_pid,
         seed: a.seed,
+        bot_games: a.bot_games,
     };
     let report = baduk_server::block_on(baduk_loadgen::abuse::run(&opts))
         .map_err(|e| CliError::input(format!("baduk bench abuse: {e}")))?;

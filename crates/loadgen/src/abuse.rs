@@ -4,8 +4,9 @@
 //! a stored review read over and over (page, analysis, marks, annotated export), "play now" seek
 //! floods from two guests, connections that send their headers a byte at a time, watchers'
 //! sockets squatting on one game beside its seat holder's own), each abuser on its own loopback
-//! address, beside honest games played from addresses of their own. It reports the honest
-//! actions' latency, `/healthz`'s latency, any acknowledged action the server lost, what the
+//! address, beside honest games played from addresses of their own (player against player, and
+//! player against the server's bot). It reports the honest actions' latency, the bot's replies
+//! over its think time, `/healthz`'s latency, any acknowledged action the server lost, what the
 //! abusers got back, and the server's resident memory. Bounded in time; loopback only.
 
 use crate::bench::{resident_kib, Latencies};
@@ -38,7 +39,14 @@ pub struct AbuseOptions {
     pub server_pid: Option<u32>,
     /// Seed of the honest moves.
     pub seed: u64,
+    /// Honest 9×9 games against the server's bot (`baduk`, [`BOT_THINK`] a move) played
+    /// beside it, each player from its own address.
+    pub bot_games: usize,
 }
+
+/// The think time of the bot seats in the honest bot games (`time=1`): a reply's latency is
+/// reported over it.
+pub const BOT_THINK: Duration = Duration::from_secs(1);
 
 impl Default for AbuseOptions {
     fn default() -> AbuseOptions {
@@ -51,6 +59,7 @@ impl Default for AbuseOptions {
             sockets_each: 40,
             server_pid: None,
             seed: 1,
+            bot_games: 2,
         }
     }
 }
@@ -70,6 +79,16 @@ pub struct AbuseReport {
     pub lost: u64,
     /// Honest games played (finished ones are replaced).
     pub honest_games: u64,
+    /// Honest bot games played (finished ones are replaced).
+    pub bot_games: u64,
+    /// The bot's replies: from the player's move to the bot's, by the server's own clock (the
+    /// actions' `at`), less [`BOT_THINK`] (µs; a reply quicker than its think time counts 0).
+    pub bot_over_think: Latencies,
+    /// The bot's replies as the player saw them: from the move's acknowledgement to the
+    /// bot's move in the game's state, polled every [`BOT_POLL`] (µs).
+    pub bot_seen: Latencies,
+    /// The bot's replies that had not come within [`BOT_REPLY_LIMIT`].
+    pub bot_missing: u64,
     /// Abusive requests sent, by kind, and the statuses they got.
     pub abuse: BTreeMap<String, BTreeMap<u16, u64>>,
     /// Sockets opened and never read (each held 30 s, then replaced).
@@ -112,6 +131,18 @@ impl AbuseReport {
                 self.latency.quantile_ms(1.0)
             ),
         ];
+        out.push(format!(
+            "bot games: {} games, {} replies; reply over its {:.1} s think time (server clock): p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; as the player saw it: p50 {:.0} ms, p99 {:.0} ms; {} missing",
+            self.bot_games,
+            self.bot_over_think.count(),
+            BOT_THINK.as_secs_f64(),
+            self.bot_over_think.quantile_ms(0.5),
+            self.bot_over_think.quantile_ms(0.99),
+            self.bot_over_think.quantile_ms(1.0),
+            self.bot_seen.quantile_ms(0.5),
+            self.bot_seen.quantile_ms(0.99),
+            self.bot_missing
+        ));
         for (k, codes) in &self.abuse {
             let n: u64 = codes.values().sum();
             out.push(format!("abuse {k}: {n} requests, statuses {codes:?}"));
@@ -287,6 +318,123 @@ async fn honest_game(
                 *r.honest_codes.entry(code).or_default() += 1;
                 break;
             }
+        }
+    }
+    Ok(acked)
+}
+
+/// How often a bot game's player looks for the bot's reply.
+pub const BOT_POLL: Duration = Duration::from_millis(20);
+/// How long a bot game's player waits for a reply before counting it missing.
+pub const BOT_REPLY_LIMIT: Duration = Duration::from_secs(30);
+
+/// One honest game against the server's bot: a 9×9 game, the player Black from its own
+/// address moving at `think` seconds, the bot White at `time=1`; finished games are replaced.
+/// Returns every acknowledged (game, version, action) of the player's.
+async fn bot_game(
+    base: String,
+    n: usize,
+    opts: AbuseOptions,
+    stop: Arc<AtomicBool>,
+    report: Arc<Mutex<AbuseReport>>,
+) -> Result<Vec<(String, i64, String)>, String> {
+    let http = client(client_addr(2000 + n))?;
+    let mut rng = Rng::new(opts.seed ^ 0xb07 ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut acked = Vec::new();
+    let create = json!({"game": "go", "size": 9, "rules": "japanese",
+        "seats": {"black": {"kind": "human"},
+                  "white": {"kind": "bot", "bot": "baduk",
+                            "options": format!("time={}", BOT_THINK.as_secs_f64())}}});
+    while !stop.load(Ordering::Relaxed) {
+        let (code, v) = post(
+            &http,
+            &format!("{base}/api/games"),
+            None,
+            create.to_string(),
+        )
+        .await;
+        if code != 201 {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
+        }
+        report.lock().expect("report").bot_games += 1;
+        let id = v["id"].as_str().unwrap_or_default().to_string();
+        let token = v["seats"]["black"]["token"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let mut legal: Vec<String> = vec!["E5".into()];
+        for _ in 0..60 {
+            if stop.load(Ordering::Relaxed) || legal.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_secs_f64(opts.think)).await;
+            let action = legal[rng.below(legal.len())].clone();
+            let (code, st) = post(
+                &http,
+                &format!("{base}/api/games/{id}/actions"),
+                Some(&token),
+                json!({ "action": action }).to_string(),
+            )
+            .await;
+            if code != 200 {
+                let mut r = report.lock().expect("report");
+                r.honest_refused += 1;
+                *r.honest_codes.entry(code).or_default() += 1;
+                break;
+            }
+            let acked_at = Instant::now();
+            let version = st["version"].as_i64().unwrap_or(0);
+            acked.push((id.clone(), version, action));
+            report.lock().expect("report").honest_acked += 1;
+            if st["status"] == "finished" {
+                break;
+            }
+            // The bot's reply: the next action in the game's state.
+            let reply = loop {
+                if acked_at.elapsed() > BOT_REPLY_LIMIT || stop.load(Ordering::Relaxed) {
+                    break None;
+                }
+                tokio::time::sleep(BOT_POLL).await;
+                let st: Value = match http.get(format!("{base}/api/games/{id}")).send().await {
+                    Ok(r) => r.json().await.unwrap_or(Value::Null),
+                    Err(_) => continue,
+                };
+                if st["version"].as_i64().unwrap_or(0) > version {
+                    break Some(st);
+                }
+            };
+            let Some(st) = reply else {
+                if !stop.load(Ordering::Relaxed) {
+                    report.lock().expect("report").bot_missing += 1;
+                }
+                break;
+            };
+            let seen = acked_at.elapsed();
+            let actions = st["actions"].as_array().cloned().unwrap_or_default();
+            let at = |v: i64| actions.get((v - 1) as usize).and_then(|a| a["at"].as_i64());
+            {
+                let mut r = report.lock().expect("report");
+                r.bot_seen.push(seen);
+                if let (Some(mine), Some(bots)) = (at(version), at(version + 1)) {
+                    let over = (bots - mine) - BOT_THINK.as_millis() as i64;
+                    r.bot_over_think
+                        .push(Duration::from_millis(over.max(0) as u64));
+                }
+            }
+            if st["status"] == "finished" || st["phase"] == "marking" {
+                break;
+            }
+            legal = st["legal"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|m| m.as_str())
+                        .filter(|m| *m != "pass")
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
         }
     }
     Ok(acked)
@@ -889,6 +1037,15 @@ pub async fn run(opts: &AbuseOptions) -> Result<AbuseReport, String> {
     let mut honest = Vec::new();
     for n in 0..opts.honest {
         honest.push(tokio::spawn(honest_game(
+            base.clone(),
+            n,
+            opts.clone(),
+            stop.clone(),
+            report.clone(),
+        )));
+    }
+    for n in 0..opts.bot_games {
+        honest.push(tokio::spawn(bot_game(
             base.clone(),
             n,
             opts.clone(),
