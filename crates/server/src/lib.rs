@@ -5,6 +5,8 @@
 //! It is an adapter: every move is checked by the rules libraries (`baduk-go`, `baduk-wallgo`),
 //! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
 
+pub mod botapi;
+pub mod challenges;
 pub mod cluster;
 pub mod config;
 pub mod game;

@@ -387,6 +387,7 @@ mod tests {
             id: "a1".into(),
             name: "Kim".into(),
             rating: Some((1500.0, 350.0, 0)),
+            bot: false,
         };
         let j = join_payload("g1", 1, Some(&"ab".repeat(32)), Some(&player)).unwrap();
         assert_eq!(

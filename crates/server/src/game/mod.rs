@@ -7,7 +7,8 @@
 //! through `store::RatingUpdate`), the process's counters (`metrics`), the hub of live games
 //! with each game's actor (`hub`), and finished Wall Go games as record files (`export`). The
 //! plain data of a game that the store keeps (settings, seats, the action log, clocks, rating
-//! changes) is defined in `store::types`; `room`, `clock` and `ratings` re-export it and add
+//! changes) is defined in `store::types`; events addressed to accounts (`events`) go out from
+//! the hub to their streams; `room`, `clock` and `ratings` re-export it and add
 //! what the game does with it.
 //!
 //! May use: `store` and `net` (below it). Never `http`, `review`, `players`, `cluster`, `state`
@@ -17,6 +18,7 @@
 
 pub mod bots;
 pub mod clock;
+pub mod events;
 pub mod export;
 pub mod go_room;
 pub mod hub;

@@ -42,6 +42,8 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::players::seeks::routes())
         .merge(crate::players::chat::routes())
         .merge(crate::review::routes())
+        .merge(crate::challenges::routes())
+        .merge(crate::botapi::routes())
         // A review's page (the review's API is `review::routes`).
         .route(
             "/r/{id}",

@@ -47,6 +47,8 @@ pub struct Account {
     pub name: String,
     /// A guest (no password; can become a named account).
     pub guest: bool,
+    /// A bot account (the Bot API; one way): it plays through `bot` tokens only.
+    pub bot: bool,
     /// When it was made (ms since 1970).
     pub created_at: i64,
 }
@@ -405,6 +407,7 @@ fn account_of(r: &sqlx::any::AnyRow) -> Result<Account, sqlx::Error> {
         id: r.try_get("id")?,
         name: r.try_get("name")?,
         guest: r.try_get::<i64, _>("guest")? != 0,
+        bot: r.try_get::<i64, _>("bot")? != 0,
         created_at: r.try_get("created_at")?,
     })
 }
@@ -446,6 +449,7 @@ impl Store {
             id,
             name: name.to_string(),
             guest,
+            bot: false,
             created_at: now,
         })
     }
@@ -456,7 +460,7 @@ impl Store {
         key: &str,
     ) -> Result<Option<(Account, Option<String>)>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, name, guest, created_at, password_hash FROM accounts WHERE name_key = $1",
+            "SELECT id, name, guest, bot, created_at, password_hash FROM accounts WHERE name_key = $1",
         )
         .bind(key)
         .fetch_optional(&self.pool)
@@ -550,7 +554,7 @@ impl Store {
         }
         let h = secret_hash(token);
         let row = sqlx::query(
-            "SELECT a.id, a.name, a.guest, a.created_at, s.csrf, s.expires_at, s.ended \
+            "SELECT a.id, a.name, a.guest, a.bot, a.created_at, s.csrf, s.expires_at, s.ended \
              FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = $1",
         )
         .bind(&h)
@@ -669,7 +673,7 @@ impl Store {
         token: &str,
     ) -> Result<Option<(Account, Vec<String>)>, StoreError> {
         let row = sqlx::query(
-            "SELECT a.id, a.name, a.guest, a.created_at, t.scopes FROM api_tokens t \
+            "SELECT a.id, a.name, a.guest, a.bot, a.created_at, t.scopes FROM api_tokens t \
              JOIN accounts a ON a.id = t.account_id WHERE t.token_hash = $1 AND t.revoked = 0",
         )
         .bind(secret_hash(token))
@@ -695,7 +699,7 @@ impl Store {
     /// Named accounts seen since `since` (ms), newest first, at most `limit`.
     pub async fn online(&self, since: i64, limit: i64) -> Result<Vec<Account>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, name, guest, created_at FROM accounts WHERE seen_at >= $1 \
+            "SELECT id, name, guest, bot, created_at FROM accounts WHERE seen_at >= $1 \
              ORDER BY seen_at DESC LIMIT $2",
         )
         .bind(since)

@@ -326,6 +326,7 @@ pub async fn player_of(
         id: account.id.clone(),
         name: account.name.clone(),
         rating,
+        bot: account.bot,
     })
 }
 

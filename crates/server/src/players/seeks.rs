@@ -381,7 +381,7 @@ async fn try_match(st: &AppState, id: &str) -> Result<Option<Value>, ActError> {
 }
 
 async fn account_by_id(store: &Store, id: &str) -> Result<accounts::Account, ActError> {
-    let r = sqlx::query("SELECT id, name, guest, created_at FROM accounts WHERE id = $1")
+    let r = sqlx::query("SELECT id, name, guest, bot, created_at FROM accounts WHERE id = $1")
         .bind(id)
         .fetch_one(&store.pool)
         .await
@@ -391,7 +391,8 @@ async fn account_by_id(store: &Store, id: &str) -> Result<accounts::Account, Act
         id: r.try_get(0).map_err(get)?,
         name: r.try_get(1).map_err(get)?,
         guest: r.try_get::<i64, _>(2).map_err(get)? != 0,
-        created_at: r.try_get(3).map_err(get)?,
+        bot: r.try_get::<i64, _>(3).map_err(get)? != 0,
+        created_at: r.try_get(4).map_err(get)?,
     })
 }
 

@@ -1,8 +1,8 @@
 //! What every handler shares: `AppState` (the hub, the rate budgets, the limits, the seekers
 //! waiting here), and the common answers of the web side (a JSON body or 400, a 429 naming its
 //! budget, an `ActError` as a response). Below the domains that serve requests (`http`,
-//! `players`, `review`, `cluster`); it names none of them. May use: `config`, `game` (the hub)
-//! and `net`.
+//! `botapi`, `challenges`, `players`, `review`, `cluster`); it names none of them. May use:
+//! `config`, `game` (the hub) and `net`.
 
 pub mod limit;
 pub mod waiters;

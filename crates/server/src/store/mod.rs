@@ -91,6 +91,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "rate buckets",
         include_str!("../../migrations/0012_rate_buckets.sql"),
     ),
+    (
+        13,
+        "bot accounts",
+        include_str!("../../migrations/0013_bot_accounts.sql"),
+    ),
 ];
 
 /// The database behind the server.
@@ -758,7 +763,7 @@ impl Store {
         let owner: Option<String> = g.try_get(3)?;
         let kind = types::kind_of(&settings).unwrap_or("");
         let rows = sqlx::query(
-            "SELECT s.spec, s.token_hash, s.joined, s.account_id, a.name, r.rating, r.deviation, r.games \
+            "SELECT s.spec, s.token_hash, s.joined, s.account_id, a.name, r.rating, r.deviation, r.games, a.bot \
              FROM seats s LEFT JOIN accounts a ON a.id = s.account_id \
              LEFT JOIN ratings r ON r.account_id = s.account_id AND r.kind = $2 \
              WHERE s.game_id = $1 ORDER BY s.seat",
@@ -781,9 +786,11 @@ impl Store {
             let rating: Option<f64> = r.try_get(5)?;
             let deviation: Option<f64> = r.try_get(6)?;
             let games: Option<i64> = r.try_get(7)?;
+            let bot: Option<i64> = r.try_get(8)?;
             players.push(account.zip(name).map(|(id, name)| Player {
                 id,
                 name,
+                bot: bot.unwrap_or(0) != 0,
                 rating: Some(match (rating, deviation) {
                     (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
                     _ => (1500.0, 350.0, 0),

@@ -59,6 +59,9 @@ pub struct Player {
     pub name: String,
     /// Its rating for this game's kind when the game was loaded: (rating, deviation, games).
     pub rating: Option<(f64, f64, i64)>,
+    /// A bot account (the Bot API): marked BOT wherever it is named.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// One stored action.

@@ -236,6 +236,8 @@ pub struct Hub {
     pub metrics: crate::game::metrics::Metrics,
     /// The stored versions the last periodic resync found ahead of a copy here.
     behind: Mutex<HashMap<String, i64>>,
+    /// Events addressed to accounts (challenges, games starting and finishing).
+    pub events: crate::game::events::AccountEvents,
 }
 
 /// The code of a refusal because another process owns the game now (nothing was stored).
@@ -354,6 +356,7 @@ impl Hub {
             cluster: Cluster::new(opts.cluster_secret.clone()),
             metrics: crate::game::metrics::Metrics::default(),
             behind: Mutex::new(HashMap::new()),
+            events: Default::default(),
             opts,
         })
     }

@@ -124,8 +124,15 @@ impl std::fmt::Display for ActError {
 }
 
 impl Player {
-    /// The API's view: `{"name", "rating", "deviation", "rank"}`.
+    /// The API's view: `{"name", "rating", "deviation", "rank", "bot"}`.
     pub fn to_json(&self, kind: Option<&str>) -> Value {
+        let mut v = self.rating_json(kind);
+        v["bot"] = json!(self.bot);
+        v
+    }
+
+    /// `{"name", "rating", "deviation", "rank"}`.
+    fn rating_json(&self, kind: Option<&str>) -> Value {
         match (self.rating, kind) {
             (Some((r, d, g)), Some(k)) => {
                 let mut v = crate::game::ratings::rating_json(
