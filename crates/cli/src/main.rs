@@ -4,8 +4,9 @@
 //! command lives in the module named after its job: `go_rules_cmd` (replay, legal, bench go),
 //! `go_score_cmd` (score, life), `go_train_cmd` (go train), `gtp_cmd` (gtp, arena go), `wall_cmd` (play, replay, legal,
 //! perft, bench wall) and `wall_bots_cmd` (train, arena wall, bench search) and `serve_cmd` (serve, wall export,
-//! bench serve).
+//! bench serve) and `bot_cmd` (bot connect).
 
+mod bot_cmd;
 mod error;
 mod go_review_cmd;
 mod go_rules_cmd;
@@ -59,6 +60,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: ArenaCmd,
     },
+    /// Bring your own engine: run a GTP engine as a bot on a baduk server.
+    Bot {
+        #[command(subcommand)]
+        cmd: BotCmd,
+    },
     /// Benchmarks that print a deterministic node count (a signature) and a rate.
     Bench {
         #[command(subcommand)]
@@ -111,6 +117,14 @@ enum ArenaCmd {
     Go(gtp_cmd::ArenaArgs),
 }
 
+/// `baduk bot …`
+#[derive(Subcommand, Debug)]
+enum BotCmd {
+    /// Connect a GTP engine (`-- ENGINE ARGS…`) to a server as a bot account: it accepts the
+    /// challenges its filters allow and plays them (docs/bots.md).
+    Connect(bot_cmd::ConnectArgs),
+}
+
 /// `baduk bench …`
 #[derive(Subcommand, Debug)]
 enum BenchCmd {
@@ -151,6 +165,9 @@ fn main() {
         Cmd::Arena { cmd } => match cmd {
             ArenaCmd::Wall(a) => wall_bots_cmd::arena(a),
             ArenaCmd::Go(a) => gtp_cmd::arena(a),
+        },
+        Cmd::Bot { cmd } => match cmd {
+            BotCmd::Connect(a) => bot_cmd::connect(a),
         },
         Cmd::Bench { cmd } => match cmd {
             BenchCmd::Go(a) => go_rules_cmd::bench(a),
