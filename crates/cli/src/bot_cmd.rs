@@ -94,3 +94,53 @@ pub fn connect(a: ConnectArgs) -> Result<(), CliError> {
     };
     baduk_server::block_on(baduk_bridge::run(opts)).map_err(CliError::input)
 }
+
+/// `baduk bench bots` arguments.
+#[derive(Args, Debug)]
+pub struct BenchBotsArgs {
+    /// Address of the running server (started with `--no-limits`).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Games at once.
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Bot accounts, each with its own bridge (at most 32 games each).
+    #[arg(long, default_value_t = 8)]
+    pub bridges: usize,
+    /// The player's moves in each game before it resigns.
+    #[arg(long, default_value_t = 30)]
+    pub moves: usize,
+    /// The engine's options (`baduk go gtp --bot …`).
+    #[arg(long, default_value = "playouts=50")]
+    pub engine: String,
+    /// The server's process id, for its CPU.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// Seed of the players' moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs `bench bots` and prints its report.
+pub fn bench_bots(a: BenchBotsArgs) -> Result<(), CliError> {
+    let bin = std::env::current_exe()
+        .map_err(|e| CliError::input(format!("the baduk binary: {e}")))?
+        .display()
+        .to_string();
+    let opts = baduk_loadgen::bench_bots::BotsOptions {
+        addr: a.addr,
+        games: a.games,
+        bridges: a.bridges,
+        moves: a.moves,
+        bin,
+        engine: a.engine,
+        server_pid: a.server_pid,
+        seed: a.seed,
+    };
+    let report = baduk_server::block_on(baduk_loadgen::bench_bots::run(&opts))
+        .map_err(|e| CliError::input(format!("baduk bench bots: {e}")))?;
+    for line in report.lines() {
+        println!("{line}");
+    }
+    Ok(())
+}

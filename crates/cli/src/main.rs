@@ -138,6 +138,8 @@ enum BenchCmd {
     Serve(serve_cmd::BenchServeArgs),
     /// A scripted abuse mix (floods, made-up tokens, sockets never read) beside honest games.
     Abuse(serve_cmd::BenchAbuseArgs),
+    /// Many games at once against bots brought by `baduk bot connect` (our engine).
+    Bots(bot_cmd::BenchBotsArgs),
 }
 
 fn main() {
@@ -175,6 +177,7 @@ fn main() {
             BenchCmd::Search(a) => wall_bots_cmd::bench_search(a),
             BenchCmd::Serve(a) => serve_cmd::bench_serve(a),
             BenchCmd::Abuse(a) => serve_cmd::bench_abuse(a),
+            BenchCmd::Bots(a) => bot_cmd::bench_bots(a),
         },
     };
     if let Err(e) = result {
