@@ -47,6 +47,7 @@ pub struct Engine {
     stdout: BufReader<ChildStdout>,
     next_id: u64,
     tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_reader: Option<tokio::task::JoinHandle<()>>,
     /// The commands the engine lists (`list_commands`).
     pub commands: HashSet<String>,
     /// The program, for the log.
@@ -81,7 +82,7 @@ impl Engine {
             .take()
             .ok_or(ClientError::Spawn("no stderr".into()))?;
         let tail = Arc::new(Mutex::new(VecDeque::new()));
-        {
+        let stderr_reader = {
             let tail = tail.clone();
             tokio::spawn(async move {
                 let mut r = BufReader::new(stderr);
@@ -102,14 +103,15 @@ impl Engine {
                     }
                     t.push_back(line);
                 }
-            });
-        }
+            })
+        };
         let mut e = Engine {
             child,
             stdin,
             stdout: BufReader::new(stdout),
             next_id: 1,
             tail,
+            stderr_reader: Some(stderr_reader),
             commands: HashSet::new(),
             program: program.to_string(),
         };
@@ -185,6 +187,16 @@ impl Engine {
             .iter()
             .cloned()
             .collect()
+    }
+
+    /// The last lines of the engine's standard error once it has failed: what it wrote up to
+    /// its end (waiting a second at most for the rest to be read).
+    pub async fn last_words(&mut self) -> Vec<String> {
+        let ended = tokio::time::timeout(Duration::from_secs(1), self.child.wait()).await;
+        if let (Ok(Ok(_)), Some(h)) = (ended, self.stderr_reader.take()) {
+            let _ = tokio::time::timeout(Duration::from_secs(1), h).await;
+        }
+        self.stderr_tail()
     }
 
     /// Asks the engine to quit, then ends it.

@@ -108,7 +108,7 @@ async fn run(
                 return Outcome::Finished("the game is gone".into())
             }
             Err(e) => {
-                log.game(id, "reconnecting", &e.to_string(), json!({}));
+                log.game(id, "reconnecting", &format!("{e}; reconnecting"), json!({}));
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(Duration::from_secs(15));
                 continue;
@@ -168,7 +168,12 @@ async fn run(
                 Err(why) => return resign(server, id, Some(synced.engine), &why, log).await,
             }
         }
-        log.game(id, "reconnecting", "the game's stream ended", json!({}));
+        log.game(
+            id,
+            "reconnecting",
+            "the game's stream ended; reconnecting",
+            json!({}),
+        );
         tokio::time::sleep(backoff).await;
     }
 }
@@ -264,9 +269,7 @@ async fn move_once(
     s: &mut Synced,
     log: &Log,
 ) -> Result<Played, String> {
-    let fail = |e: ClientError, s: &Synced| {
-        format!("{e}; the engine's last words: {:?}", s.engine.stderr_tail())
-    };
+    let fail = |e: ClientError, _: &Synced| e.to_string();
     if let Err(e) = sync(server, id, info, state, s).await {
         return Err(fail(e, s));
     }
@@ -388,15 +391,14 @@ async fn resign(
     why: &str,
     log: &Log,
 ) -> Outcome {
-    if let Some(e) = &engine {
+    if let Some(mut e) = engine {
+        let words = e.last_words().await;
         log.game(
             id,
             "engine_stderr",
-            &e.stderr_tail().join(" | "),
-            json!({"stderr": e.stderr_tail()}),
+            &format!("the engine's last words: {}", words.join(" | ")),
+            json!({"stderr": words}),
         );
-    }
-    if let Some(e) = engine {
         e.quit().await;
     }
     if let Err(e) = act(server, id, "resign").await {

@@ -67,7 +67,11 @@ pub async fn run(opts: Options) -> Result<(), String> {
                 return Err(format!("the server refused the token: {code}: {error}"));
             }
             Err(e) => {
-                log.info("reconnecting", &format!("event stream: {e}"), json!({}));
+                log.info(
+                    "reconnecting",
+                    &format!("event stream: {e}; reconnecting"),
+                    json!({}),
+                );
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(MAX_BACKOFF);
                 continue;
@@ -121,7 +125,11 @@ pub async fn run(opts: Options) -> Result<(), String> {
                 None => {}
             }
         }
-        log.info("reconnecting", "the event stream ended", json!({}));
+        log.info(
+            "reconnecting",
+            "the event stream ended; reconnecting",
+            json!({}),
+        );
         tokio::time::sleep(backoff).await;
     }
 }
@@ -157,7 +165,7 @@ async fn tell_accepts(server: &Server, filters: &Filters, log: &Log) -> Result<S
                 ));
             }
             Err(e) => {
-                log.info("reconnecting", &e.to_string(), json!({}));
+                log.info("reconnecting", &format!("{e}; reconnecting"), json!({}));
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(MAX_BACKOFF);
             }
