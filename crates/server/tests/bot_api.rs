@@ -4,39 +4,12 @@
 //! the NDJSON game stream, a bot's chat and its rate, three illegal moves in a row forfeiting,
 //! and the server's answer for a bot in the dead-stone phase.
 
-use common::accounts::{call, get, send, signup, uniq, Session};
+use common::accounts::{call, get, guest, send, signup, uniq, with_token, Session};
 use common::{databases, Server};
 use serde_json::{json, Value};
 use std::time::Duration;
 
 mod common;
-
-/// A request with an API token (or none): status and body.
-async fn with_token(
-    s: &Server,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-    let mut r = s.http.request(method, format!("{}{path}", s.base));
-    if let Some(t) = token {
-        r = r.bearer_auth(t);
-    }
-    if let Some(b) = body {
-        r = r
-            .header("content-type", "application/json")
-            .body(b.to_string());
-    }
-    let resp = r.send().await.expect("answered");
-    let status = resp.status().as_u16();
-    let text = resp.text().await.unwrap_or_default();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
 
 /// A token of `me` holding `scopes`: the answer's status and body.
 async fn make_token(s: &Server, me: &Session, scopes: Value) -> (u16, Value) {
@@ -180,17 +153,7 @@ async fn becoming_a_bot_is_one_way_and_refused_to_guests_tokens_and_rated_player
     for db in databases() {
         let s = Server::start(&db).await;
         // A guest.
-        let (st, set, v) = send(
-            &s,
-            "POST",
-            "/api/auth/guest",
-            &Session::default(),
-            None,
-            None,
-        )
-        .await;
-        assert_eq!(st, 201, "{v}");
-        let guest = common::accounts::session_of(set, &v);
+        let (guest, _) = guest(&s).await;
         let (st, v) = call(&s, "POST", "/api/account/bot", &guest, None).await;
         assert_eq!((st, v["code"].as_str()), (403, Some("bot.guest")), "{v}");
         // An API token, whatever its scopes, is not the session.
