@@ -176,6 +176,7 @@ pub(super) async fn post_become_bot(
             )
             .with_code("bot.has_games", Value::Null));
         }
+        st.hub.became_bot(&who.account.id).await;
     }
     let account = Account {
         bot: true,
