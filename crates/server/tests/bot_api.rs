@@ -768,3 +768,25 @@ async fn a_person_cannot_get_a_bots_live_group_counted_dead() {
         assert_eq!(v["result"]["reason"], "score", "{v}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_that_goes_quiet_loses_on_time_like_anyone() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let person = signup(&s, &uniq("human")).await;
+        let (bot, _, token) = new_bot(&s).await;
+        let id = game_against(&s, &person, &bot, json!({"clock": "absolute:1"})).await;
+        // The bot's stream is open, then the bot goes quiet: the server's clock ends the game.
+        let mut stream = Lines::open(&s, &format!("/api/stream/games/{id}"), Some(&token))
+            .await
+            .unwrap();
+        assert_eq!(stream.next().await.unwrap()["type"], "gameFull");
+        assert_eq!(play(&s, &person, &id, "E5").await.0, 200);
+        let mut last = Value::Null;
+        while let Some(v) = stream.next().await {
+            last = v;
+        }
+        assert_eq!(last["state"]["result"]["text"], "B+T", "{last}");
+        assert_eq!(last["state"]["result"]["reason"], "time", "{last}");
+    }
+}

@@ -32,9 +32,10 @@ describe('bot accounts in the pages', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: BOT, password: PASSWORD }),
     });
-    assert.equal(r.status, 201, await r.text());
+    const body = await r.text();
+    assert.equal(r.status, 201, body);
     const cookie = r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    const session = { cookie, csrf: (await r.json()).csrf };
+    const session = { cookie, csrf: JSON.parse(body).csrf };
     // A game the account holds Black in (unrated), made before it became a bot.
     const g = await asBot(session, 'POST', '/api/games', { game: 'go', size: 9, seats: { white: { kind: 'open' } } });
     assert.equal(g.status, 201, JSON.stringify(g.data));
