@@ -33,6 +33,12 @@ function paint() {
     who.append(t('me.signed_in'), ' ', playerLink(me.name), me.created_at ? ` · ${t('profile.since', when(me.created_at))}` : '');
   }
   $('#tokens-card').hidden = !me || me.guest;
+  // The `bot` scope is a bot account's (POST /api/account/bot makes one): offered to bots only.
+  const botScope = document.querySelector('#token-scopes input[value=bot]');
+  if (botScope) {
+    botScope.closest('label').hidden = !me?.bot;
+    if (!me?.bot) botScope.checked = false;
+  }
   const list = $('#tokens');
   list.replaceChildren(
     ...tokens.map((tk) => {

@@ -4,38 +4,17 @@
 //! the NDJSON game stream, a bot's chat and its rate, three illegal moves in a row forfeiting,
 //! and the server's answer for a bot in the dead-stone phase.
 
-use common::accounts::{call, get, send, signup, uniq, Session};
+use common::accounts::{call, get, guest, send, signup, uniq, with_token, Session};
 use common::{databases, Server};
 use serde_json::{json, Value};
 use std::time::Duration;
 
 mod common;
 
-/// A request with an API token (or none): status and body.
-async fn with_token(
-    s: &Server,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-    let mut r = s.http.request(method, format!("{}{path}", s.base));
-    if let Some(t) = token {
-        r = r.bearer_auth(t);
-    }
-    if let Some(b) = body {
-        r = r
-            .header("content-type", "application/json")
-            .body(b.to_string());
-    }
-    let resp = r.send().await.expect("answered");
-    let status = resp.status().as_u16();
-    let text = resp.text().await.unwrap_or_default();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
+/// Asserts that an answer is the refusal `status` with `code`.
+#[track_caller]
+fn refused((st, v): (u16, Value), status: u16, code: &str) {
+    assert_eq!((st, v["code"].as_str()), (status, Some(code)), "{v}");
 }
 
 /// A token of `me` holding `scopes`: the answer's status and body.
@@ -180,29 +159,21 @@ async fn becoming_a_bot_is_one_way_and_refused_to_guests_tokens_and_rated_player
     for db in databases() {
         let s = Server::start(&db).await;
         // A guest.
-        let (st, set, v) = send(
-            &s,
-            "POST",
-            "/api/auth/guest",
-            &Session::default(),
-            None,
-            None,
-        )
-        .await;
-        assert_eq!(st, 201, "{v}");
-        let guest = common::accounts::session_of(set, &v);
-        let (st, v) = call(&s, "POST", "/api/account/bot", &guest, None).await;
-        assert_eq!((st, v["code"].as_str()), (403, Some("bot.guest")), "{v}");
+        let (guest, _) = guest(&s).await;
+        refused(
+            call(&s, "POST", "/api/account/bot", &guest, None).await,
+            403,
+            "bot.guest",
+        );
         // An API token, whatever its scopes, is not the session.
         let name = uniq("human");
         let me = signup(&s, &name).await;
         let (_, t) = make_token(&s, &me, json!(["read", "play", "challenge"])).await;
         let token = t["token"].as_str().unwrap();
-        let (st, v) = with_token(&s, "POST", "/api/account/bot", Some(token), None).await;
-        assert_eq!(
-            (st, v["code"].as_str()),
-            (403, Some("auth.session_only")),
-            "{v}"
+        refused(
+            with_token(&s, "POST", "/api/account/bot", Some(token), None).await,
+            403,
+            "auth.session_only",
         );
         // Without the CSRF token.
         let (st, _, v) = send(&s, "POST", "/api/account/bot", &me, None, None).await;
@@ -230,11 +201,10 @@ async fn becoming_a_bot_is_one_way_and_refused_to_guests_tokens_and_rated_player
         .await;
         assert_eq!(st, 200, "{v}");
         for who in [&me, &other] {
-            let (st, v) = call(&s, "POST", "/api/account/bot", who, None).await;
-            assert_eq!(
-                (st, v["code"].as_str()),
-                (409, Some("bot.has_games")),
-                "{v}"
+            refused(
+                call(&s, "POST", "/api/account/bot", who, None).await,
+                409,
+                "bot.has_games",
             );
         }
         let (_, v) = get(&s, "/api/me", &me).await;
@@ -257,17 +227,15 @@ async fn the_bot_scope_is_a_bots_and_a_bot_plays_only_through_it_in_its_own_game
     for db in databases() {
         let s = Server::start(&db).await;
         let person = signup(&s, &uniq("human")).await;
-        let (st, v) = make_token(&s, &person, json!(["bot"])).await;
-        assert_eq!(
-            (st, v["code"].as_str()),
-            (403, Some("auth.bot_scope")),
-            "{v}"
+        refused(
+            make_token(&s, &person, json!(["bot"])).await,
+            403,
+            "auth.bot_scope",
         );
-        let (st, v) = make_token(&s, &person, json!(["read", "bot"])).await;
-        assert_eq!(
-            (st, v["code"].as_str()),
-            (403, Some("auth.bot_scope")),
-            "{v}"
+        refused(
+            make_token(&s, &person, json!(["read", "bot"])).await,
+            403,
+            "auth.bot_scope",
         );
         let (bot, bot_session, token) = new_bot(&s).await;
         let (_, v) = make_token(&s, &bot_session, json!(["read", "play"])).await;
@@ -275,44 +243,22 @@ async fn the_bot_scope_is_a_bots_and_a_bot_plays_only_through_it_in_its_own_game
         let id = game_against(&s, &person, &bot, json!({})).await;
         assert_eq!(play(&s, &person, &id, "D4").await.0, 200);
         // The bot's session and its other tokens read but do not play.
-        let (st, v) = play(&s, &bot_session, &id, "E5").await;
-        assert_eq!(
-            (st, v["code"].as_str()),
-            (403, Some("bot.token_only")),
-            "{v}"
+        refused(
+            play_token(&s, &play_token_of_bot, &id, "E5").await,
+            403,
+            "bot.token_only",
         );
-        let (st, v) = play_token(&s, &play_token_of_bot, &id, "E5").await;
-        assert_eq!(
-            (st, v["code"].as_str()),
-            (403, Some("bot.token_only")),
-            "{v}"
-        );
-        let (st, v) = call(
-            &s,
-            "POST",
-            &format!("/api/games/{id}/chat"),
-            &bot_session,
-            Some(json!({"text": "hi", "channel": "players"})),
-        )
-        .await;
-        assert_eq!(
-            (st, v["code"].as_str()),
-            (403, Some("bot.token_only")),
-            "{v}"
-        );
-        let (st, v) = call(
-            &s,
-            "POST",
-            "/api/games",
-            &bot_session,
-            Some(json!({"game": "go", "size": 9})),
-        )
-        .await;
-        assert_eq!(
-            (st, v["code"].as_str()),
-            (403, Some("bot.token_only")),
-            "{v}"
-        );
+        for (path, body) in [
+            (format!("/api/games/{id}/actions"), json!({"action": "E5"})),
+            (
+                format!("/api/games/{id}/chat"),
+                json!({"text": "hi", "channel": "players"}),
+            ),
+            ("/api/games".to_string(), json!({"game": "go", "size": 9})),
+        ] {
+            let answer = call(&s, "POST", &path, &bot_session, Some(body)).await;
+            refused(answer, 403, "bot.token_only");
+        }
         let (st, _) = with_token(
             &s,
             "GET",
@@ -324,10 +270,16 @@ async fn the_bot_scope_is_a_bots_and_a_bot_plays_only_through_it_in_its_own_game
         assert_eq!(st, 200, "a bot's read token reads");
         // Bots never seek, whatever the credential.
         let seek = json!({"game": "go", "size": 9});
-        let (st, v) = with_token(&s, "POST", "/api/seeks", Some(&token), Some(seek.clone())).await;
-        assert_eq!((st, v["code"].as_str()), (403, Some("seek.bot")), "{v}");
-        let (st, v) = call(&s, "POST", "/api/seeks", &bot_session, Some(seek)).await;
-        assert_eq!((st, v["code"].as_str()), (403, Some("seek.bot")), "{v}");
+        refused(
+            with_token(&s, "POST", "/api/seeks", Some(&token), Some(seek.clone())).await,
+            403,
+            "seek.bot",
+        );
+        refused(
+            call(&s, "POST", "/api/seeks", &bot_session, Some(seek)).await,
+            403,
+            "seek.bot",
+        );
         // The bot token: no game made, no seat joined, no account-level action.
         let other = {
             let (st, v) = call(
@@ -369,11 +321,10 @@ async fn the_bot_scope_is_a_bots_and_a_bot_plays_only_through_it_in_its_own_game
                 "{path}: {v}"
             );
         }
-        let (st, v) = with_token(&s, "POST", "/api/account/bot", Some(&token), None).await;
-        assert_eq!(
-            (st, v["code"].as_str()),
-            (403, Some("auth.session_only")),
-            "{v}"
+        refused(
+            with_token(&s, "POST", "/api/account/bot", Some(&token), None).await,
+            403,
+            "auth.session_only",
         );
         // A seat of another game: refused, and the game is as it was.
         let before = s.state(&other).await;
@@ -417,8 +368,11 @@ async fn what_a_bot_accepts_is_checked_and_the_bots_are_listed_online_first() {
         let (_, v) = make_token(&s, &bot_session, json!(["read"])).await;
         let read = v["token"].as_str().unwrap().to_string();
         let path = "/api/account/bot/accepts";
-        let (st, v) = with_token(&s, "PUT", path, Some(&read), Some(json!({}))).await;
-        assert_eq!((st, v["code"].as_str()), (403, Some("auth.scope")), "{v}");
+        refused(
+            with_token(&s, "PUT", path, Some(&read), Some(json!({}))).await,
+            403,
+            "auth.scope",
+        );
         for (bad, field) in [
             (json!({"sizes": [1, 9]}), "sizes"),
             (json!({"sizes": [26]}), "sizes"),
@@ -451,8 +405,11 @@ async fn what_a_bot_accepts_is_checked_and_the_bots_are_listed_online_first() {
         assert_eq!(v["accepts"], want);
         // A person has nothing to accept.
         let (_, t) = make_token(&s, &person, json!(["read", "play"])).await;
-        let (st, v) = with_token(&s, "PUT", path, t["token"].as_str(), Some(json!({}))).await;
-        assert_eq!((st, v["code"].as_str()), (403, Some("bot.not_bot")), "{v}");
+        refused(
+            with_token(&s, "PUT", path, t["token"].as_str(), Some(json!({}))).await,
+            403,
+            "bot.not_bot",
+        );
         // The list: every bot, with what it accepts and its games; online while it holds an
         // event stream here.
         let (quiet, _, _) = new_bot(&s).await;
@@ -626,15 +583,18 @@ async fn a_bot_chats_over_http_as_plain_text_at_chats_rate() {
         let (st, v) = with_token(&s, "POST", &chat, Some(&token), Some(json!({"text": 5}))).await;
         assert_eq!(st, 400, "{v}");
         // A bot that holds no seat here: the spectators' channel only.
-        let (st, v) = with_token(
-            &s,
-            "POST",
-            &chat,
-            Some(&spectator_token),
-            Some(say(json!("hi"), "players")),
-        )
-        .await;
-        assert_eq!((st, v["code"].as_str()), (403, Some("chat.channel")), "{v}");
+        refused(
+            with_token(
+                &s,
+                "POST",
+                &chat,
+                Some(&spectator_token),
+                Some(say(json!("hi"), "players")),
+            )
+            .await,
+            403,
+            "chat.channel",
+        );
         // The rate: a burst of 5 an account, then 429.
         let mut refused = None;
         for i in 0..10 {
@@ -740,6 +700,14 @@ async fn three_illegal_moves_in_a_row_forfeit_a_bots_game_and_a_legal_one_starts
     }
 }
 
+/// Whether White (the bot) accepted marks that leave the chain at `point` alive.
+fn white_accepted_alive(v: &Value, point: &str) -> bool {
+    v["marking"]["accepted"]["white"] == true
+        && !v["marking"]["dead"]
+            .as_array()
+            .is_some_and(|d| d.contains(&json!(point)))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_cannot_get_a_bots_live_group_counted_dead() {
     for db in databases() {
@@ -767,29 +735,13 @@ async fn a_person_cannot_get_a_bots_live_group_counted_dead() {
         // Black marks White's group dead and accepts: the bot's seat restores it.
         let (st, v) = play(&s, &person, &id, "dead B2").await;
         assert_eq!(st, 200, "{v}");
-        let v = s
-            .wait_for(&id, 20, |v| {
-                v["marking"]["accepted"]["white"] == true
-                    && !v["marking"]["dead"]
-                        .as_array()
-                        .unwrap()
-                        .contains(&json!("B2"))
-            })
-            .await;
+        let v = s.wait_for(&id, 20, |v| white_accepted_alive(v, "B2")).await;
         assert_eq!(v["marking"]["restored"]["seat"], "white", "{v}");
         // Marking it again and accepting at once gets no further: the group is restored
         // whichever comes first; accepting the estimate ends the game with the group alive.
         assert_eq!(play(&s, &person, &id, "dead B2").await.0, 200);
         let _ = play(&s, &person, &id, "accept").await;
-        let v = s
-            .wait_for(&id, 20, |v| {
-                v["marking"]["accepted"]["white"] == true
-                    && !v["marking"]["dead"]
-                        .as_array()
-                        .unwrap()
-                        .contains(&json!("B2"))
-            })
-            .await;
+        let v = s.wait_for(&id, 20, |v| white_accepted_alive(v, "B2")).await;
         if v["status"] != "finished" {
             let (st, v) = play(&s, &person, &id, "accept").await;
             assert_eq!(st, 200, "{v}");
@@ -803,5 +755,27 @@ async fn a_person_cannot_get_a_bots_live_group_counted_dead() {
             "{v}"
         );
         assert_eq!(v["result"]["reason"], "score", "{v}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_that_goes_quiet_loses_on_time_like_anyone() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let person = signup(&s, &uniq("human")).await;
+        let (bot, _, token) = new_bot(&s).await;
+        let id = game_against(&s, &person, &bot, json!({"clock": "absolute:1"})).await;
+        // The bot's stream is open, then the bot goes quiet: the server's clock ends the game.
+        let mut stream = Lines::open(&s, &format!("/api/stream/games/{id}"), Some(&token))
+            .await
+            .unwrap();
+        assert_eq!(stream.next().await.unwrap()["type"], "gameFull");
+        assert_eq!(play(&s, &person, &id, "E5").await.0, 200);
+        let mut last = Value::Null;
+        while let Some(v) = stream.next().await {
+            last = v;
+        }
+        assert_eq!(last["state"]["result"]["text"], "B+T", "{last}");
+        assert_eq!(last["state"]["result"]["reason"], "time", "{last}");
     }
 }

@@ -292,16 +292,7 @@ async fn a_guest_who_signs_up_keeps_its_games_and_api_tokens_work_until_revoked(
             .unwrap();
         assert_eq!(me.status().as_u16(), 401);
         // Guests have no profile page.
-        let (st, _, v) = send(
-            &s,
-            "POST",
-            "/api/auth/guest",
-            &Session::default(),
-            None,
-            None,
-        )
-        .await;
-        assert_eq!(st, 201);
+        let (_, v) = common::accounts::guest(&s).await;
         let gname = v["account"]["name"].as_str().unwrap();
         assert_eq!(
             get(&s, &format!("/api/players/{gname}"), &Session::default())

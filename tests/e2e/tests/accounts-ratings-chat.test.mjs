@@ -287,15 +287,16 @@ describe('accounts, play now, ratings and chat: players who come back', () => {
       await p.goto(`${BASE}/me`);
       await p.fill('#new-token input[name=label]', 'my bot');
       // Scopes are chosen when the token is made: reading and playing by default; here
-      // reading and `bot`, not playing.
+      // reading and `challenge`, not playing (`bot` is offered to bot accounts only).
+      assert.ok(await p.isHidden('#token-scopes input[value=bot]'));
       assert.ok(await p.isChecked('#token-scopes input[value=read]'));
       assert.ok(await p.isChecked('#token-scopes input[value=play]'));
       await p.uncheck('#token-scopes input[value=play]');
-      await p.check('#token-scopes input[value=bot]');
+      await p.check('#token-scopes input[value=challenge]');
       await p.click('#new-token button[type=submit]');
       const tok = await p.inputValue('[data-fresh-token]');
       assert.match(tok, /^bdk_/);
-      await p.waitForSelector('#tokens li[data-token] [data-scopes="read,bot"]');
+      await p.waitForSelector('#tokens li[data-token] [data-scopes="read,challenge"]');
       // The token works as a bearer and names the account; without `play` it creates no game.
       const me = await fetch(`${BASE}/api/me`, { headers: { Authorization: `Bearer ${tok}` } });
       if (me.status === 200) assert.equal((await me.json()).account.name, nameA);

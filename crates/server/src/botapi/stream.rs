@@ -8,12 +8,12 @@ use crate::game::hub::{now_ms, Cred, Handle};
 use crate::game::room::ActError;
 use crate::players::Auth;
 use crate::state::limit::ClientKey;
-use crate::state::{too_many, AppState, ClientSocket};
+use crate::state::{too_many, too_many_sockets, AppState, ClientSocket};
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
+use axum::Extension;
 use serde_json::{json, Value};
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -25,19 +25,6 @@ use tokio::sync::mpsc;
 pub const KEEP_ALIVE: Duration = Duration::from_secs(7);
 /// The NDJSON content type of the streams.
 pub const NDJSON: &str = "application/x-ndjson";
-
-/// 429 `limit.sockets`: the client holds as many sockets and streams as it may.
-fn too_many_streams() -> Response {
-    (
-        StatusCode::TOO_MANY_REQUESTS,
-        [(header::RETRY_AFTER, "10".to_string())],
-        Json(
-            json!({"error": "too many sockets and streams open: close one first",
-            "code": "limit.sockets", "args": null, "retry_after": 10}),
-        ),
-    )
-        .into_response()
-}
 
 /// The seat of the reader, if it holds one: its account's, or a seat token's.
 async fn reader_seat(
@@ -69,7 +56,7 @@ pub(super) async fn game_stream(
     let h = st.hub.get(&id).await?;
     let seat = reader_seat(&st, &id, &auth, &headers).await?;
     let Some(counted) = ClientSocket::take(&st, client) else {
-        return Ok(too_many_streams());
+        return Ok(too_many_sockets());
     };
     let (tx, rx) = mpsc::channel::<Result<Bytes, Infallible>>(8);
     let limit = st.limits.socket_send_timeout;

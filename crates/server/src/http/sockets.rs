@@ -10,9 +10,8 @@ use crate::state::{too_many, AppState, GameSockets, BODY_LIMIT};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::http::{header, HeaderMap};
+use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -81,18 +80,7 @@ pub(super) async fn ws_game(
         .on_upgrade(move |socket| watch(socket, st, id, h, client, seat, (auth, creds))))
 }
 
-/// 429: the client (or the game) has as many sockets open as it may.
-pub(super) fn too_many_sockets() -> Response {
-    (
-        StatusCode::TOO_MANY_REQUESTS,
-        [(header::RETRY_AFTER, "10".to_string())],
-        Json(
-            json!({"error": "too many sockets open: close one first (per client, or a game's watchers: per game and per address on it)",
-            "code": "limit.sockets", "args": null, "retry_after": 10}),
-        ),
-    )
-        .into_response()
-}
+pub(super) use crate::state::too_many_sockets;
 
 /// Sockets a seat holder's address may hold on one game at once on a process (tabs, devices):
 /// they never wait behind watchers, however many watch, nor behind the other seat's holder.

@@ -277,6 +277,19 @@ impl AppState {
     }
 }
 
+/// 429 `limit.sockets`: the client (or the game) has as many sockets and streams open as it may.
+pub fn too_many_sockets() -> Response {
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        [(header::RETRY_AFTER, "10".to_string())],
+        Json(
+            json!({"error": "too many sockets open: close one first (per client, or a game's watchers: per game and per address on it)",
+            "code": "limit.sockets", "args": null, "retry_after": 10}),
+        ),
+    )
+        .into_response()
+}
+
 /// One open socket or stream counted against its client's cap (`--sockets-per-client`, the
 /// client's sockets on the cluster's other processes included); dropping it uncounts.
 pub struct ClientSocket {

@@ -76,6 +76,48 @@ pub fn session_of(set: Option<String>, body: &Value) -> Session {
     }
 }
 
+/// A request made with an API token (or none) alone: its status and body as JSON (or a string).
+pub async fn with_token(
+    s: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let method = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+    let mut r = s.http.request(method, format!("{}{path}", s.base));
+    if let Some(t) = token {
+        r = r.bearer_auth(t);
+    }
+    if let Some(b) = body {
+        r = r
+            .header("content-type", "application/json")
+            .body(b.to_string());
+    }
+    let resp = r.send().await.expect("answered");
+    let status = resp.status().as_u16();
+    let text = resp.text().await.unwrap_or_default();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// A new guest: its session and the answer's body.
+pub async fn guest(s: &Server) -> (Session, Value) {
+    let (st, set, v) = send(
+        s,
+        "POST",
+        "/api/auth/guest",
+        &Session::default(),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(st, 201, "{v}");
+    (session_of(set, &v), v)
+}
+
 pub async fn signup(s: &Server, name: &str) -> Session {
     let (st, set, v) = send(
         s,
@@ -182,17 +224,7 @@ pub async fn guest_resigns_to_the_bot_then_signs_up(
     options: &str,
     name: &str,
 ) -> (String, Session, Session) {
-    let (st, set, v) = send(
-        s,
-        "POST",
-        "/api/auth/guest",
-        &Session::default(),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(st, 201, "{v}");
-    let guest = session_of(set, &v);
+    let (guest, v) = guest(s).await;
     assert_eq!(v["account"]["guest"], true);
     let (st, g) = call(
         s,

@@ -27,6 +27,19 @@ fn marking_answer(room: &Room) -> Option<(usize, &'static str)> {
 }
 
 impl Hub {
+    /// An account became a bot: the games loaded here show it so (BOT, and the server answers
+    /// for its seat in the dead-stone phase); a copy another process holds learns it on reload.
+    pub async fn became_bot(&self, account_id: &str) {
+        for h in self.handles() {
+            let mut room = h.room.lock().await;
+            for seat in room.seats.iter_mut() {
+                if let Some(p) = seat.player.as_mut().filter(|p| p.id == account_id) {
+                    p.bot = true;
+                }
+            }
+        }
+    }
+
     /// After a change: a bot account's seat that must answer the dead-stone phase is answered
     /// for (in a task, as the server's bots act); true when one was.
     pub(super) fn answer_for_bot_account(self: &Arc<Self>, h: &Arc<Handle>, room: &Room) -> bool {
