@@ -71,6 +71,9 @@ pub(super) async fn accept(
         return Err(guest_refused());
     }
     let c = found(&st, &id).await?;
+    if !c.is_open(now_ms()) {
+        return Err(not_open(&c));
+    }
     match &c.to_id {
         Some(to) if *to != who.account.id => return Err(not_yours("the player challenged")),
         None if c.challenger_id == who.account.id => {
@@ -82,9 +85,6 @@ pub(super) async fn accept(
             ))
         }
         _ => {}
-    }
-    if !c.is_open(now_ms()) {
-        return Err(not_open(&c));
     }
     let store = &st.hub.store;
     let game = new_id();
