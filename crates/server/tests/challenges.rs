@@ -742,6 +742,10 @@ async fn the_event_stream_sends_what_is_open_then_live_events() {
         assert_eq!(v["game"]["opponent"]["name"], alice_name.as_str());
         assert_eq!(v["game"]["settings"]["size"], 9);
         assert_eq!(v["game"]["result"], Value::Null);
+        assert_eq!(
+            v["game"]["status"], "live",
+            "both joined from the start: {v}"
+        );
         let v = events.next().await;
         assert_eq!(v["type"], "challengeAccepted", "{v}");
         let v = alices.next().await;

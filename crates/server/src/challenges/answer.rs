@@ -3,7 +3,7 @@
 
 use super::rows::{self, Challenge};
 use super::{account, found, guest_refused, refused, tell_both};
-use crate::game::hub::{new_id, now_ms, Cred, NewGame};
+use crate::game::hub::{new_id, now_ms, NewGame};
 use crate::game::room::{seed_of, ActError, SeatSpec, Settings};
 use crate::players::{player_of, Auth};
 use crate::state::AppState;
@@ -131,8 +131,9 @@ async fn make_game(
         bot: None,
         options: None,
     };
+    // Both agreed to the game: both seats are joined from the start (its clock runs).
     st.hub
-        .create_game(NewGame {
+        .create_joined(NewGame {
             settings: c.settings.clone(),
             seats: [human.clone(), human],
             client: None,
@@ -144,10 +145,6 @@ async fn make_game(
             id: Some(game.to_string()),
         })
         .await?;
-    // Both accepted the game: both seats are joined now (its clock starts).
-    for account in [c.challenger_id.as_str(), by] {
-        st.hub.hello_as(game, Cred::Account(account)).await?;
-    }
     Ok(())
 }
 
