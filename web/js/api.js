@@ -145,6 +145,7 @@ export const api = {
   playerSgfUrl: (name) => `/api/players/${enc(name)}/games.sgf`,
   online: () => call('GET', '/api/players?online=true'),
   bots: () => call('GET', '/api/bots'),
+  challenge: (body) => call('POST', '/api/challenges', body),
   suggest: (opponent, kind) => call('GET', `/api/suggest?opponent=${enc(opponent)}&kind=${enc(kind)}`),
   seek: (spec) => call('POST', '/api/seeks', spec),
   cancelSeek: (id) => call('DELETE', `/api/seeks/${enc(id)}`),
