@@ -5,6 +5,7 @@
 import { api, connect, mergeChange, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account, inviteSecret, keepInviteSecret } from './api.js';
 import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName, userName } from './account.js';
 import { Chat } from './chat.js';
+import { Rematch } from './rematch.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
@@ -50,6 +51,7 @@ const page = {
   resignArmed: false,
   lastSeq: -1,
   pending: null, // {t0, version} of the action in flight
+  rematch: new Rematch(document.getElementById('rematch'), id),
 };
 
 // What tests and curious people can read: round-trip times of this page's own actions.
@@ -226,6 +228,7 @@ function render() {
   renderStatus();
   renderControls();
   renderResult();
+  page.rematch.update(st);
   renderMoves();
   renderReplayBar();
   renderInvites();
