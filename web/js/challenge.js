@@ -7,7 +7,7 @@ import { api, account, eventStream } from './api.js';
 import { t, applyStatic } from './i18n.js';
 import { h, initChrome, copyButton } from './ui.js';
 import { initAccount, repaintAccount, playerLink, kindOf, ratingShort } from './account.js';
-import { settingsWords, colourWords, reasonWords, challengeError, acceptAndGo, isChallenger, eventOf } from './challenges.js';
+import { settingsWords, colourWords, reasonWords, challengeError, acceptAndGo, isChallenger, eventOf, fresh } from './challenges.js';
 
 const $ = (s) => document.querySelector(s);
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
@@ -102,17 +102,20 @@ async function load() {
 function follow() {
   const me = account();
   if (stream || ch.status !== 'open' || !isChallenger(ch, me)) return;
+  const took = (c) => {
+    ch = c;
+    if (ch.status === 'accepted' && ch.game) location.href = `/g/${encodeURIComponent(ch.game)}`;
+    render();
+  };
   stream = eventStream({
     onEvent: async (msg) => {
       const ev = eventOf(msg);
-      if (ev.challenge?.id === id) {
-        ch = ev.challenge;
-        if (ch.status === 'accepted' && ch.game) location.href = `/g/${encodeURIComponent(ch.game)}`;
-        render();
-      } else if (ev.type === 'gameStart') {
-        const r = await api.getChallenge(id).catch(() => null);
-        if (r?.challenge?.status === 'accepted' && r.challenge.game) location.href = `/g/${encodeURIComponent(r.challenge.game)}`;
-      }
+      if (ev.challenge?.id === id) took(ev.challenge);
+      else if (ev.type === 'gameStart') took(await fresh(ch));
+    },
+    // An answer given while the stream was not open yet is read once it is.
+    onStatus: async (s) => {
+      if (s === 'open') took(await fresh(ch));
     },
   });
 }

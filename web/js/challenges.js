@@ -186,3 +186,12 @@ export async function acceptedGame(ids) {
   }
   return null;
 }
+
+/** A challenge as the server has it now (the one given where it cannot be read). */
+export async function fresh(ch) {
+  try {
+    return (await api.getChallenge(ch.id)).challenge || ch;
+  } catch {
+    return ch;
+  }
+}

@@ -560,6 +560,10 @@ const STRINGS = {
     'code.challenge.cooldown': 'This player declined your challenge lately: you can challenge them again after {until}.',
     'code.challenge.too_many': 'Too many open challenges: cancel one or wait for the answers.',
     'code.challenge.not_open': 'This challenge is no longer open.',
+    'bots.title': 'Bots',
+    'bots.online': 'online',
+    'bots.offline': 'offline',
+    'bots.playing': 'playing {0}',
   },
   ko: {
     'app.title': '바둑',
@@ -1117,6 +1121,10 @@ const STRINGS = {
     'code.challenge.cooldown': '이 대국자가 최근에 신청을 거절했습니다: {until} 이후에 다시 신청할 수 있습니다.',
     'code.challenge.too_many': '열린 신청이 너무 많습니다: 하나를 취소하거나 답을 기다리세요.',
     'code.challenge.not_open': '이 신청은 이제 열려 있지 않습니다.',
+    'bots.title': '봇',
+    'bots.online': '접속 중',
+    'bots.offline': '접속 안 함',
+    'bots.playing': '{0}판 두는 중',
   },
 };
 

@@ -6,7 +6,7 @@ import { api, account, eventStream } from './api.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, initChrome, resultShort, clockWords, kindLabel } from './ui.js';
 import { initAccount, repaintAccount, KINDS, kindOf, ratingShort, ratingLong, playerLink, rankWords, rankCode, USER } from './account.js';
-import { challengeForm, challengeError, settingsWords, colourWords, reasonWords, eventOf, acceptedGame } from './challenges.js';
+import { challengeForm, challengeError, settingsWords, colourWords, reasonWords, eventOf, acceptedGame, fresh } from './challenges.js';
 
 const $ = (s) => document.querySelector(s);
 const name = decodeURIComponent(location.pathname.replace(/^\/@\//, '').split('/')[0] || '');
@@ -187,7 +187,7 @@ function render() {
 // ---- "Challenge": a small form, the challenge sent, and its answer as it comes -------------
 
 /** The challenge sent from this page: `{challenge, status, error}`; its events' stream. */
-const sent = { challenge: null, error: '', form: null, open: false, stream: null };
+const sent = { challenge: null, error: '', form: null, open: location.hash === '#challenge', stream: null };
 
 function paintChallenge() {
   const box = $('#challenge-box');
@@ -268,42 +268,27 @@ async function send(settings) {
 /** Follows the account's events while a challenge sent from here waits: its answer, its game. */
 function follow() {
   if (sent.stream) return;
+  const took = (ch) => {
+    sent.challenge = ch;
+    if (ch.status === 'accepted' && ch.game) location.href = `/g/${encodeURIComponent(ch.game)}`;
+    paintChallenge();
+  };
   sent.stream = eventStream({
     onEvent: async (msg) => {
       const ev = eventOf(msg);
       const ch = sent.challenge;
       if (!ch) return;
-      if (ev.challenge?.id === ch.id) {
-        sent.challenge = ev.challenge;
-        if (ev.challenge.status === 'accepted' && ev.challenge.game) location.href = `/g/${encodeURIComponent(ev.challenge.game)}`;
-        paintChallenge();
-      } else if (ev.type === 'gameStart' && ch.status === 'open') {
+      if (ev.challenge?.id === ch.id) took(ev.challenge);
+      else if (ev.type === 'gameStart' && ch.status === 'open') {
         const game = await acceptedGame([ch.id]);
         if (game) location.href = `/g/${encodeURIComponent(game)}`;
       }
     },
+    // An answer given before the stream was open (or while it was down) is read once it is.
+    onStatus: async (s) => {
+      if (s === 'open' && sent.challenge?.status === 'open') took(await fresh(sent.challenge));
+    },
   });
-}
-
-function notFound() {
-  $('#main').hidden = true;
-  const nf = $('#notfound');
-  nf.hidden = false;
-  nf.querySelector('h1').textContent = t('profile.notfound');
-  nf.querySelector('p').textContent = t('profile.notfound.body', name);
-  nf.querySelector('a').textContent = t('notfound.back');
-  document.title = `${t('profile.notfound')} — baduk`;
-  document.body.dataset.status = 'notfound';
-}
-
-async function load() {
-  try {
-    data = await api.player(name);
-    render();
-  } catch (e) {
-    if (e.status === 404 || e.status === 400) notFound();
-    else $('#pmeta').textContent = e.status ? e.message : t('error.network');
-  }
 }
 
 initChrome(() => {

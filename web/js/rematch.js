@@ -7,7 +7,7 @@ import { api, account, eventStream } from './api.js';
 import { t } from './i18n.js';
 import { h } from './ui.js';
 import { userName, isGuest } from './account.js';
-import { challengeError, reasonWords, acceptAndGo, acceptedGame, isChallenger, eventOf } from './challenges.js';
+import { challengeError, reasonWords, acceptAndGo, acceptedGame, isChallenger, eventOf, fresh } from './challenges.js';
 
 const sameName = (a, b) => String(a || '').toLowerCase() === String(b || '').toLowerCase();
 
@@ -48,7 +48,15 @@ export class Rematch {
       /* the events say it too */
     }
     this.paint();
-    this.stream = eventStream({ onEvent: (msg) => this.onEvent(eventOf(msg)) });
+    this.stream = eventStream({
+      onEvent: (msg) => this.onEvent(eventOf(msg)),
+      // The rematch offered from here may have been answered while the stream was not open.
+      onStatus: async (s) => {
+        if (s !== 'open' || this.mine?.status !== 'open') return;
+        const ch = await fresh(this.mine);
+        if (ch.status !== 'open') this.onEvent({ type: 'challenge', challenge: ch });
+      },
+    });
   }
 
   async onEvent(ev) {
