@@ -291,6 +291,27 @@ function follow() {
   });
 }
 
+function notFound() {
+  $('#main').hidden = true;
+  const nf = $('#notfound');
+  nf.hidden = false;
+  nf.querySelector('h1').textContent = t('profile.notfound');
+  nf.querySelector('p').textContent = t('profile.notfound.body', name);
+  nf.querySelector('a').textContent = t('notfound.back');
+  document.title = `${t('profile.notfound')} — baduk`;
+  document.body.dataset.status = 'notfound';
+}
+
+async function load() {
+  try {
+    data = await api.player(name);
+    render();
+  } catch (e) {
+    if (e.status === 404 || e.status === 400) notFound();
+    else $('#pmeta').textContent = e.status ? e.message : t('error.network');
+  }
+}
+
 initChrome(() => {
   applyStatic();
   repaintAccount();
