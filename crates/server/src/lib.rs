@@ -191,14 +191,19 @@ fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgre
             h.sweep_clocks().await;
         }
     });
-    // Seeks nobody watches any more go.
+    // Seeks nobody watches any more go; so do lapsed challenges (a minute late at most).
     let store = hub.store.clone();
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(5));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut n = 0u64;
         loop {
             every.tick().await;
             seeks::sweep(&store).await;
+            if n.is_multiple_of(12) {
+                challenges::sweep(&store).await;
+            }
+            n += 1;
         }
     });
     let h = hub.clone();

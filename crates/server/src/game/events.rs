@@ -3,7 +3,8 @@
 //! (`/api/stream/events`, the lobby's socket). In memory only: a stream that (re)connects
 //! reads what is still open from the database first, so nothing is lost across a restart.
 
-use serde_json::Value;
+use crate::game::room::Room;
+use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use tokio::sync::broadcast;
@@ -41,6 +42,51 @@ impl AccountEvents {
     pub fn listeners(&self, account: &str) -> usize {
         let ch = self.channels.lock().expect("account events lock");
         ch.get(account).map_or(0, |tx| tx.receiver_count())
+    }
+}
+
+/// A game as an account's events show it to the holder of `seat` (GAMEINFO):
+/// `{"id","url","seat","opponent","settings","status","result"}`; the opponent is the account
+/// in the other seat (a server bot: its name and `"bot": true`; an anonymous seat: null).
+pub fn game_info(room: &Room, seat: usize) -> Value {
+    let kind = crate::game::ratings::kind_of(&room.settings);
+    let other = &room.seats[1 - seat];
+    let opponent = match (&other.player, other.spec.is_bot()) {
+        (Some(p), _) => p.to_json(kind),
+        (None, true) => json!({"name": other.spec.bot, "rating": null, "deviation": null,
+            "rank": null, "bot": true}),
+        (None, false) => Value::Null,
+    };
+    let summary = room.summary();
+    json!({
+        "id": room.id,
+        "url": format!("/g/{}", room.id),
+        "seat": room.seat_names()[seat],
+        "opponent": opponent,
+        "settings": crate::game::settings::settings_json(&room.settings, room.rated),
+        "status": room.status(),
+        "result": summary["result"],
+    })
+}
+
+/// Whether every seat of `room` is taken (none still open to join): the game has started.
+pub fn all_seated(room: &Room) -> bool {
+    room.seats
+        .iter()
+        .all(|s| s.spec.kind != "open" || s.token_hash.is_some())
+}
+
+impl AccountEvents {
+    /// Sends `{"type": kind, "game": GAMEINFO}` to each account seated in `room`
+    /// (`gameStart`, `gameFinish`).
+    pub fn announce(&self, room: &Room, kind: &str) {
+        for (i, s) in room.seats.iter().enumerate() {
+            if let Some(p) = &s.player {
+                if self.listeners(&p.id) > 0 {
+                    self.publish(&p.id, json!({"type": kind, "game": game_info(room, i)}));
+                }
+            }
+        }
     }
 }
 

@@ -38,12 +38,57 @@ pub(crate) struct CreateReq {
 pub fn settings_of(v: &Value) -> Result<Settings, ActError> {
     let r: CreateReq = serde_json::from_value(v.clone())
         .map_err(|e| ActError::bad_request(format!("bad settings: {e}")))?;
+    checked(&r)
+}
+
+/// The settings of a create request (a game, a challenge), checked for its game.
+pub(crate) fn checked(r: &CreateReq) -> Result<Settings, ActError> {
     match r.game.as_str() {
-        "go" => go_settings(&r),
-        "wallgo" => wall_settings(&r),
+        "go" => go_settings(r),
+        "wallgo" => wall_settings(r),
         g => Err(ActError::bad_request(format!(
             "game `{g}`: expected go or wallgo"
         ))),
+    }
+}
+
+/// 400 `rated.kind`: the settings have no rating (an odd size, a Wall Go variant).
+pub fn unrated_kind() -> ActError {
+    ActError::bad_request(
+        "rated: only 9x9, 13x13 and 19x19 Go and Wall Go's standard rules are rated",
+    )
+    .with_code("rated.kind", Value::Null)
+}
+
+/// The settings as challenges and account events show them: Go's
+/// `{"game","size":19|[c,r],"rules","komi","handicap","clock","rated"}` (rules without the
+/// size, komi and clock it carries), Wall Go's `{"game","variant","turn_seconds","rated"}`.
+pub fn settings_json(settings: &Settings, rated: bool) -> Value {
+    match settings {
+        Settings::Go { rules, handicap } => {
+            let Ok(r) = Rules::parse(rules) else {
+                return serde_json::json!({"game": "go", "rules": rules, "handicap": handicap, "rated": rated});
+            };
+            let (c, w) = (r.size.cols(), r.size.rows());
+            let size = if c == w {
+                serde_json::json!(c)
+            } else {
+                serde_json::json!([c, w])
+            };
+            let base = Rules::preset(r.preset);
+            let name = Rules {
+                size: base.size,
+                komi: base.komi,
+                time: base.time,
+                ..r
+            }
+            .to_string();
+            serde_json::json!({"game": "go", "size": size, "rules": name, "komi": r.komi.as_f64(),
+                "handicap": handicap, "clock": r.time.to_string(), "rated": rated})
+        }
+        Settings::Wallgo { variant, turn_ms } => {
+            serde_json::json!({"game": "wallgo", "variant": variant, "turn_seconds": turn_ms / 1000, "rated": rated})
+        }
     }
 }
 

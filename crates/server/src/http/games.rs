@@ -3,7 +3,7 @@
 use super::bearer;
 use crate::game::hub::{now_ms, Cred};
 use crate::game::room::{ActError, SeatSpec};
-use crate::game::settings::{go_settings, wall_settings, CreateReq};
+use crate::game::settings::{checked, CreateReq};
 use crate::players::Auth;
 use crate::state::limit::ClientKey;
 use crate::state::{guest_unrated, parse_json, too_many, AppState};
@@ -22,14 +22,10 @@ pub(super) async fn create_game(
     body: Bytes,
 ) -> Result<Response, ActError> {
     let req: CreateReq = parse_json(&body)?;
-    let (settings, names) = match req.game.as_str() {
-        "go" => (go_settings(&req)?, crate::game::go_room::SEATS),
-        "wallgo" => (wall_settings(&req)?, crate::game::wall_room::SEATS),
-        g => {
-            return Err(ActError::bad_request(format!(
-                "game `{g}`: expected go or wallgo"
-            )))
-        }
+    let settings = checked(&req)?;
+    let names = match settings {
+        crate::game::room::Settings::Go { .. } => crate::game::go_room::SEATS,
+        crate::game::room::Settings::Wallgo { .. } => crate::game::wall_room::SEATS,
     };
     let mut seats: [SeatSpec; 2] = [0, 1].map(|_| SeatSpec {
         kind: "human".into(),

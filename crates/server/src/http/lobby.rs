@@ -1,6 +1,7 @@
 //! The lobby's WebSocket (`/ws/lobby`): the open seeks, sent on connect and again whenever they
 //! change, so a seek made, taken or cancelled shows on every lobby page at once (docs/api.md,
-//! "Play now").
+//! "Play now"); for a signed-in (named, human) player also its open challenges on connect and
+//! its account's events live (docs/api.md, "Challenges").
 
 use super::sockets::{ping_or_close, send_within, too_many_sockets, SocketSeat};
 use crate::game::room::ActError;
@@ -12,13 +13,20 @@ use axum::response::Response;
 use axum::Extension;
 use serde_json::{json, Value};
 use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
 
 /// Opens a lobby socket, counted against the client's socket rate and cap like a game's.
 pub(super) async fn ws_lobby(
     State(st): State<AppState>,
     Extension(client): Extension<ClientKey>,
+    Extension(auth): Extension<crate::players::Auth>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ActError> {
+    // A named player's challenges and events come too (a bot's stream is its event stream).
+    let account = auth
+        .who
+        .filter(|w| !w.account.guest && !w.account.bot)
+        .map(|w| w.account.id);
     if let Err(r) = st.budgets.sockets.check(&client) {
         return Ok(too_many(r));
     }
@@ -31,7 +39,7 @@ pub(super) async fn ws_lobby(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(1024 * 1024)
-        .on_upgrade(move |socket| follow(socket, st, client, seat)))
+        .on_upgrade(move |socket| follow(socket, st, client, seat, account)))
 }
 
 /// The seeks as a socket message.
@@ -41,9 +49,39 @@ fn seeks_message(list: &Value) -> Message {
     Message::Text(v.to_string().into())
 }
 
-async fn follow(mut socket: WebSocket, st: AppState, client: ClientKey, _seat: SocketSeat) {
+/// The account's open challenges as a socket message (`{"type": "challenges", "incoming",
+/// "outgoing"}`), or the error that kept them.
+async fn challenges_message(st: &AppState, account: &str) -> Message {
+    let v = match crate::challenges::lists_json(st, account).await {
+        Ok(mut v) => {
+            v["type"] = json!("challenges");
+            v
+        }
+        Err(e) => json!({"type": "error", "status": e.status, "error": e.message, "code": e.code}),
+    };
+    Message::Text(v.to_string().into())
+}
+
+/// The account's events, or none for a visitor.
+async fn next_event(
+    rx: &mut Option<tokio::sync::broadcast::Receiver<Value>>,
+) -> Result<Value, tokio::sync::broadcast::error::RecvError> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn follow(
+    mut socket: WebSocket,
+    st: AppState,
+    client: ClientKey,
+    _seat: SocketSeat,
+    account: Option<String>,
+) {
     let send_limit = st.limits.socket_send_timeout;
     let idle = st.limits.socket_idle;
+    let mut events = account.as_deref().map(|a| st.hub.events.subscribe(a));
     let mut rx = st.seek_list.subscribe();
     rx.borrow_and_update();
     // The list as it is now (the one held may be older: nobody followed it).
@@ -59,6 +97,11 @@ async fn follow(mut socket: WebSocket, st: AppState, client: ClientKey, _seat: S
     if !send_within(&mut socket, first, send_limit).await {
         return;
     }
+    if let Some(a) = &account {
+        if !send_within(&mut socket, challenges_message(&st, a).await, send_limit).await {
+            return;
+        }
+    }
     let mut ping = tokio::time::interval((idle / 3).max(Duration::from_millis(100)));
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     ping.tick().await;
@@ -68,6 +111,17 @@ async fn follow(mut socket: WebSocket, st: AppState, client: ClientKey, _seat: S
             changed = rx.changed() => {
                 if changed.is_err() { return; }
                 let msg = seeks_message(&rx.borrow_and_update().clone());
+                if !send_within(&mut socket, msg, send_limit).await {
+                    return;
+                }
+            }
+            ev = next_event(&mut events) => {
+                let msg = match (ev, &account) {
+                    (Ok(v), _) => Message::Text(v.to_string().into()),
+                    // Events were missed: the challenges as they are now.
+                    (Err(RecvError::Lagged(_)), Some(a)) => challenges_message(&st, a).await,
+                    _ => return,
+                };
                 if !send_within(&mut socket, msg, send_limit).await {
                     return;
                 }

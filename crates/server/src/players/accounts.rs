@@ -35,6 +35,10 @@ pub const SCOPES: [&str; 4] = ["read", "play", "challenge", "bot"];
 pub const READ: &str = "read";
 /// The scope that plays in one's own seats: moves, chat, seeks, games created.
 pub const PLAY: &str = "play";
+/// The scope that challenges and answers challenges (`/api/challenges…`).
+pub const CHALLENGE: &str = "challenge";
+/// The scope of a bot account's bridge: its events, games and challenges.
+pub const BOT: &str = "bot";
 /// The scopes of a token made without a choice, and of tokens made before scopes existed.
 pub const DEFAULT_SCOPES: [&str; 2] = [READ, PLAY];
 
@@ -83,9 +87,16 @@ impl Identity {
     /// Whether this request may do what `scope` covers: a session may do anything, an API token
     /// what its scopes say; else 403 `auth.scope` naming the missing scope.
     pub fn may(&self, scope: &'static str) -> Result<(), ActError> {
+        self.may_any(&[scope])
+    }
+
+    /// Whether the identity holds one of `scopes` (a session holds every scope); 403
+    /// `auth.scope` naming the first otherwise.
+    pub fn may_any(&self, wanted: &[&'static str]) -> Result<(), ActError> {
+        let scope = wanted.first().copied().unwrap_or(READ);
         match &self.via {
             Via::Session { .. } => Ok(()),
-            Via::ApiToken { scopes } if scopes.iter().any(|s| s == scope) => Ok(()),
+            Via::ApiToken { scopes } if scopes.iter().any(|s| wanted.contains(&s.as_str())) => Ok(()),
             Via::ApiToken { scopes } => Err(ActError::forbidden(format!(
                 "this API token lacks the `{scope}` scope (it holds: {}); make a token with it on /me",
                 if scopes.is_empty() { "none".to_string() } else { scopes.join(", ") }
@@ -694,6 +705,16 @@ impl Store {
             .execute(&self.writer)
             .await?;
         Ok(())
+    }
+
+    /// The account with this id, if there is one.
+    pub async fn account_by_id(&self, id: &str) -> Result<Option<Account>, StoreError> {
+        let row =
+            sqlx::query("SELECT id, name, guest, bot, created_at FROM accounts WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.as_ref().map(account_of).transpose()?)
     }
 
     /// Named accounts seen since `since` (ms), newest first, at most `limit`.

@@ -381,19 +381,11 @@ async fn try_match(st: &AppState, id: &str) -> Result<Option<Value>, ActError> {
 }
 
 async fn account_by_id(store: &Store, id: &str) -> Result<accounts::Account, ActError> {
-    let r = sqlx::query("SELECT id, name, guest, bot, created_at FROM accounts WHERE id = $1")
-        .bind(id)
-        .fetch_one(&store.pool)
+    store
+        .account_by_id(id)
         .await
-        .map_err(|x| accounts::storage(e(x)))?;
-    let get = |x: sqlx::Error| accounts::storage(e(x));
-    Ok(accounts::Account {
-        id: r.try_get(0).map_err(get)?,
-        name: r.try_get(1).map_err(get)?,
-        guest: r.try_get::<i64, _>(2).map_err(get)? != 0,
-        bot: r.try_get::<i64, _>(3).map_err(get)? != 0,
-        created_at: r.try_get(4).map_err(get)?,
-    })
+        .map_err(accounts::storage)?
+        .ok_or_else(|| ActError::internal("a seeker's account vanished"))
 }
 
 async fn list(State(st): State<AppState>) -> Result<Json<Value>, ActError> {

@@ -19,7 +19,9 @@ const SESSION_ONLY: &[&str] = &["/api/auth/logout-all", "/api/tokens"];
 
 /// Whether an API token may make this request: the account-level routes need the cookie
 /// (`403` `auth.session_only`); a game socket or a seek's, and every GET, need `read` (a seek's
-/// socket `play`: it waits to be paired); every other change needs `play` (`403` `auth.scope`).
+/// socket `play`: it waits to be paired); challenges need `challenge` or `bot` (their GETs
+/// `read` too) and the event stream `read`, `challenge` or `bot`; every other change needs
+/// `play` (`403` `auth.scope`).
 /// Sign-up, sign-in, guest and sign-out make or end sessions: no scope. The socket checks `play`
 /// again before it acts or chats for the account.
 pub(crate) fn token_may(who: &Identity, method: &Method, path: &str) -> Result<(), ActError> {
@@ -32,6 +34,17 @@ pub(crate) fn token_may(who: &Identity, method: &Method, path: &str) -> Result<(
     }
     if path.starts_with("/ws/seeks/") {
         return who.may(accounts::PLAY);
+    }
+    // Challenges: `challenge` or `bot` (a GET, `read` too); the account's event stream reads.
+    if under("/api/challenges") {
+        return if matches!(*method, Method::GET | Method::HEAD) {
+            who.may_any(&[accounts::CHALLENGE, accounts::BOT, accounts::READ])
+        } else {
+            who.may_any(&[accounts::CHALLENGE, accounts::BOT])
+        };
+    }
+    if path == "/api/stream/events" {
+        return who.may_any(&[accounts::READ, accounts::CHALLENGE, accounts::BOT]);
     }
     if path.starts_with("/ws/") || matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
         return who.may(accounts::READ);

@@ -96,6 +96,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "bot accounts",
         include_str!("../../migrations/0013_bot_accounts.sql"),
     ),
+    (
+        14,
+        "challenges",
+        include_str!("../../migrations/0014_challenges.sql"),
+    ),
 ];
 
 /// The database behind the server.

@@ -124,6 +124,9 @@ impl Hub {
         room.seats[seat].token_hash = Some(hash);
         room.seats[seat].player = player;
         self.mark_joined(&h, &mut room, seat).await;
+        if crate::game::events::all_seated(&room) {
+            self.events.announce(&room, "gameStart");
+        }
         Ok((seat, token))
     }
 
@@ -208,6 +211,7 @@ impl Hub {
         }
         // What watchers' deltas start from: the version and the length of the history now.
         let (base, keep) = (room.version(), room.history_len());
+        let was_over = room.is_over();
         // The library checks the action; a panic in there (a bug) must not leave the room
         // changed but unstored, so the room is rebuilt from the database when one happens.
         let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -281,6 +285,10 @@ impl Hub {
         // is built once and shared by all of them, and not at all when nobody watches.
         if h.tx.receiver_count() > 0 {
             let _ = h.tx.send(delta_message(h, room, base, keep));
+        }
+        // The game ended with this action: its accounts hear of it.
+        if !was_over && room.is_over() {
+            self.events.announce(room, "gameFinish");
         }
         self.metrics.action(match origin {
             Origin::Player => crate::game::metrics::Source::Player,

@@ -29,7 +29,7 @@ use subtle::ConstantTimeEq;
 use tokio::sync::broadcast;
 
 /// A client as the database names it: a hash of its address, never the address.
-fn client_hash(c: &ClientKey) -> String {
+pub fn client_hash(c: &ClientKey) -> String {
     Sha256::digest(format!("baduk-client:{c}").as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -269,10 +269,7 @@ fn check_rated(
     players: &[Option<Player>; 2],
 ) -> Result<(), ActError> {
     let Some(kind) = crate::game::ratings::kind_of(settings) else {
-        return Err(ActError::bad_request(
-            "rated: only 9x9, 13x13 and 19x19 Go and Wall Go's standard rules are rated",
-        )
-        .with_code("rated.kind", Value::Null));
+        return Err(crate::game::settings::unrated_kind());
     };
     if let Settings::Go { handicap, .. } = settings {
         if *handicap > 9 {
@@ -547,6 +544,10 @@ impl Hub {
         }
         let room = handle.room.lock().await;
         self.after_commit(&handle, &room);
+        // Every seat taken (both accounts seated, a paired seek, a server bot): it starts.
+        if crate::game::events::all_seated(&room) {
+            self.events.announce(&room, "gameStart");
+        }
         Ok((id, tokens))
     }
 
