@@ -9,7 +9,7 @@ import { h, copyButton } from './ui.js';
 import { playerLink, kindOf, ratingShort } from './account.js';
 import { DECLINE_REASONS, settingsWords, colourWords, reasonWords, challengeError, acceptAndGo, acceptedGame, isChallenger, eventOf } from './challenges.js';
 
-const EVENTS = new Set(['challenge', 'challengeCanceled', 'challengeDeclined', 'gameStart']);
+const EVENTS = new Set(['challenge', 'challengeAccepted', 'challengeCanceled', 'challengeDeclined', 'gameStart']);
 
 /** A challenge's player in a few words: the name (a link), the rank for the game, BOT for a bot. */
 function who(p, settings) {
@@ -47,6 +47,13 @@ export class ChallengePanel {
   /** Takes an event of the account's (a message of the lobby's socket); says whether it was one. */
   onEvent(msg) {
     const ev = eventOf(msg);
+    // The lists whole: on the socket's connect, and after events were missed.
+    if (ev?.type === 'challenges') {
+      this.incoming = ev.incoming || [];
+      this.outgoing = ev.outgoing || [];
+      this.render();
+      return true;
+    }
     if (!ev || !EVENTS.has(ev.type)) return false;
     const ch = ev.challenge;
     if (ev.type === 'gameStart') {
@@ -57,7 +64,7 @@ export class ChallengePanel {
     const mine = isChallenger(ch, account());
     this.incoming = this.incoming.filter((c) => c.id !== ch.id);
     this.outgoing = this.outgoing.filter((c) => c.id !== ch.id);
-    const status = ev.type === 'challengeCanceled' ? 'canceled' : ev.type === 'challengeDeclined' ? 'declined' : ch.status || 'open';
+    const status = { challengeCanceled: 'canceled', challengeDeclined: 'declined', challengeAccepted: 'accepted' }[ev.type] || ch.status || 'open';
     if (status === 'open') (mine ? this.outgoing : this.incoming).push(ch);
     else if (status === 'accepted' && mine && ch.game) location.href = `/g/${encodeURIComponent(ch.game)}`;
     else if (mine && status === 'declined') this.answered.set(ch.id, { ...ch, status });

@@ -528,8 +528,8 @@ function renderSeeks(r) {
   if (!items.length) list.append(h('li', { class: 'empty' }, t('seek.none')));
 }
 
-// The challenges to and from this account: listed on load and whenever the socket is back; its
-// events keep the panel current.
+// The challenges to and from this account: listed on load and by the socket whenever it
+// (re)connects; its events keep the panel current.
 const challenges = new ChallengePanel($('#challenges-card'));
 
 lobbySocket({
@@ -538,8 +538,8 @@ lobbySocket({
     else challenges.onEvent(msg);
   },
   onStatus(s) {
+    // A named player's socket sends the open challenges first (`challenges`), then the events.
     lobbyLive = s === 'open';
-    if (lobbyLive && account()) challenges.load();
   },
 });
 

@@ -68,7 +68,7 @@ export class Rematch {
       return;
     }
     if (!ch || ch.rematch_of !== this.gameId) return;
-    const status = ev.type === 'challengeCanceled' ? 'canceled' : ev.type === 'challengeDeclined' ? 'declined' : ch.status || 'open';
+    const status = { challengeCanceled: 'canceled', challengeDeclined: 'declined', challengeAccepted: 'accepted' }[ev.type] || ch.status || 'open';
     const c = { ...ch, status };
     if (status === 'accepted' && ch.game) {
       location.href = `/g/${encodeURIComponent(ch.game)}`;
