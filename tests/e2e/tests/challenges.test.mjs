@@ -61,8 +61,9 @@ describe('challenges', () => {
       await B.page.click('#incoming [data-decline-challenge]');
       await B.page.selectOption('#incoming select[name=reason]', 'too_fast');
       await B.page.click('#incoming [data-confirm-decline]');
-      await B.page.waitForSelector('#incoming li.empty');
+      await B.page.waitForSelector('#incoming li[data-challenge]', { state: 'detached' });
       assert.equal(await B.page.isHidden('#challenge-count'), true);
+      assert.equal(await B.page.isHidden('#challenges-card'), true, 'an empty panel is put away');
       // The challenger's profile page says so, and why.
       await A.page.waitForSelector('#challenge-sent[data-status=declined]');
       assert.match(await A.page.textContent('#challenge-sent'), /Too fast a clock/);
@@ -125,14 +126,15 @@ describe('challenges', () => {
     await shots(t, [E.page, F.page, G.page], async () => {
       await E.page.selectOption('#create select[name=size]', '9');
       await E.page.click('#link-challenge-btn');
-      const link = await E.page.getAttribute('[data-challenge-link]', 'value', { timeout: 15000 });
+      await E.page.waitForSelector('[data-challenge-link]');
+      const link = await E.page.inputValue('[data-challenge-link]');
       assert.match(link, /\/c\/[^/]+$/);
       // In E's panel among its own, with the link to copy and Cancel.
       await E.page.waitForSelector('#outgoing [data-copy-challenge]');
       // A guest reads it and is asked to sign in, back here afterwards.
       await G.page.goto(link);
       await G.page.waitForSelector('body[data-ready="1"]');
-      assert.match(await G.page.textContent('#ch-who'), new RegExp(`chale${stamp} → anyone with the link`));
+      assert.match(await G.page.textContent('#ch-who'), new RegExp(`chale${stamp} \\(\\d+k\\??\\) → anyone with the link`));
       const signin = await G.page.getAttribute('[data-auth=signin-accept]', 'href');
       assert.equal(signin, `/login?next=${encodeURIComponent(new URL(link).pathname)}`);
       // A member accepts: both at the game.
@@ -188,7 +190,7 @@ describe('challenges', () => {
       assert.ok(await fits(), 'nothing wider than the phone with the reasons open');
       await K.page.selectOption('#incoming select[name=reason]', 'later');
       await K.page.tap('#incoming [data-confirm-decline]');
-      await K.page.waitForSelector('#incoming li.empty');
+      await K.page.waitForSelector('#incoming li[data-challenge]', { state: 'detached' });
       await H.page.waitForSelector('#challenge-sent[data-status=declined]');
       assert.match(await H.page.textContent('#challenge-sent'), /Later, please/);
       assert.deepEqual([...H.page.errors, ...K.page.errors], []);
