@@ -145,13 +145,13 @@ export const api = {
   playerSgfUrl: (name) => `/api/players/${enc(name)}/games.sgf`,
   online: () => call('GET', '/api/players?online=true'),
   bots: () => call('GET', '/api/bots'),
+  challenge: (body) => call('POST', '/api/challenges', body),
   suggest: (opponent, kind) => call('GET', `/api/suggest?opponent=${enc(opponent)}&kind=${enc(kind)}`),
   seek: (spec) => call('POST', '/api/seeks', spec),
   cancelSeek: (id) => call('DELETE', `/api/seeks/${enc(id)}`),
   seeks: () => call('GET', '/api/seeks'),
 
   // Challenges (docs/api.md, "Challenges"): to a named player, or open (`to: null`) by link.
-  challenge: (spec) => call('POST', '/api/challenges', spec),
   challenges: () => call('GET', '/api/challenges'),
   getChallenge: (id) => call('GET', `/api/challenges/${enc(id)}`),
   acceptChallenge: (id) => call('POST', `/api/challenges/${enc(id)}/accept`),

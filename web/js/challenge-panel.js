@@ -181,37 +181,3 @@ export class ChallengePanel {
   }
 }
 
-/** What a bot accepts (`accepts` of `GET /api/bots`), in words: sizes, clocks, rated or not. */
-function acceptsWords(a) {
-  if (!a) return '';
-  const sizes = (a.sizes || []).map((n) => `${n}×${n}`).join(', ');
-  const clocks = (a.clocks || []).map((c) => t(`form.clock.${c}`)).join(', ');
-  const rated = a.rated === 'rated' ? t('rated') : a.rated === 'unrated' ? t('unrated') : '';
-  return [sizes, clocks, rated].filter(Boolean).join(' · ');
-}
-
-/**
- * The lobby's "Bots" list (`GET /api/bots`, online ones first): each bot's rating, what it
- * accepts, how many games it plays, and "Challenge" (its profile's form). Hidden where the
- * server lists none.
- */
-export async function loadBots(card) {
-  let r = null;
-  try {
-    r = await api.bots();
-  } catch {
-    r = null;
-  }
-  const bots = Array.isArray(r?.bots) ? r.bots : [];
-  card.hidden = !bots.length;
-  const list = card.querySelector('#bots');
-  list.replaceChildren(
-    ...bots.map((b) => {
-      const kinds = Object.entries(b.ratings || {}).filter(([k]) => k !== 'wallgo');
-      const rating = kinds.length ? ratingShort(kinds[0][0], kinds[0][1]) : '';
-      const meta = [b.online ? t('bots.online') : t('bots.offline'), rating, acceptsWords(b.accepts), b.playing ? t('bots.playing', b.playing) : ''].filter(Boolean).join(' · ');
-      const go = h('a', { class: `button small${b.online ? ' primary' : ''}`, href: `/@/${encodeURIComponent(b.name)}#challenge`, 'data-challenge-bot': b.name }, t('ch.challenge'));
-      return h('li', { 'data-bot': b.name, 'data-online': b.online ? '1' : '0' }, h('span', { class: 'gicon go', 'aria-hidden': 'true' }, '碁'), h('div', {}, h('div', { class: 'gtitle' }, playerLink(b.name), h('span', { class: 'badge bot' }, t('ch.bot'))), h('div', { class: 'gmeta' }, meta)), h('div', { class: 'gact' }, go));
-    }),
-  );
-}

@@ -5,11 +5,11 @@
 import { api, connect, mergeChange, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account, inviteSecret, keepInviteSecret } from './api.js';
 import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName, userName } from './account.js';
 import { Chat } from './chat.js';
-import { Rematch } from './rematch.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
+import { Rematch } from './rematch.js';
 import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton, variantWords } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');

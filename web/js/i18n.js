@@ -567,10 +567,6 @@ const STRINGS = {
     'code.challenge.rematch': 'No rematch of this game: only its two players, both with an account, can play it again.',
     'code.stream.too_many': 'Too many pages follow this account’s events: close one.',
     'code.challenge.not_open': 'This challenge is no longer open.',
-    'bots.title': 'Bots',
-    'bots.online': 'online',
-    'bots.offline': 'offline',
-    'bots.playing': 'playing {0}',
   },
   ko: {
     'app.title': '바둑',
@@ -1135,10 +1131,6 @@ const STRINGS = {
     'code.challenge.rematch': '이 대국은 재대국을 할 수 없습니다: 계정이 있는 두 대국자만 다시 둘 수 있습니다.',
     'code.stream.too_many': '이 계정의 알림을 받는 페이지가 너무 많습니다: 하나를 닫으세요.',
     'code.challenge.not_open': '이 신청은 이제 열려 있지 않습니다.',
-    'bots.title': '봇',
-    'bots.online': '접속 중',
-    'bots.offline': '접속 안 함',
-    'bots.playing': '{0}판 두는 중',
   },
 };
 

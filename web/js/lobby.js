@@ -6,7 +6,7 @@ import { initAccount, repaintAccount, kindOf, ratingShort, rankWords, playerLink
 import { t, lang, applyStatic } from './i18n.js';
 import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
 import { clockString, syncClockFields, formSettings, challengeError } from './challenges.js';
-import { ChallengePanel, loadBots } from './challenge-panel.js';
+import { ChallengePanel } from './challenge-panel.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
@@ -590,15 +590,13 @@ initChrome(() => {
   if (seeking.offer && !$('#bot-offer').hidden) paintOffer();
   if (!$('#suggest-note').hidden) suggest();
   challenges.render();
-  loadBots($('#bots-card'));
 });
 initAccount().then(() => {
   syncGuestRated();
-  challenges.load();
-  loadBots($('#bots-card'));
   loadOnline();
   if (lastSeeks) renderSeeks(lastSeeks);
   else loadSeeks();
+  challenges.load();
 });
 seekForm.onsubmit = startSeek;
 seekForm['seek-kind'].onchange = syncSeekFields;
@@ -629,7 +627,3 @@ setInterval(() => {
   if (!lobbyLive) loadSeeks();
   loadOnline();
 }, 5000);
-// Bots come and go less often than players.
-setInterval(() => {
-  if (!document.hidden) loadBots($('#bots-card'));
-}, 20000);

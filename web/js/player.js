@@ -3,10 +3,10 @@
 // the player's Go games as one SGF collection.
 
 import { api, account, eventStream } from './api.js';
+import { challengeForm, challengeError, settingsWords, colourWords, reasonWords, eventOf, acceptedGame, fresh } from './challenges.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, initChrome, resultShort, clockWords, kindLabel } from './ui.js';
 import { initAccount, repaintAccount, KINDS, kindOf, ratingShort, ratingLong, playerLink, rankWords, rankCode, USER } from './account.js';
-import { challengeForm, challengeError, settingsWords, colourWords, reasonWords, eventOf, acceptedGame, fresh } from './challenges.js';
 
 const $ = (s) => document.querySelector(s);
 const name = decodeURIComponent(location.pathname.replace(/^\/@\//, '').split('/')[0] || '');
@@ -187,7 +187,7 @@ function render() {
 // ---- "Challenge": a small form, the challenge sent, and its answer as it comes -------------
 
 /** The challenge sent from this page: `{challenge, status, error}`; its events' stream. */
-const sent = { challenge: null, error: '', form: null, open: location.hash === '#challenge', stream: null };
+const sent = { challenge: null, error: '', form: null, open: false, stream: null };
 
 function paintChallenge() {
   const box = $('#challenge-box');
