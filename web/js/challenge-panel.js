@@ -7,7 +7,7 @@ import { api, account } from './api.js';
 import { t } from './i18n.js';
 import { h, copyButton } from './ui.js';
 import { playerLink, kindOf, ratingShort } from './account.js';
-import { DECLINE_REASONS, settingsWords, colourWords, reasonWords, challengeError, acceptAndGo, acceptedGame, isChallenger, eventOf } from './challenges.js';
+import { DECLINE_REASONS, settingsWords, colourWords, reasonWords, challengeError, acceptAndGo, acceptedGame, isChallenger, eventOf, goToGame } from './challenges.js';
 
 const EVENTS = new Set(['challenge', 'challengeAccepted', 'challengeCanceled', 'challengeDeclined', 'gameStart']);
 
@@ -66,7 +66,7 @@ export class ChallengePanel {
     this.outgoing = this.outgoing.filter((c) => c.id !== ch.id);
     const status = { challengeCanceled: 'canceled', challengeDeclined: 'declined', challengeAccepted: 'accepted' }[ev.type] || ch.status || 'open';
     if (status === 'open') (mine ? this.outgoing : this.incoming).push(ch);
-    else if (status === 'accepted' && mine && ch.game) location.href = `/g/${encodeURIComponent(ch.game)}`;
+    else if (status === 'accepted' && mine && ch.game) goToGame(ch.game);
     else if (mine && status === 'declined') this.answered.set(ch.id, { ...ch, status });
     if (this.picker === ch.id && status !== 'open') this.picker = null;
     this.render();
@@ -77,7 +77,7 @@ export class ChallengePanel {
   async followAccepted() {
     if (!this.outgoing.length) return;
     const game = await acceptedGame(this.outgoing.map((c) => c.id));
-    if (game) location.href = `/g/${encodeURIComponent(game)}`;
+    if (game) goToGame(game);
   }
 
   render() {

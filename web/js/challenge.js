@@ -7,7 +7,7 @@ import { api, account, eventStream } from './api.js';
 import { t, applyStatic } from './i18n.js';
 import { h, initChrome, copyButton } from './ui.js';
 import { initAccount, repaintAccount, playerLink, kindOf, ratingShort } from './account.js';
-import { settingsWords, colourWords, reasonWords, challengeError, acceptAndGo, isChallenger, eventOf, fresh } from './challenges.js';
+import { settingsWords, colourWords, reasonWords, challengeError, acceptAndGo, isChallenger, eventOf, fresh, goToGame } from './challenges.js';
 
 const $ = (s) => document.querySelector(s);
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
@@ -104,7 +104,7 @@ function follow() {
   if (stream || ch.status !== 'open' || !isChallenger(ch, me)) return;
   const took = (c) => {
     ch = c;
-    if (ch.status === 'accepted' && ch.game) location.href = `/g/${encodeURIComponent(ch.game)}`;
+    if (ch.status === 'accepted' && ch.game) goToGame(ch.game);
     render();
   };
   stream = eventStream({

@@ -155,12 +155,23 @@ export function challengeError(e) {
   return say(e.code, a, e.message);
 }
 
+let going = null;
+
+/**
+ * Opens the game a challenge made, once: its acceptance and the game's start may both say so,
+ * and a second navigation would abort the first.
+ */
+export function goToGame(game) {
+  if (!game || going) return;
+  going = game;
+  location.href = `/g/${encodeURIComponent(game)}`;
+}
+
 /** Accepts a challenge and goes to its game; a refusal goes to `fail(message)`. */
 export async function acceptAndGo(id, fail) {
   try {
     const r = await api.acceptChallenge(id);
-    const game = r.game || r.challenge?.game;
-    location.href = `/g/${encodeURIComponent(game)}`;
+    goToGame(r.game || r.challenge?.game);
   } catch (e) {
     fail(challengeError(e));
   }

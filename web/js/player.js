@@ -3,7 +3,7 @@
 // the player's Go games as one SGF collection.
 
 import { api, account, eventStream } from './api.js';
-import { challengeForm, challengeError, settingsWords, colourWords, reasonWords, eventOf, acceptedGame, fresh } from './challenges.js';
+import { challengeForm, challengeError, settingsWords, colourWords, reasonWords, eventOf, acceptedGame, fresh, goToGame } from './challenges.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, initChrome, resultShort, clockWords, kindLabel } from './ui.js';
 import { initAccount, repaintAccount, KINDS, kindOf, ratingShort, ratingLong, playerLink, rankWords, rankCode, USER } from './account.js';
@@ -270,7 +270,7 @@ function follow() {
   if (sent.stream) return;
   const took = (ch) => {
     sent.challenge = ch;
-    if (ch.status === 'accepted' && ch.game) location.href = `/g/${encodeURIComponent(ch.game)}`;
+    if (ch.status === 'accepted' && ch.game) goToGame(ch.game);
     paintChallenge();
   };
   sent.stream = eventStream({
@@ -281,7 +281,7 @@ function follow() {
       if (ev.challenge?.id === ch.id) took(ev.challenge);
       else if (ev.type === 'gameStart' && ch.status === 'open') {
         const game = await acceptedGame([ch.id]);
-        if (game) location.href = `/g/${encodeURIComponent(game)}`;
+        if (game) goToGame(game);
       }
     },
     // An answer given before the stream was open (or while it was down) is read once it is.

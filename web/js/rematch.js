@@ -7,7 +7,7 @@ import { api, account, eventStream } from './api.js';
 import { t } from './i18n.js';
 import { h } from './ui.js';
 import { userName, isGuest } from './account.js';
-import { challengeError, reasonWords, acceptAndGo, acceptedGame, isChallenger, eventOf, fresh } from './challenges.js';
+import { challengeError, reasonWords, acceptAndGo, acceptedGame, isChallenger, eventOf, fresh, goToGame } from './challenges.js';
 
 const sameName = (a, b) => String(a || '').toLowerCase() === String(b || '').toLowerCase();
 
@@ -64,14 +64,14 @@ export class Rematch {
     if (ev?.type === 'gameStart') {
       const ids = [this.mine, this.theirs].filter((c) => c?.status === 'open').map((c) => c.id);
       const game = ids.length ? await acceptedGame(ids) : null;
-      if (game) location.href = `/g/${encodeURIComponent(game)}`;
+      if (game) goToGame(game);
       return;
     }
     if (!ch || ch.rematch_of !== this.gameId) return;
     const status = { challengeCanceled: 'canceled', challengeDeclined: 'declined', challengeAccepted: 'accepted' }[ev.type] || ch.status || 'open';
     const c = { ...ch, status };
     if (status === 'accepted' && ch.game) {
-      location.href = `/g/${encodeURIComponent(ch.game)}`;
+      goToGame(ch.game);
       return;
     }
     if (isChallenger(ch, account())) this.mine = c;
