@@ -5,7 +5,7 @@
 
 import { api, account, eventStream } from './api.js';
 import { t, applyStatic } from './i18n.js';
-import { h, initChrome, copyButton } from './ui.js';
+import { h, initChrome, copyButton, notFoundView } from './ui.js';
 import { initAccount, repaintAccount, playerLink, kindOf, ratingShort } from './account.js';
 import { settingsWords, colourWords, reasonWords, challengeError, acceptAndGo, isChallenger, eventOf, fresh, goToGame } from './challenges.js';
 
@@ -78,13 +78,7 @@ function render() {
 }
 
 function notFound() {
-  $('#main').hidden = true;
-  const nf = $('#notfound');
-  nf.hidden = false;
-  nf.querySelector('h1').textContent = t('ch.notfound');
-  nf.querySelector('p').textContent = t('ch.notfound.body', id);
-  nf.querySelector('a').textContent = t('notfound.back');
-  document.body.dataset.status = 'notfound';
+  notFoundView(t('ch.notfound'), t('ch.notfound.body', id));
 }
 
 async function load() {

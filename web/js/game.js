@@ -10,7 +10,7 @@ import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
 import { Rematch } from './rematch.js';
-import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton, variantWords } from './ui.js';
+import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton, variantWords, notFoundView } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
 const $ = (sel) => document.querySelector(sel);
@@ -942,14 +942,7 @@ async function rotateInvite(seat, link) {
 // ---- start ----------------------------------------------------------------------------------
 
 function notFound() {
-  $('#main').hidden = true;
-  const nf = $('#notfound');
-  nf.hidden = false;
-  nf.querySelector('h1').textContent = t('notfound.title');
-  nf.querySelector('p').textContent = t('notfound.body', id);
-  nf.querySelector('a').textContent = t('notfound.back');
-  document.title = `${t('notfound.title')} — baduk`;
-  document.body.dataset.status = 'notfound';
+  notFoundView(t('notfound.title'), t('notfound.body', id));
 }
 
 /**

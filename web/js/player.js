@@ -5,7 +5,7 @@
 import { api, account, eventStream } from './api.js';
 import { challengeForm, challengeError, settingsWords, colourWords, reasonWords, eventOf, acceptedGame, fresh, goToGame } from './challenges.js';
 import { t, lang, applyStatic } from './i18n.js';
-import { h, initChrome, resultShort, clockWords, kindLabel } from './ui.js';
+import { h, initChrome, resultShort, clockWords, kindLabel, notFoundView } from './ui.js';
 import { initAccount, repaintAccount, KINDS, kindOf, ratingShort, ratingLong, playerLink, rankWords, rankCode, USER } from './account.js';
 
 const $ = (s) => document.querySelector(s);
@@ -292,14 +292,7 @@ function follow() {
 }
 
 function notFound() {
-  $('#main').hidden = true;
-  const nf = $('#notfound');
-  nf.hidden = false;
-  nf.querySelector('h1').textContent = t('profile.notfound');
-  nf.querySelector('p').textContent = t('profile.notfound.body', name);
-  nf.querySelector('a').textContent = t('notfound.back');
-  document.title = `${t('profile.notfound')} — baduk`;
-  document.body.dataset.status = 'notfound';
+  notFoundView(t('profile.notfound'), t('profile.notfound.body', name));
 }
 
 async function load() {

@@ -29,6 +29,14 @@ async function challengeFromProfile(page, to, { size = '9', clock = 'none', colo
   await page.click('#challenge-form button[type=submit]');
 }
 
+/** No page of these people met a script error. */
+const noErrors = (...people) => assert.deepEqual(people.flatMap((p) => p.page.errors), []);
+
+/** Closes these people's browsers. */
+async function closeAll(...people) {
+  for (const p of people) await p.context.close();
+}
+
 /** The game id of a game page's address (/g/ID). */
 const gameOf = (url) => new URL(url).pathname.split('/')[2];
 
@@ -72,10 +80,9 @@ describe('challenges', () => {
       await A.page.click('#challenge-form button[type=submit]');
       await A.page.waitForSelector('#challenge-answer[data-code="challenge.cooldown"]');
       assert.match(await A.page.textContent('#challenge-answer'), /declined your challenge lately: you can challenge them again after \S/);
-      assert.deepEqual([...A.page.errors, ...B.page.errors], []);
+      noErrors(A, B);
     });
-    await A.context.close();
-    await B.context.close();
+    await closeAll(A, B);
   });
 
   test('an accepted challenge takes both players to the game; at its end a rematch swaps the colours', async (t) => {
@@ -113,10 +120,9 @@ describe('challenges', () => {
       assert.equal(g2.data.seats.black.player.name, `chald${stamp}`, 'the colours swapped');
       assert.equal(g2.data.seats.white.player.name, `chalc${stamp}`);
       assert.equal(g2.data.size.cols, 9, 'the same settings');
-      assert.deepEqual([...C.page.errors, ...D.page.errors], []);
+      noErrors(C, D);
     });
-    await C.context.close();
-    await D.context.close();
+    await closeAll(C, D);
   });
 
   test('a challenge by link, made on the lobby’s New-game form, is accepted by another account; a guest is asked to sign in', async (t) => {
@@ -146,11 +152,9 @@ describe('challenges', () => {
       await G.page.reload();
       await G.page.waitForSelector('body[data-status=accepted]');
       assert.equal(await G.page.getAttribute('#ch-actions a[data-game]', 'data-game'), gameOf(F.page.url()));
-      assert.deepEqual([...E.page.errors, ...F.page.errors, ...G.page.errors], []);
+      noErrors(E, F, G);
     });
-    await E.context.close();
-    await F.context.close();
-    await G.context.close();
+    await closeAll(E, F, G);
   });
 
   test('the panel in Korean on a phone (375×667): Korean words only, Accept and Decline in reach, nothing wider than the screen', async (t) => {
@@ -193,9 +197,8 @@ describe('challenges', () => {
       await K.page.waitForSelector('#incoming li[data-challenge]', { state: 'detached' });
       await H.page.waitForSelector('#challenge-sent[data-status=declined]');
       assert.match(await H.page.textContent('#challenge-sent'), /Later, please/);
-      assert.deepEqual([...H.page.errors, ...K.page.errors], []);
+      noErrors(H, K);
     });
-    await H.context.close();
-    await K.context.close();
+    await closeAll(H, K);
   });
 });
