@@ -4,8 +4,9 @@
 
 import { api, account, eventStream } from './api.js';
 import { challengeForm, challengeError, settingsWords, colourWords, reasonWords, eventOf, acceptedGame, fresh, goToGame } from './challenges.js';
+import { notFoundView } from './ui.js';
 import { t, lang, applyStatic } from './i18n.js';
-import { h, initChrome, resultShort, clockWords, kindLabel, notFoundView } from './ui.js';
+import { h, initChrome, resultShort, clockWords, kindLabel } from './ui.js';
 import { initAccount, repaintAccount, KINDS, kindOf, ratingShort, ratingLong, playerLink, rankWords, rankCode, USER } from './account.js';
 
 const $ = (s) => document.querySelector(s);
