@@ -3,7 +3,7 @@
 
 use super::rows::{self, Challenge};
 use super::{account, found, guest_refused, refused, tell_both};
-use crate::game::hub::{new_id, now_ms, Cred, NewGame};
+use crate::game::hub::{new_id, now_ms, NewGame};
 use crate::game::room::{seed_of, ActError, SeatSpec, Settings};
 use crate::players::{player_of, Auth};
 use crate::state::AppState;
@@ -71,6 +71,9 @@ pub(super) async fn accept(
         return Err(guest_refused());
     }
     let c = found(&st, &id).await?;
+    if !c.is_open(now_ms()) {
+        return Err(not_open(&c));
+    }
     match &c.to_id {
         Some(to) if *to != who.account.id => return Err(not_yours("the player challenged")),
         None if c.challenger_id == who.account.id => {
@@ -82,9 +85,6 @@ pub(super) async fn accept(
             ))
         }
         _ => {}
-    }
-    if !c.is_open(now_ms()) {
-        return Err(not_open(&c));
     }
     let store = &st.hub.store;
     let game = new_id();
@@ -131,8 +131,9 @@ async fn make_game(
         bot: None,
         options: None,
     };
+    // Both agreed to the game: both seats are joined from the start (its clock runs).
     st.hub
-        .create_game(NewGame {
+        .create_joined(NewGame {
             settings: c.settings.clone(),
             seats: [human.clone(), human],
             client: None,
@@ -144,10 +145,6 @@ async fn make_game(
             id: Some(game.to_string()),
         })
         .await?;
-    // Both accepted the game: both seats are joined now (its clock starts).
-    for account in [c.challenger_id.as_str(), by] {
-        st.hub.hello_as(game, Cred::Account(account)).await?;
-    }
     Ok(())
 }
 

@@ -197,8 +197,13 @@ async fn named(st: &AppState, name: &str) -> Result<Account, ActError> {
     if name.len() > 100 {
         return Err(missing());
     }
-    let Ok((_, key)) = normalise_name(name) else {
-        return Err(missing());
+    // A guest's name (`guest-…`) is no name one may choose, but it names an account.
+    let key = match normalise_name(name) {
+        Ok((_, key)) => key,
+        Err(_) if name.trim().to_ascii_lowercase().starts_with("guest-") => {
+            name.trim().to_ascii_lowercase()
+        }
+        Err(_) => return Err(missing()),
     };
     match st.hub.store.account_by_key(&key).await.map_err(storage)? {
         Some((a, _)) => Ok(a),

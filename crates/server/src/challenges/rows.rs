@@ -253,7 +253,7 @@ pub const KEPT_MS: i64 = 7 * 24 * 3_600_000;
 pub async fn sweep(store: &Store) {
     let now = now_ms();
     let lapsed = sqlx::query(
-        "UPDATE challenges SET status = 'canceled', closed_at = expires_at \
+        "UPDATE challenges SET status = 'canceled', closed_at = $1 \
          WHERE status = 'open' AND expires_at <= $1",
     )
     .bind(now)

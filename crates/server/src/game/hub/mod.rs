@@ -466,6 +466,23 @@ impl Hub {
         self: &Arc<Self>,
         new: NewGame,
     ) -> Result<(String, Vec<(usize, String)>), ActError> {
+        self.create_with(new, false).await
+    }
+
+    /// Creates a game whose accounts' seats are joined at once (both agreed to it: an accepted
+    /// challenge), so it is live from the start; returns as [`Hub::create_game`] does.
+    pub async fn create_joined(
+        self: &Arc<Self>,
+        new: NewGame,
+    ) -> Result<(String, Vec<(usize, String)>), ActError> {
+        self.create_with(new, true).await
+    }
+
+    async fn create_with(
+        self: &Arc<Self>,
+        new: NewGame,
+        joined: bool,
+    ) -> Result<(String, Vec<(usize, String)>), ActError> {
         let NewGame {
             settings,
             seats,
@@ -542,7 +559,14 @@ impl Hub {
         if open {
             self.note_opened(client, &id).await;
         }
-        let room = handle.room.lock().await;
+        let mut room = handle.room.lock().await;
+        if joined {
+            for i in 0..2 {
+                if room.seats[i].player.is_some() {
+                    self.mark_joined(&handle, &mut room, i).await;
+                }
+            }
+        }
         self.after_commit(&handle, &room);
         // Every seat taken (both accounts seated, a paired seek, a server bot): it starts.
         if crate::game::events::all_seated(&room) {
