@@ -6,7 +6,7 @@
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, shots, signUp, resign, api } from './lib.mjs';
+import { BASE, launch, person, shots, signUp, resign, api, act, mySeat, playPoint, version, newerThan } from './lib.mjs';
 
 const stamp = Date.now().toString(36).slice(-5);
 const PASSWORD = 'correct horse battery staple';
@@ -27,6 +27,46 @@ async function challengeFromProfile(page, to, { size = '9', clock = 'none', colo
   await page.selectOption('#challenge-form select[name=clock]', clock);
   await page.selectOption('#challenge-form select[name=colour]', colour);
   await page.click('#challenge-form button[type=submit]');
+}
+
+/**
+ * A bot account made over the API (the Bot API: sign up, `POST /api/account/bot`, a `bot`
+ * token, what it accepts): its token, or null where this build has no Bot API.
+ */
+async function botAccount(name) {
+  const r = await fetch(`${BASE}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: name, password: PASSWORD }) });
+  assert.ok(r.ok, `signup ${r.status}`);
+  const { csrf } = await r.json();
+  const headers = { cookie: r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '), 'x-csrf-token': csrf, 'content-type': 'application/json' };
+  const b = await fetch(`${BASE}/api/account/bot`, { method: 'POST', headers });
+  if (b.status === 404) return null;
+  assert.equal(b.status, 200);
+  const tk = await (await fetch(`${BASE}/api/tokens`, { method: 'POST', headers, body: JSON.stringify({ label: 'bridge', scopes: ['bot'] }) })).json();
+  const accepts = { games: ['go'], sizes: [9, 13, 19], clocks: ['none', 'byo-yomi', 'absolute', 'canadian', 'fischer'], rated: 'any', bots: false, max_games: 4 };
+  assert.equal((await api('PUT', '/api/account/bot/accepts', accepts, tk.token)).status, 200);
+  return tk.token;
+}
+
+/** Holds the account's event stream open (a bot is online while it does), each event to `onEvent`; returns its stop. */
+function followEvents(token, onEvent) {
+  const ctl = new AbortController();
+  (async () => {
+    const r = await fetch(`${BASE}/api/stream/events`, { headers: { Authorization: `Bearer ${token}` }, signal: ctl.signal });
+    const reader = r.body.getReader();
+    const dec = new TextDecoder();
+    let buf = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += dec.decode(value, { stream: true });
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        const line = buf.slice(0, i).trim();
+        buf = buf.slice(i + 1);
+        if (line) onEvent(JSON.parse(line));
+      }
+    }
+  })().catch(() => {});
+  return () => ctl.abort();
 }
 
 /** No page of these people met a script error. */
@@ -200,5 +240,45 @@ describe('challenges', () => {
       noErrors(H, K);
     });
     await closeAll(H, K);
+  });
+
+  test('a player opens the Bots list, challenges a bot and plays it in the page (the bot answers over the Bot API)', async (t) => {
+    const bot = `chbot${stamp}`;
+    const token = await botAccount(bot);
+    if (!token) {
+      t.skip('this build has no Bot API');
+      return;
+    }
+    // The bot: online while its stream is open; it accepts what it is sent.
+    let game = null;
+    const stop = followEvents(token, async (ev) => {
+      if (ev.type === 'challenge' && ev.challenge?.status === 'open') {
+        const r = await api('POST', `/api/challenges/${ev.challenge.id}/accept`, {}, token);
+        if (r.status === 200) game = r.data;
+      }
+    });
+    const P = await member(browser, `chalp${stamp}`);
+    await shots(t, [P.page], async () => {
+      await P.page.selectOption('#create select[name=size]', '9');
+      await P.page.waitForSelector(`#bots li[data-bot="${bot}"] [data-bot-online="1"]`, { timeout: 20000 });
+      await Promise.all([P.page.waitForURL(/\/g\/[^/]+$/), P.page.click(`#bots [data-challenge="${bot}"]`)]);
+      assert.ok(game, 'the bot accepted');
+      assert.equal(gameOf(P.page.url()), game.game);
+      // One move each, the player's by a click on the board.
+      const mine = await mySeat(P.page);
+      const botMove = async (point) => {
+        const v = await version(P.page);
+        assert.equal((await act(game.game, token, point)).status, 200);
+        await newerThan(P.page, v);
+      };
+      if (mine === 'white') await botMove('E5');
+      await playPoint(P.page, 'C3');
+      if (mine === 'black') await botMove('E5');
+      const st = (await api('GET', `/api/games/${game.game}`)).data;
+      assert.equal(st.moves.length, 2);
+      noErrors(P);
+    });
+    stop();
+    await closeAll(P);
   });
 });
