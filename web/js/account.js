@@ -100,6 +100,11 @@ export function userName(name, attrs = {}) {
   return isGuest(name) ? h('span', { ...USER, title: t('auth.guest'), ...attrs }, name) : h('span', { ...USER, ...attrs }, name);
 }
 
+/** The BOT mark beside the name of a bot account (the Bot API), in the page's language. */
+export function botMark() {
+  return h('span', { class: 'botmark', 'data-bot-mark': '', title: t('bot.mark.title') }, t('bot.mark'));
+}
+
 /** A link to a player's profile page. */
 export function playerLink(name, text, attrs = {}) {
   // A guest has no profile page: its name is plain text, titled "Guest" in the page's language.

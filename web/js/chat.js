@@ -7,7 +7,7 @@
 import { api } from './api.js';
 import { t, lang } from './i18n.js';
 import { h, say } from './ui.js';
-import { playerLink, USER } from './account.js';
+import { playerLink, USER, botMark } from './account.js';
 
 const MAX = 500;
 
@@ -166,7 +166,7 @@ export class Chat {
     const text = h('span', { class: 'text', 'data-chat-text': '', ...USER }, m.text);
     const report = h('button', { type: 'button', class: 'link report', 'data-report': m.seq, title: t('chat.report'), 'aria-label': `${t('chat.report')}: ${m.name}` }, '⚑');
     report.onclick = () => this.reportForm(li, m);
-    const li = h('li', { 'data-seq': m.seq, 'data-channel': m.channel }, h('time', {}, time), ' ', name, ' ', text, ' ', report);
+    const li = h('li', { 'data-seq': m.seq, 'data-channel': m.channel }, h('time', {}, time), ' ', name, m.bot ? botMark() : '', ' ', text, ' ', report);
     return li;
   }
 

@@ -3,7 +3,7 @@
 // server's answer (a new state, or a 4xx message in place).
 
 import { api, connect, mergeChange, heldSeats, holdSeat, forgetSeat, invites, saveInvite, seatLink, account, inviteSecret, keepInviteSecret } from './api.js';
-import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName, userName } from './account.js';
+import { initAccount, repaintAccount, kindOf, ratingShort, ratingLong, playerLink, displayName, userName, botMark } from './account.js';
 import { Chat } from './chat.js';
 import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
@@ -291,7 +291,7 @@ function renderPlayers() {
     if (info.player) {
       const kind = kindOf(st.game, st.game === 'go' ? st.size : null);
       const rank = kind ? ratingShort(kind, info.player) : '';
-      card.append(h('div', { class: 'who', 'data-player-seat': seat }, playerLink(info.player.name, displayName(info.player.name), { title: info.player.name }), rank ? h('span', { class: 'rank' }, rank) : ''));
+      card.append(h('div', { class: 'who', 'data-player-seat': seat }, playerLink(info.player.name, displayName(info.player.name), { title: info.player.name }), info.player.bot ? botMark() : '', rank ? h('span', { class: 'rank' }, rank) : ''));
     } else if (info.kind === 'bot' && typeof info.rating?.rating === 'number') {
       // A rated bot's fixed rating: its rank and number for Go, the number for Wall Go.
       const kind = kindOf(st.game, st.game === 'go' ? st.size : null);

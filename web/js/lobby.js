@@ -2,7 +2,8 @@
 // finished games with their players, the open seeks and who is online; join an open seat, watch.
 
 import { api, holdSeat, saveInvite, seatLink, seekSocket, lobbySocket, account } from './api.js';
-import { initAccount, repaintAccount, kindOf, ratingShort, rankWords, playerLink, KINDS, isGuest, displayName, userName } from './account.js';
+import { initAccount, repaintAccount, kindOf, ratingShort, rankWords, playerLink, KINDS, isGuest, displayName, userName, botMark } from './account.js';
+import { loadBots } from './bots-list.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
 import { clockString, syncClockFields, formSettings, challengeError } from './challenges.js';
@@ -296,10 +297,19 @@ function item(g) {
   return h('li', { 'data-game': g.id }, h('span', { class: `gicon ${g.game}`, 'aria-hidden': 'true' }, isGo ? '碁' : '벽'), h('div', {}, h('div', { class: 'gtitle' }, title), h('div', { class: 'gmeta' }, meta.flat(Infinity))), acts);
 }
 
+/** The "New game" form's settings as a challenge's (docs/api.md, "Challenges"): the Go ones. */
+function challengeSettings() {
+  const { spec: s } = spec();
+  const out = { game: s.game, clock: s.clock || 'none', rated: !!s.rated, colour: 'random' };
+  if (s.game === 'go') Object.assign(out, { size: s.size, rules: s.rules, handicap: s.handicap }, s.komi !== undefined ? { komi: s.komi } : {});
+  return out;
+}
+
 /** A seat's player in words: `kim (3k)`, the name marked as user text. */
 function playerWords(p, kind) {
   const r = ratingShort(kind || 'go19', p);
-  return r ? [userName(p.name), ` (${r})`] : [userName(p.name)];
+  const mark = p.bot ? [botMark()] : [];
+  return r ? [userName(p.name), ...mark, ` (${r})`] : [userName(p.name), ...mark];
 }
 
 async function loadList(more = false) {
@@ -551,7 +561,7 @@ async function loadOnline() {
     const guests = (r.players || []).filter((p) => isGuest(p.name)).length;
     const items = (r.players || []).filter((p) => !isGuest(p.name)).map((p) => {
       const ranks = KINDS.filter((k) => p.ratings?.[k]?.games).map((k) => `${t(`kind.${k}.short`)} ${ratingShort(k, p.ratings[k])}`);
-      return h('li', { 'data-online': p.name }, playerLink(p.name), ranks.length ? h('small', {}, ` ${ranks.join(' · ')}`) : '');
+      return h('li', { 'data-online': p.name }, playerLink(p.name), p.bot ? botMark() : '', ranks.length ? h('small', {}, ` ${ranks.join(' · ')}`) : '');
     });
     if (guests) items.push(h('li', { class: 'guests', 'data-guests': guests }, t(guests === 1 ? 'lobby.guests.one' : 'lobby.guests', guests)));
     list.replaceChildren(...items);
@@ -586,6 +596,7 @@ initChrome(() => {
   loadList();
   renderSeeks(lastSeeks);
   loadOnline();
+  loadBots(challengeSettings, true);
   repaintAccount();
   if (seeking.offer && !$('#bot-offer').hidden) paintOffer();
   if (!$('#suggest-note').hidden) suggest();
@@ -594,6 +605,7 @@ initChrome(() => {
 initAccount().then(() => {
   syncGuestRated();
   loadOnline();
+  loadBots(challengeSettings);
   if (lastSeeks) renderSeeks(lastSeeks);
   else loadSeeks();
   challenges.load();
@@ -626,4 +638,5 @@ setInterval(() => {
   if (!next) loadList();
   if (!lobbyLive) loadSeeks();
   loadOnline();
+  loadBots(challengeSettings);
 }, 5000);

@@ -7,7 +7,7 @@ import { challengeForm, challengeError, settingsWords, colourWords, reasonWords,
 import { notFoundView } from './ui.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, initChrome, resultShort, clockWords, kindLabel } from './ui.js';
-import { initAccount, repaintAccount, KINDS, kindOf, ratingShort, ratingLong, playerLink, rankWords, rankCode, USER } from './account.js';
+import { initAccount, repaintAccount, KINDS, kindOf, ratingShort, ratingLong, playerLink, rankWords, rankCode, USER, botMark } from './account.js';
 
 const $ = (s) => document.querySelector(s);
 const name = decodeURIComponent(location.pathname.replace(/^\/@\//, '').split('/')[0] || '');
@@ -118,7 +118,7 @@ function gameItem(g) {
   const kind = kindOf(g.game, g.size);
   const size = g.game === 'go' ? (typeof g.size === 'number' ? `${g.size}×${g.size}` : g.size?.cols ? `${g.size.cols}×${g.size.rows}` : '') : '';
   const title = [g.game === 'go' ? `${t('game.go')} ${size}` : t('game.wallgo'), g.rated ? t('rated') : '', g.game === 'go' ? clockWords(g.clock) : ''].filter(Boolean).join(' · ');
-  const vs = opp ? (opp.player ? [t('profile.vs'), ' ', /^guest-/.test(opp.player.name) ? h('span', USER, opp.player.name) : playerLink(opp.player.name), ratingShort(kind, opp.player) ? ` (${ratingShort(kind, opp.player)})` : ''] : opp.kind === 'bot' ? [t('profile.vs'), ' ', kindLabel(opp)] : []) : [];
+  const vs = opp ? (opp.player ? [t('profile.vs'), ' ', /^guest-/.test(opp.player.name) ? h('span', USER, opp.player.name) : playerLink(opp.player.name), opp.player.bot ? botMark() : '', ratingShort(kind, opp.player) ? ` (${ratingShort(kind, opp.player)})` : ''] : opp.kind === 'bot' ? [t('profile.vs'), ' ', kindLabel(opp)] : []) : [];
   const res = outcome(g, seat);
   const colour = seat ? t(`color.${seat}`) : '';
   const acts = h(
@@ -141,7 +141,7 @@ function render() {
   document.title = `${data.name} — baduk`;
   $('#title').textContent = t('profile.title');
   const head = $('#pname');
-  head.replaceChildren(h('span', USER, data.name), data.online ? h('span', { class: 'badge online', 'data-online': '' }, t('profile.online')) : '');
+  head.replaceChildren(h('span', USER, data.name), data.bot ? botMark() : '', data.online ? h('span', { class: 'badge online', 'data-online': '' }, t('profile.online')) : '');
   $('#pmeta').textContent = data.created_at ? t('profile.since', when(data.created_at)) : '';
   const body = $('#ratings tbody');
   body.replaceChildren();

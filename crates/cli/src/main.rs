@@ -4,8 +4,9 @@
 //! command lives in the module named after its job: `go_rules_cmd` (replay, legal, bench go),
 //! `go_score_cmd` (score, life), `go_train_cmd` (go train), `gtp_cmd` (gtp, arena go), `wall_cmd` (play, replay, legal,
 //! perft, bench wall) and `wall_bots_cmd` (train, arena wall, bench search) and `serve_cmd` (serve, wall export,
-//! bench serve).
+//! bench serve) and `bot_cmd` (bot connect).
 
+mod bot_cmd;
 mod error;
 mod go_review_cmd;
 mod go_rules_cmd;
@@ -59,6 +60,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: ArenaCmd,
     },
+    /// Bring your own engine: run a GTP engine as a bot on a baduk server.
+    Bot {
+        #[command(subcommand)]
+        cmd: BotCmd,
+    },
     /// Benchmarks that print a deterministic node count (a signature) and a rate.
     Bench {
         #[command(subcommand)]
@@ -111,6 +117,14 @@ enum ArenaCmd {
     Go(gtp_cmd::ArenaArgs),
 }
 
+/// `baduk bot …`
+#[derive(Subcommand, Debug)]
+enum BotCmd {
+    /// Connect a GTP engine (`-- ENGINE ARGS…`) to a server as a bot account: it accepts the
+    /// challenges its filters allow and plays them (docs/bots.md).
+    Connect(bot_cmd::ConnectArgs),
+}
+
 /// `baduk bench …`
 #[derive(Subcommand, Debug)]
 enum BenchCmd {
@@ -124,6 +138,8 @@ enum BenchCmd {
     Serve(serve_cmd::BenchServeArgs),
     /// A scripted abuse mix (floods, made-up tokens, sockets never read) beside honest games.
     Abuse(serve_cmd::BenchAbuseArgs),
+    /// Many games at once against bots brought by `baduk bot connect` (our engine).
+    Bots(bot_cmd::BenchBotsArgs),
 }
 
 fn main() {
@@ -152,12 +168,16 @@ fn main() {
             ArenaCmd::Wall(a) => wall_bots_cmd::arena(a),
             ArenaCmd::Go(a) => gtp_cmd::arena(a),
         },
+        Cmd::Bot { cmd } => match cmd {
+            BotCmd::Connect(a) => bot_cmd::connect(a),
+        },
         Cmd::Bench { cmd } => match cmd {
             BenchCmd::Go(a) => go_rules_cmd::bench(a),
             BenchCmd::Wall(a) => wall_cmd::bench(a),
             BenchCmd::Search(a) => wall_bots_cmd::bench_search(a),
             BenchCmd::Serve(a) => serve_cmd::bench_serve(a),
             BenchCmd::Abuse(a) => serve_cmd::bench_abuse(a),
+            BenchCmd::Bots(a) => bot_cmd::bench_bots(a),
         },
     };
     if let Err(e) = result {

@@ -37,6 +37,39 @@ impl fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
+/// The answer to command number `id` (`command`), from its non-empty `lines`: the text of a
+/// `=` answer, or the engine's failure.
+pub fn parse_answer(lines: &[String], id: u64, command: &str) -> Result<String, ClientError> {
+    let Some(first) = lines.first() else {
+        return Err(ClientError::Protocol(format!("no answer to `{command}`")));
+    };
+    let (ok, rest) = match first.chars().next() {
+        Some('=') => (true, &first[1..]),
+        Some('?') => (false, &first[1..]),
+        _ => return Err(ClientError::Protocol(format!("unexpected line `{first}`"))),
+    };
+    let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+    if rest[..digits].parse::<u64>().ok() != Some(id) && digits > 0 {
+        return Err(ClientError::Protocol(format!(
+            "answer id {} does not match {id}",
+            &rest[..digits]
+        )));
+    }
+    let mut text = rest[digits..].trim().to_string();
+    for l in &lines[1..] {
+        text.push('\n');
+        text.push_str(l);
+    }
+    if ok {
+        Ok(text)
+    } else {
+        Err(ClientError::Failure {
+            command: command.to_string(),
+            message: text,
+        })
+    }
+}
+
 /// A running GTP engine with its standard input and output.
 pub struct GtpClient {
     child: Child,
@@ -106,32 +139,7 @@ impl GtpClient {
             }
             lines.push(line);
         }
-        let first = lines[0].clone();
-        let (ok, rest) = match first.chars().next() {
-            Some('=') => (true, &first[1..]),
-            Some('?') => (false, &first[1..]),
-            _ => return Err(ClientError::Protocol(format!("unexpected line `{first}`"))),
-        };
-        let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
-        if rest[..digits].parse::<u64>().ok() != Some(id) && digits > 0 {
-            return Err(ClientError::Protocol(format!(
-                "answer id {} does not match {id}",
-                &rest[..digits]
-            )));
-        }
-        let mut text = rest[digits..].trim().to_string();
-        for l in &lines[1..] {
-            text.push('\n');
-            text.push_str(l);
-        }
-        if ok {
-            Ok(text)
-        } else {
-            Err(ClientError::Failure {
-                command: command.to_string(),
-                message: text,
-            })
-        }
+        parse_answer(&lines, id, command)
     }
 
     /// Sends `quit` and waits for the engine to exit.

@@ -11,6 +11,6 @@ pub mod protocol;
 pub mod rules;
 pub mod vertex;
 
-pub use client::{ClientError, GtpClient};
+pub use client::{parse_answer, ClientError, GtpClient};
 pub use engine::{engine_with_options, Engine};
 pub use protocol::{format_response, parse_line, Command};

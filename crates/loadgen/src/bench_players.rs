@@ -115,14 +115,19 @@ impl PlayersReport {
 
 /// A signed-in player: its cookie and CSRF token.
 #[derive(Clone)]
-struct Player {
-    cookie: String,
-    csrf: String,
+pub(crate) struct Player {
+    pub(crate) cookie: String,
+    pub(crate) csrf: String,
 }
 
 type Ws = WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
-async fn sign_up(client: &reqwest::Client, addr: &str, name: &str) -> Result<Player, String> {
+/// Signs `name` up at `addr`: its session.
+pub(crate) async fn sign_up(
+    client: &reqwest::Client,
+    addr: &str,
+    name: &str,
+) -> Result<Player, String> {
     let r = client
         .post(format!("http://{addr}/api/auth/signup"))
         .json(&json!({"username": name, "password": format!("bench-{name}-password")}))

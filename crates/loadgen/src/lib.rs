@@ -5,7 +5,9 @@
 //! - [`bench`]: many concurrent human-versus-human games, the latencies a player waits for.
 //! - [`bench_players`]: accounts, seeks and rated games of many signed-in players.
 //! - [`abuse`]: hostile clients beside honest games, and what the honest ones still get.
+//! - [`bench_bots`]: many games at once against bots brought by `baduk bot connect`.
 
 pub mod abuse;
 pub mod bench;
+pub mod bench_bots;
 pub mod bench_players;

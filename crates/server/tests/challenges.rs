@@ -787,3 +787,45 @@ async fn the_event_stream_sends_what_is_open_then_live_events() {
         assert_eq!((st, code(&v)), (429, "stream.too_many"), "{v}");
     }
 }
+
+#[tokio::test]
+async fn a_seat_joined_by_an_account_starts_the_game_for_both_accounts() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (alice, _) = player(&s, "alice").await;
+        let (bob, bob_name) = player(&s, "bob").await;
+        let mut events = Stream::open(&s, &alice).await.expect("opens");
+        let (st, g) = call(
+            &s,
+            "POST",
+            "/api/games",
+            &alice,
+            Some(json!({"game": "go", "size": 9, "seats": {"white": {"kind": "open"}}})),
+        )
+        .await;
+        assert_eq!(st, 201, "{g}");
+        let id = g["id"].as_str().unwrap().to_string();
+        let (st, v) = call(
+            &s,
+            "POST",
+            &format!("/api/games/{id}/join"),
+            &bob,
+            Some(json!({"seat": "white"})),
+        )
+        .await;
+        assert_eq!(st, 200, "{v}");
+        let v = events.next().await;
+        assert_eq!(
+            (v["type"].as_str(), v["game"]["id"].as_str()),
+            (Some("gameStart"), Some(id.as_str())),
+            "{v}"
+        );
+        assert_eq!(
+            (
+                v["game"]["seat"].as_str(),
+                v["game"]["opponent"]["name"].as_str()
+            ),
+            (Some("black"), Some(bob_name.as_str()))
+        );
+    }
+}

@@ -260,3 +260,23 @@ pub(crate) fn wall_settings(r: &CreateReq) -> Result<Settings, ActError> {
         turn_ms: (secs * 1000.0).round() as i64,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn settings_show_size_komi_and_clock_apart_from_the_rules() {
+        let s = settings_of(&json!({"game": "go", "size": [13, 9], "rules": "chinese",
+            "komi": 0.5, "clock": "byo-yomi:600:5:30", "handicap": 2}))
+        .unwrap();
+        assert_eq!(
+            settings_json(&s, true),
+            json!({"game": "go", "size": [13, 9], "rules": "chinese", "komi": 0.5,
+                "handicap": 2, "clock": "byo-yomi:600:5:30", "rated": true})
+        );
+        let w = settings_of(&json!({"game": "wallgo", "turn_seconds": 30})).unwrap();
+        assert_eq!(settings_json(&w, false)["turn_seconds"], 30);
+    }
+}

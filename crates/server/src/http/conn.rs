@@ -236,6 +236,46 @@ impl http_body::Body for TimedBody {
     }
 }
 
+/// The body of a streamed answer (NDJSON: the event and game streams of the Bot API): the
+/// request counts as in flight until the body ends, so the idle watchdog leaves the connection
+/// alone while it streams (the stream itself ends a reader that does not read); it ends when
+/// the server stops, so a stop does not wait for it.
+struct StreamedBody {
+    inner: Body,
+    _busy: InFlight,
+    stopped: Pin<Box<dyn Future<Output = ()> + Send>>,
+}
+
+impl http_body::Body for StreamedBody {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, axum::Error>>> {
+        if self.stopped.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(None);
+        }
+        http_body::Body::poll_frame(Pin::new(&mut self.inner), cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        http_body::Body::is_end_stream(&self.inner)
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::Body::size_hint(&self.inner)
+    }
+}
+
+/// Whether an answer is a stream (`application/x-ndjson`) that keeps its request in flight.
+fn is_stream(resp: &axum::response::Response) -> bool {
+    resp.headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/x-ndjson"))
+}
+
 /// Why the watchdog closed a connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Closed {
@@ -326,6 +366,7 @@ pub async fn serve(
         let app = app.clone();
         let lim = lim.clone();
         let mut stop = stop_rx.clone();
+        let stop_streams = stop_rx.clone();
         let done = done_tx.clone();
         tokio::spawn(async move {
             let a = activity.clone();
@@ -334,6 +375,7 @@ pub async fn serve(
                 hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
                     let busy = InFlight::new(&a);
                     let app = app.clone();
+                    let mut stop = stop_streams.clone();
                     async move {
                         let mut req = req.map(|b| {
                             let b = Body::new(b);
@@ -349,8 +391,23 @@ pub async fn serve(
                         });
                         req.extensions_mut().insert(ConnectInfo(peer));
                         let answer = tower::ServiceExt::oneshot(app, req).await;
-                        drop(busy);
-                        answer
+                        answer.map(|resp| {
+                            if is_stream(&resp) {
+                                let stopped = Box::pin(async move {
+                                    let _ = stop.wait_for(|s| *s).await;
+                                });
+                                resp.map(|inner| {
+                                    Body::new(StreamedBody {
+                                        inner,
+                                        _busy: busy,
+                                        stopped,
+                                    })
+                                })
+                            } else {
+                                drop(busy);
+                                resp
+                            }
+                        })
                     }
                 });
             let conn = hyper::server::conn::http1::Builder::new()

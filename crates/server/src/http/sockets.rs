@@ -178,6 +178,7 @@ pub(super) struct SocketSeat {
     client: ClientKey,
     h: Option<Arc<crate::game::hub::Handle>>,
     game: Option<(String, Role)>,
+    _counted: crate::state::ClientSocket,
 }
 
 impl SocketSeat {
@@ -187,19 +188,8 @@ impl SocketSeat {
         client: ClientKey,
         on: Option<(&Arc<crate::game::hub::Handle>, &str, Role)>,
     ) -> Option<SocketSeat> {
-        let per_client = st.limits.sockets_per_client;
         let per_game = st.limits.sockets_per_game;
-        // The client's sockets on the cluster's other processes count too (as last reported).
-        let elsewhere = if per_client > 0 {
-            st.hub.cluster.remote_use.sockets_of(&client, now_ms())
-        } else {
-            0
-        };
-        let mut open = st.open_sockets.lock().expect("sockets lock");
-        let mine = open.get(&client).copied().unwrap_or(0);
-        if per_client > 0 && mine + elsewhere >= per_client {
-            return None;
-        }
+        let counted = crate::state::ClientSocket::take(st, client)?;
         if let Some((_, id, role)) = on {
             let mut g = st.game_sockets.lock().expect("game sockets lock");
             if !admits(&g, id, client, role, per_game) {
@@ -207,7 +197,6 @@ impl SocketSeat {
             }
             count(&mut g, id, client, role, true);
         }
-        open.insert(client, mine + 1);
         if let Some((h, _, _)) = on {
             h.sockets.fetch_add(1, Ordering::Relaxed);
         }
@@ -216,6 +205,7 @@ impl SocketSeat {
             client,
             h: on.map(|(h, _, _)| h.clone()),
             game: on.map(|(_, id, role)| (id.to_string(), role)),
+            _counted: counted,
         })
     }
 
@@ -252,13 +242,6 @@ impl Drop for SocketSeat {
         if let Some((id, role)) = &self.game {
             let mut g = self.st.game_sockets.lock().expect("game sockets lock");
             count(&mut g, id, self.client, *role, false);
-        }
-        let mut open = self.st.open_sockets.lock().expect("sockets lock");
-        if let Some(n) = open.get_mut(&self.client) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.client);
-            }
         }
     }
 }
@@ -471,11 +454,9 @@ pub async fn ws_reply_as(
     let err = |e: ActError| json!({"type": "error", "id": mid, "status": e.status, "error": e.message, "code": e.code, "args": e.args});
     let account = me.who.as_ref().map(|w| w.account.id.clone());
     // An API token without `play` reads over the socket but neither acts nor chats for its
-    // account (a seat token still acts: it is the seat's own credential).
-    let no_play = me
-        .who
-        .as_ref()
-        .and_then(|w| w.may(crate::players::accounts::PLAY).err());
+    // account (a seat token still acts: it is the seat's own credential); a bot account acts
+    // and chats with its `bot` token only.
+    let no_play = me.who.as_ref().and_then(|w| w.may_play().err());
     match (msg.kind.as_deref(), msg.action.as_deref(), msg.token.as_deref()) {
         (Some("ping"), None, _) => json!({"type": "pong", "id": mid}),
         // The client missed a delta (its `base` was not the version it holds): the full state.

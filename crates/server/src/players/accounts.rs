@@ -37,7 +37,7 @@ pub const READ: &str = "read";
 pub const PLAY: &str = "play";
 /// The scope that challenges and answers challenges (`/api/challenges…`).
 pub const CHALLENGE: &str = "challenge";
-/// The scope of a bot account's bridge: its events, games and challenges.
+/// The scope of a bot account's tokens (the Bot API): its games, challenges and streams only.
 pub const BOT: &str = "bot";
 /// The scopes of a token made without a choice, and of tokens made before scopes existed.
 pub const DEFAULT_SCOPES: [&str; 2] = [READ, PLAY];
@@ -104,6 +104,35 @@ impl Identity {
             .with_code("auth.scope", json!({"scope": scope, "scopes": scopes}))),
         }
     }
+}
+
+impl Identity {
+    /// Whether this request is a bot account's, with an API token holding the `bot` scope (a
+    /// person's token made with it before bot accounts existed means nothing more).
+    pub fn bot_token(&self) -> bool {
+        self.account.bot
+            && matches!(&self.via, Via::ApiToken { scopes } if scopes.iter().any(|s| s == BOT))
+    }
+
+    /// Whether this request may play for its account (act in its seats, chat, join, seek): a
+    /// person's session or `play` token (else 403 `auth.scope`); a bot account's `bot` token
+    /// only (else 403 `bot.token_only`).
+    pub fn may_play(&self) -> Result<(), ActError> {
+        match (self.account.bot, self.bot_token()) {
+            (true, true) => Ok(()),
+            (true, false) => Err(bot_token_only()),
+            (false, _) => self.may(PLAY),
+        }
+    }
+}
+
+/// 403 `bot.token_only`: a bot account plays (acts, chats, joins) through a `bot` token only.
+pub fn bot_token_only() -> ActError {
+    ActError::forbidden(
+        "this is a bot account: it plays only through an API token with the `bot` scope \
+         (its session and other tokens read, but do not act, chat, join or seek)",
+    )
+    .with_code("bot.token_only", Value::Null)
 }
 
 /// 403 `auth.session_only`: an account-level action (sign out everywhere, API tokens) needs

@@ -31,7 +31,7 @@ pub const CHANNELS: &[&str] = &["players", "spectators"];
 /// The routes of chat history and reports.
 pub fn routes() -> Router<AppState> {
     Router::new()
-        .route("/api/games/{id}/chat", get(history))
+        .route("/api/games/{id}/chat", get(history).post(say))
         .route("/api/games/{id}/chat/{seq}/report", post(report))
 }
 
@@ -169,7 +169,7 @@ pub async fn post_message(
             Ok(_) => {
                 seq = n + 1;
                 // The other processes' watchers hear of it from the bus, when it commits.
-                let event = chat_event(seq, channel, &who.account.name, &text, at);
+                let event = chat_event(seq, channel, &who.account, &text, at);
                 if let Some(p) = crate::cluster::bus::chat_payload(
                     &id,
                     &st.hub.cluster.node,
@@ -191,19 +191,55 @@ pub async fn post_message(
     if seq == 0 {
         return Err(ActError::conflict("chat: busy, try again"));
     }
-    let event: Arc<str> = chat_event(seq, channel, &who.account.name, &text, at).into();
+    let event: Arc<str> = chat_event(seq, channel, &who.account, &text, at).into();
     let _ = h.chat.send((channel == "players", event));
-    Ok(chat_message(seq, channel, &who.account.name, &text, at))
+    Ok(chat_message(
+        seq,
+        channel,
+        (&who.account.name, who.account.bot),
+        &text,
+        at,
+    ))
 }
 
-/// One stored chat message as clients read it.
-fn chat_message(seq: i64, channel: &str, name: &str, text: &str, at: i64) -> Value {
-    json!({"seq": seq, "channel": channel, "name": name, "text": text, "at": at})
+/// One stored chat message as clients read it (`bot`: its author is a bot account).
+fn chat_message(seq: i64, channel: &str, (name, bot): (&str, bool), text: &str, at: i64) -> Value {
+    json!({"seq": seq, "channel": channel, "name": name, "text": text, "at": at, "bot": bot})
 }
 
 /// The socket message that brings one chat message to watchers.
-fn chat_event(seq: i64, channel: &str, name: &str, text: &str, at: i64) -> String {
-    json!({"type": "chat", "message": chat_message(seq, channel, name, text, at)}).to_string()
+fn chat_event(seq: i64, channel: &str, author: &accounts::Account, text: &str, at: i64) -> String {
+    let m = chat_message(seq, channel, (&author.name, author.bot), text, at);
+    json!({"type": "chat", "message": m}).to_string()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SayReq {
+    text: String,
+    /// `players` (a seat's holder only) or `spectators` (the default).
+    #[serde(default)]
+    channel: Option<String>,
+}
+
+/// `POST /api/games/{id}/chat` `{"text", "channel"}`: a message from a signed-in account (a
+/// bot's with its `bot` token), as the game socket's `chat` sends one; `201 {"message"}`.
+async fn say(
+    State(st): State<AppState>,
+    Extension(auth): Extension<Auth>,
+    Extension(client): Extension<ClientKey>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Response, ActError> {
+    let who = auth.require()?;
+    who.may_play()?;
+    let req: SayReq = crate::state::parse_json(&body)?;
+    let h = st.hub.get(&id).await?;
+    let player = is_player(&h, &auth, &headers).await;
+    let channel = req.channel.as_deref().unwrap_or("spectators");
+    let m = post_message(&st, &h, who, player, &client, channel, &req.text).await?;
+    Ok((StatusCode::CREATED, Json(json!({ "message": m }))).into_response())
 }
 
 async fn history(
@@ -215,7 +251,8 @@ async fn history(
     let h = st.hub.get(&id).await?;
     let player = is_player(&h, &auth, &headers).await;
     let rows = sqlx::query(
-        "SELECT seq, channel, name, text, at FROM chat WHERE game_id = $1 ORDER BY seq",
+        "SELECT c.seq, c.channel, c.name, c.text, c.at, COALESCE(a.bot, 0) FROM chat c \
+         LEFT JOIN accounts a ON a.id = c.account_id WHERE c.game_id = $1 ORDER BY c.seq",
     )
     .bind(&id)
     .fetch_all(&st.hub.store.pool)
@@ -229,7 +266,7 @@ async fn history(
         }
         out.push(json!({"seq": r.try_get::<i64, _>(0).map_err(db)?, "channel": channel,
             "name": r.try_get::<String, _>(2).map_err(db)?, "text": r.try_get::<String, _>(3).map_err(db)?,
-            "at": r.try_get::<i64, _>(4).map_err(db)?}));
+            "at": r.try_get::<i64, _>(4).map_err(db)?, "bot": r.try_get::<i64, _>(5).map_err(db)? != 0}));
     }
     Ok(Json(json!({ "messages": out })))
 }

@@ -78,7 +78,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/players/{name}", get(profile))
         .route("/api/players/{name}/games.sgf", get(games_sgf))
         .route("/api/suggest", get(suggest))
-        .route("/api/bots", get(bots))
 }
 
 fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -92,7 +91,8 @@ fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v.trim())
 }
 
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+/// The `Authorization: Bearer` credential of a request (an API token or a seat token).
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
     let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let t = v
         .strip_prefix("Bearer ")
@@ -239,6 +239,9 @@ pub async fn identify(State(st): State<AppState>, mut req: Request, next: Next) 
         return session_ended().into_response();
     }
     if let Some(id) = &auth.who {
+        if let Err(e) = tokens::bot_may(id, req.method(), &path) {
+            return e.into_response();
+        }
         st.touch(&id.account.id);
     }
     req.extensions_mut().insert(auth);
@@ -330,9 +333,10 @@ pub async fn player_of(
     })
 }
 
-async fn account_json(store: &Store, a: &Account) -> Result<Value, ActError> {
+/// An account as its owner reads it: `{"name", "guest", "bot", "created_at", "ratings"}`.
+pub(crate) async fn account_json(store: &Store, a: &Account) -> Result<Value, ActError> {
     Ok(
-        json!({"name": a.name, "guest": a.guest, "created_at": a.created_at,
+        json!({"name": a.name, "guest": a.guest, "bot": a.bot, "created_at": a.created_at,
         "ratings": ratings_of(store, &a.id).await?}),
     )
 }
@@ -631,7 +635,7 @@ async fn players_online(
         .map_err(accounts::storage)?;
     let mut out = Vec::new();
     for a in accounts {
-        out.push(json!({"name": a.name, "guest": a.guest, "ratings": ratings_of(&st.hub.store, &a.id).await?}));
+        out.push(json!({"name": a.name, "guest": a.guest, "bot": a.bot, "ratings": ratings_of(&st.hub.store, &a.id).await?}));
     }
     Ok(Json(json!({ "players": out })))
 }
@@ -759,7 +763,7 @@ async fn profile(
         .collect();
     let seen = store.seen_at(&a.id).await.map_err(accounts::storage)?;
     Ok(Json(json!({
-        "name": a.name, "guest": a.guest, "created_at": a.created_at,
+        "name": a.name, "guest": a.guest, "bot": a.bot, "created_at": a.created_at,
         "online": crate::game::hub::now_ms() - seen < ONLINE_MS,
         "ratings": ratings_of(store, &a.id).await?,
         "history": history, "games": games, "opponents": opponents,
@@ -873,7 +877,9 @@ async fn suggest(
     ))
 }
 
-async fn bots() -> Json<Value> {
+/// The server's own bots' ratings by kind: `{KIND: [{"bot", "options", "rating", "rank"}…]}`
+/// (`GET /api/bots` carries them beside the bot accounts).
+pub fn bot_levels() -> Value {
     let mut m = serde_json::Map::new();
     for kind in KINDS {
         let list: Vec<Value> = bots_for(kind)
@@ -885,7 +891,7 @@ async fn bots() -> Json<Value> {
             .collect();
         m.insert(kind.to_string(), Value::Array(list));
     }
-    Json(Value::Object(m))
+    Value::Object(m)
 }
 
 /// The rating kind of a game's settings as the API names it (for seats and seeks).

@@ -81,6 +81,9 @@ async fn create(
     body: Bytes,
 ) -> Result<Response, ActError> {
     let who = auth.require()?.clone();
+    if who.account.bot {
+        return Err(crate::players::tokens::bots_never_seek());
+    }
     if body.is_empty() {
         return Err(ActError::bad_request("the request has no JSON body"));
     }

@@ -26,11 +26,16 @@ const SESSION_ONLY: &[&str] = &["/api/auth/logout-all", "/api/tokens"];
 /// again before it acts or chats for the account.
 pub(crate) fn token_may(who: &Identity, method: &Method, path: &str) -> Result<(), ActError> {
     let under = |p: &str| path == p || path.strip_prefix(p).is_some_and(|r| r.starts_with('/'));
-    if SESSION_ONLY.iter().any(|p| under(p)) {
+    // Becoming a bot is the owner's act (`/api/account/bot` itself; its `/accepts` is a bot token's).
+    if SESSION_ONLY.iter().any(|p| under(p)) || path == "/api/account/bot" {
         return Err(accounts::session_only());
     }
     if SESSION_MAKERS.contains(&path) || path == "/api/auth/logout" {
         return Ok(());
+    }
+    // The Bot API: a `bot` token does its own list of things (below).
+    if who.bot_token() {
+        return bot_token_may(method, path);
     }
     if path.starts_with("/ws/seeks/") {
         return who.may(accounts::PLAY);
@@ -50,6 +55,68 @@ pub(crate) fn token_may(who: &Identity, method: &Method, path: &str) -> Result<(
         return who.may(accounts::READ);
     }
     who.may(accounts::PLAY)
+}
+
+/// The changes a `bot` token makes besides reading: actions and chat in its account's games
+/// (`/api/games/{id}/actions`, `/api/games/{id}/chat`), challenges, and what its bot accepts.
+fn bot_token_change(path: &str) -> bool {
+    let under = |p: &str| path == p || path.strip_prefix(p).is_some_and(|r| r.starts_with('/'));
+    if under("/api/challenges") || path == "/api/account/bot/accepts" {
+        return true;
+    }
+    let game = path.strip_prefix("/api/games/").unwrap_or("");
+    matches!(game.split_once('/'), Some((id, "actions" | "chat")) if !id.is_empty() && !id.contains('/'))
+}
+
+/// What a `bot`-scope token may do: read (GETs, streams and game sockets), act and chat in its
+/// account's games, challenges, `PUT /api/account/bot/accepts`; never seek (`403` `seek.bot`);
+/// anything else `403` `auth.scope`.
+fn bot_token_may(method: &Method, path: &str) -> Result<(), ActError> {
+    if path.starts_with("/ws/seeks/") || path == "/api/seeks" || path.starts_with("/api/seeks/") {
+        return Err(bots_never_seek());
+    }
+    if path.starts_with("/ws/")
+        || matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+        || bot_token_change(path)
+    {
+        return Ok(());
+    }
+    Err(ActError::forbidden(
+        "a bot token plays its account's games (actions, chat), challenges and streams; \
+         it does not do this",
+    )
+    .with_code(
+        "auth.scope",
+        json!({"scope": "play", "scopes": [accounts::BOT]}),
+    ))
+}
+
+/// 403 `seek.bot`: bots never seek ("play now"); people challenge them.
+pub(crate) fn bots_never_seek() -> ActError {
+    ActError::forbidden("a bot account never seeks: people challenge it")
+        .with_code("seek.bot", Value::Null)
+}
+
+/// What a bot account may do with this request, whatever proved it: no seeks (`403`
+/// `seek.bot`), and making games, joining, acting and chatting through a `bot` token only (`403`
+/// `bot.token_only`). Anyone else: no limit here.
+pub(crate) fn bot_may(who: &Identity, method: &Method, path: &str) -> Result<(), ActError> {
+    if !who.account.bot {
+        return Ok(());
+    }
+    if path.starts_with("/ws/seeks/") || (path == "/api/seeks" && *method == Method::POST) {
+        return Err(bots_never_seek());
+    }
+    if who.bot_token() || matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        return Ok(());
+    }
+    let game = path.strip_prefix("/api/games/").unwrap_or("");
+    let plays = path == "/api/games"
+        || matches!(game.split_once('/'), Some((_, "actions" | "join" | "chat")));
+    if plays {
+        return Err(accounts::bot_token_only());
+    }
+    Ok(())
 }
 
 /// The account behind a session (the cookie): an API token does no account-level action, so
@@ -116,6 +183,12 @@ pub(crate) async fn create_token(
         ));
     }
     let scopes = accounts::chosen_scopes(req.scopes.as_deref())?;
+    if scopes.contains(&accounts::BOT) && !who.account.bot {
+        return Err(ActError::forbidden(
+            "the `bot` scope is for bot accounts only (POST /api/account/bot makes one)",
+        )
+        .with_code("auth.bot_scope", Value::Null));
+    }
     match st
         .hub
         .store

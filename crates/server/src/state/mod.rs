@@ -277,6 +277,47 @@ impl AppState {
     }
 }
 
+/// One open socket or stream counted against its client's cap (`--sockets-per-client`, the
+/// client's sockets on the cluster's other processes included); dropping it uncounts.
+pub struct ClientSocket {
+    open: Arc<Mutex<HashMap<ClientKey, usize>>>,
+    client: ClientKey,
+}
+
+impl ClientSocket {
+    /// Counts one more socket (or stream) of `client`, or None when it holds its most.
+    pub fn take(st: &AppState, client: ClientKey) -> Option<ClientSocket> {
+        let per_client = st.limits.sockets_per_client;
+        let elsewhere = if per_client > 0 {
+            st.hub.cluster.remote_use.sockets_of(&client, now_ms())
+        } else {
+            0
+        };
+        let mut open = st.open_sockets.lock().expect("sockets lock");
+        let mine = open.get(&client).copied().unwrap_or(0);
+        if per_client > 0 && mine + elsewhere >= per_client {
+            return None;
+        }
+        open.insert(client, mine + 1);
+        Some(ClientSocket {
+            open: st.open_sockets.clone(),
+            client,
+        })
+    }
+}
+
+impl Drop for ClientSocket {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().expect("sockets lock");
+        if let Some(n) = open.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.client);
+            }
+        }
+    }
+}
+
 impl IntoResponse for ActError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);

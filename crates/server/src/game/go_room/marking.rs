@@ -110,6 +110,27 @@ impl GoRoom {
         }
     }
 
+    /// What the server answers for a bot account's seat (the Bot API): as
+    /// [`GoRoom::bot_marking_answer`], but a chain of the bot's that the estimator could not
+    /// settle and a person marked dead is disputed (settled as the rules say: verification,
+    /// confirmation or resumption), never accepted on the person's word.
+    pub fn bot_account_marking_answer(&self, seat: usize) -> &'static str {
+        let answer = self.bot_marking_answer();
+        let (Some(m), "accept") = (&self.marking, answer) else {
+            return answer;
+        };
+        let board = self.game.board();
+        let mine = color_of(seat);
+        let marked_dead = m.unsettled.iter().any(|&p| {
+            board.get(p) == Some(mine) && board.chain_stones(p).any(|s| m.dead.contains(s))
+        });
+        if marked_dead {
+            "dispute"
+        } else {
+            "accept"
+        }
+    }
+
     /// The ways a dispute can go under these rules (`resume`, `verify`, `confirm`).
     pub fn dispute_ways(&self) -> &'static [&'static str] {
         match self.rules.life {

@@ -552,7 +552,9 @@ impl GoRoom {
     }
 
     /// The endings only the server stores (the room refuses them from clients): `abandon` (the
-    /// seat to move made no move in the server's limit and loses, SGF `+F`), `cancel` (nobody
+    /// seat to move made no move in the server's limit and loses, SGF `+F`), `forfeit` (a bot
+    /// account's seat sent [`ILLEGAL_IN_ROW`](crate::game::room::ILLEGAL_IN_ROW) illegal moves
+    /// in a row and loses, SGF `+F`), `cancel` (nobody
     /// joined: no result) and `marks-timeout` (the dead-stone phase's clock ran out: the marks
     /// as they stand are counted).
     fn server_ending(
@@ -573,6 +575,23 @@ impl GoRoom {
                         SEATS[seat]
                     ),
                     ("result.abandoned", json!({"seat": SEATS[seat]})),
+                )
+            }
+            "forfeit" => {
+                let loser = color_of(seat);
+                (
+                    format!("{}+F", loser.opponent().letter()),
+                    Some(loser.opponent()),
+                    "forfeit",
+                    format!(
+                        "{} (a bot account) sent {} illegal moves in a row and forfeits",
+                        SEATS[seat],
+                        crate::game::room::ILLEGAL_IN_ROW
+                    ),
+                    (
+                        "result.forfeit",
+                        json!({"seat": SEATS[seat], "illegal": crate::game::room::ILLEGAL_IN_ROW}),
+                    ),
                 )
             }
             "cancel" => (

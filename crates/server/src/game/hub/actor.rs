@@ -191,8 +191,13 @@ impl Hub {
         if let Some((s, a)) = room.timeout_action(now) {
             self.commit(h, room, s, &a, now, Origin::Clock).await?;
         }
-        self.commit(h, room, seat, action, now, Origin::Player)
-            .await?;
+        match self
+            .commit(h, room, seat, action, now, Origin::Player)
+            .await
+        {
+            Ok(_) => room.illegal_in_row[seat] = 0,
+            Err(e) => return Err(self.strike(h, room, seat, e, now).await),
+        }
         Ok((seat, now))
     }
 
@@ -307,7 +312,7 @@ impl Hub {
             old.store(true, Ordering::Relaxed);
         }
         // Only the owner's bots play (another process's copy is for its watchers).
-        if room.is_over() || !h.owned() {
+        if room.is_over() || !h.owned() || self.answer_for_bot_account(h, room) {
             return;
         }
         let Some((seat, spec)) = bot_to_act(room) else {

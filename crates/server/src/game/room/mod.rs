@@ -241,7 +241,10 @@ impl Default for Ends {
 }
 
 /// Actions only the server's clock stores (a client that sends one is refused).
-pub const SERVER_ACTIONS: &[&str] = &["timeout", "abandon", "cancel", "marks-timeout"];
+pub const SERVER_ACTIONS: &[&str] = &["timeout", "abandon", "cancel", "marks-timeout", "forfeit"];
+
+/// Illegal moves in a row after which a bot account's seat forfeits a Go game (`forfeit`).
+pub const ILLEGAL_IN_ROW: u32 = 3;
 
 /// Undo requests a seat may make in one turn.
 pub const UNDO_PER_TURN: usize = 2;
@@ -279,6 +282,9 @@ pub struct Room {
     pub rated: bool,
     /// The ratings the result moved (a rated game that ended).
     pub rating_changes: Vec<RatingChange>,
+    /// Illegal moves each seat sent in a row on its turn (a bot account's forfeits at
+    /// [`ILLEGAL_IN_ROW`]). In memory only: a restart or a reload of the room starts it again.
+    pub illegal_in_row: [u32; 2],
 }
 
 /// Builds the game's core from its settings.
@@ -323,6 +329,7 @@ impl Room {
             ends: Ends::default(),
             rated: false,
             rating_changes: Vec::new(),
+            illegal_in_row: [0, 0],
         })
     }
 
