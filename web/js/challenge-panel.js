@@ -6,7 +6,7 @@
 import { api, account } from './api.js';
 import { t } from './i18n.js';
 import { h, copyButton } from './ui.js';
-import { playerLink, kindOf, ratingShort } from './account.js';
+import { playerLink, kindOf, ratingShort, botMark } from './account.js';
 import { DECLINE_REASONS, settingsWords, colourWords, reasonWords, challengeError, acceptAndGo, acceptedGame, isChallenger, eventOf, goToGame } from './challenges.js';
 
 const EVENTS = new Set(['challenge', 'challengeAccepted', 'challengeCanceled', 'challengeDeclined', 'gameStart']);
@@ -15,7 +15,7 @@ const EVENTS = new Set(['challenge', 'challengeAccepted', 'challengeCanceled', '
 function who(p, settings) {
   if (!p) return [t('ch.anyone')];
   const r = ratingShort(kindOf(settings?.game || 'go', settings?.size) || 'go19', p);
-  return [playerLink(p.name), r ? ` (${r})` : '', p.bot ? h('span', { class: 'badge bot' }, t('ch.bot')) : ''];
+  return [playerLink(p.name), r ? ` (${r})` : '', p.bot ? botMark() : ''];
 }
 
 const linkOf = (ch) => `${location.origin}${ch.url || `/c/${encodeURIComponent(ch.id)}`}`;

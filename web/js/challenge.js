@@ -6,7 +6,7 @@
 import { api, account, eventStream } from './api.js';
 import { t, applyStatic } from './i18n.js';
 import { h, initChrome, copyButton, notFoundView } from './ui.js';
-import { initAccount, repaintAccount, playerLink, kindOf, ratingShort } from './account.js';
+import { initAccount, repaintAccount, playerLink, kindOf, ratingShort, botMark } from './account.js';
 import { settingsWords, colourWords, reasonWords, challengeError, acceptAndGo, isChallenger, eventOf, fresh, goToGame } from './challenges.js';
 
 const $ = (s) => document.querySelector(s);
@@ -18,7 +18,7 @@ const sameName = (a, b) => String(a || '').toLowerCase() === String(b || '').toL
 
 function person(p) {
   const r = ratingShort(kindOf(ch.settings?.game || 'go', ch.settings?.size) || 'go19', p);
-  return [playerLink(p.name), r ? ` (${r})` : '', p.bot ? h('span', { class: 'badge bot' }, t('ch.bot')) : ''];
+  return [playerLink(p.name), r ? ` (${r})` : '', p.bot ? botMark() : ''];
 }
 
 /** Whether the visitor may accept: signed in with a name, not the challenger, the addressee (or anyone for an open one). */
