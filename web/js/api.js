@@ -151,6 +151,13 @@ export const api = {
   cancelSeek: (id) => call('DELETE', `/api/seeks/${enc(id)}`),
   seeks: () => call('GET', '/api/seeks'),
 
+  // Challenges (docs/api.md, "Challenges"): to a named player, or open (`to: null`) by link.
+  challenges: () => call('GET', '/api/challenges'),
+  getChallenge: (id) => call('GET', `/api/challenges/${enc(id)}`),
+  acceptChallenge: (id) => call('POST', `/api/challenges/${enc(id)}/accept`),
+  declineChallenge: (id, reason) => call('POST', `/api/challenges/${enc(id)}/decline`, reason ? { reason } : {}),
+  cancelChallenge: (id) => call('POST', `/api/challenges/${enc(id)}/cancel`),
+
   // Chat.
   chat: (id) => call('GET', `/api/games/${enc(id)}/chat`),
   report: (id, seq, reason) => call('POST', `/api/games/${enc(id)}/chat/${enc(seq)}/report`, { reason }),
@@ -331,6 +338,73 @@ function socketTo(path, { onMessage, onStatus }) {
       if (!ws || ws.readyState !== WebSocket.OPEN) return false;
       ws.send(JSON.stringify(msg));
       return true;
+    },
+  };
+}
+
+/**
+ * The account's events (`GET /api/stream/events`, NDJSON: `challenge`, `challengeCanceled`,
+ * `challengeDeclined`, `gameStart`, `gameFinish`), read with a streaming fetch and opened again
+ * with back-off when the line drops. A refusal (no session: 401, 403, 404) ends it; too many
+ * streams (429) waits longer. `stop()` closes it.
+ */
+export function eventStream({ onEvent, onStatus }) {
+  let stopped = false;
+  let ctl = null;
+  let delay = 500;
+  const run = async () => {
+    while (!stopped) {
+      ctl = new AbortController();
+      let res = null;
+      try {
+        res = await fetch('/api/stream/events', { credentials: 'same-origin', signal: ctl.signal, headers: { Accept: 'application/x-ndjson' } });
+      } catch {
+        res = null;
+      }
+      if (stopped) return;
+      if (res && res.ok && res.body) {
+        delay = 500;
+        onStatus?.('open');
+        const reader = res.body.getReader();
+        const dec = new TextDecoder();
+        let buf = '';
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buf += dec.decode(value, { stream: true });
+            let nl;
+            while ((nl = buf.indexOf('\n')) >= 0) {
+              const line = buf.slice(0, nl).trim();
+              buf = buf.slice(nl + 1);
+              if (!line) continue; // a keep-alive
+              let ev = null;
+              try {
+                ev = JSON.parse(line);
+              } catch {
+                continue;
+              }
+              onEvent(ev);
+            }
+          }
+        } catch {
+          /* dropped: opened again below */
+        }
+        if (stopped) return;
+        onStatus?.('closed');
+      } else if (res && [400, 401, 403, 404].includes(res.status)) {
+        onStatus?.('refused');
+        return;
+      } else if (res && res.status === 429) delay = Math.max(delay, 10000);
+      await new Promise((ok) => setTimeout(ok, delay));
+      delay = Math.min(delay * 2, 15000);
+    }
+  };
+  run();
+  return {
+    stop() {
+      stopped = true;
+      ctl?.abort();
     },
   };
 }

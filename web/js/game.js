@@ -9,7 +9,8 @@ import { t, lang, setLang, applyStatic } from './i18n.js';
 import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
-import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton, variantWords } from './ui.js';
+import { Rematch } from './rematch.js';
+import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton, variantWords, notFoundView } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
 const $ = (sel) => document.querySelector(sel);
@@ -50,6 +51,7 @@ const page = {
   resignArmed: false,
   lastSeq: -1,
   pending: null, // {t0, version} of the action in flight
+  rematch: new Rematch(document.getElementById('rematch'), id),
 };
 
 // What tests and curious people can read: round-trip times of this page's own actions.
@@ -226,6 +228,7 @@ function render() {
   renderStatus();
   renderControls();
   renderResult();
+  page.rematch.update(st);
   renderMoves();
   renderReplayBar();
   renderInvites();
@@ -939,14 +942,7 @@ async function rotateInvite(seat, link) {
 // ---- start ----------------------------------------------------------------------------------
 
 function notFound() {
-  $('#main').hidden = true;
-  const nf = $('#notfound');
-  nf.hidden = false;
-  nf.querySelector('h1').textContent = t('notfound.title');
-  nf.querySelector('p').textContent = t('notfound.body', id);
-  nf.querySelector('a').textContent = t('notfound.back');
-  document.title = `${t('notfound.title')} — baduk`;
-  document.body.dataset.status = 'notfound';
+  notFoundView(t('notfound.title'), t('notfound.body', id));
 }
 
 /**

@@ -6,6 +6,8 @@ import { initAccount, repaintAccount, kindOf, ratingShort, rankWords, playerLink
 import { loadBots } from './bots-list.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
+import { clockString, syncClockFields, formSettings, challengeError } from './challenges.js';
+import { ChallengePanel } from './challenge-panel.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
@@ -70,6 +72,7 @@ function setGame(g) {
   $('#tab-wallgo').setAttribute('aria-selected', String(g === 'wallgo'));
   $('#go-fields').hidden = g !== 'go';
   $('#wallgo-fields').hidden = g !== 'wallgo';
+  $('#link-challenge-btn').hidden = g !== 'go';
   $('#seats').replaceChildren();
   renderSeats();
 }
@@ -77,8 +80,7 @@ function setGame(g) {
 function syncGoFields() {
   const custom = form.size.value === 'custom';
   for (const el of form.querySelectorAll('.custom-size')) el.hidden = !custom;
-  const clock = form.clock.value;
-  for (const el of form.querySelectorAll('.clockf')) el.hidden = !el.dataset.for.split(' ').includes(clock);
+  syncClockFields(form);
 }
 
 // ---- a named opponent: handicap and komi suggested from the rating gap (GET /api/suggest) ---
@@ -120,25 +122,6 @@ function suggestSoon() {
   suggestTimer = setTimeout(suggest, 400);
 }
 
-function clockString() {
-  const c = form.clock.value;
-  const main = Math.round(parseFloat(form.main.value || '0') * 60);
-  switch (c) {
-    case 'absolute':
-      return `absolute:${main}`;
-    case 'byo-yomi':
-      return `byo-yomi:${main}:${form.periods.value}:${form.period.value}`;
-    case 'canadian':
-      return `canadian:${main}:${form.stones.value}:${form.period.value}`;
-    case 'fischer':
-      return `fischer:${main}:${form.increment.value}`;
-    case 'ing':
-      return `ing:${main}`;
-    default:
-      return 'none';
-  }
-}
-
 function spec() {
   const seats = {};
   const kinds = {};
@@ -157,7 +140,7 @@ function spec() {
     // typed there is taken as it is.
     const over = form.overrides.value.trim().replace(/\s+/g, '').replace(/^,/, '');
     const whole = over && !over.split(',')[0].includes('=');
-    const s = { game: 'go', size, rules: whole ? over : over ? `${form.preset.value},${over}` : form.preset.value, handicap: parseInt(form.handicap.value, 10), clock: clockString(), seats };
+    const s = { game: 'go', size, rules: whole ? over : over ? `${form.preset.value},${over}` : form.preset.value, handicap: parseInt(form.handicap.value, 10), clock: clockString(form), seats };
     if (form.komi.value.trim() !== '') s.komi = parseFloat(form.komi.value);
     return { spec: extras(s, kinds), kinds };
   }
@@ -238,6 +221,31 @@ async function create(e) {
   }
 }
 
+/**
+ * "Challenge by link": the form's Go settings as an open challenge (`to: null`), its colour the
+ * seat marked "Me" (random when neither is), and the link to hand out.
+ */
+async function linkChallenge() {
+  const err = $('#form-error');
+  err.textContent = '';
+  const created = $('#created');
+  created.replaceChildren();
+  const s = formSettings(form);
+  // The overrides field is the New-game form's own: a challenge takes the preset's rules.
+  s.colour = form['seat-black']?.value === 'me' ? 'black' : form['seat-white']?.value === 'me' ? 'white' : 'random';
+  const btn = $('#link-challenge-btn');
+  btn.disabled = true;
+  try {
+    const r = await api.challenge({ to: null, ...s });
+    const url = `${location.origin}${r.challenge.url || `/c/${encodeURIComponent(r.challenge.id)}`}`;
+    created.append(h('strong', {}, t('ch.link_made')), h('label', { class: 'invite' }, h('span', {}, t('ch.link')), h('input', { readonly: '', value: url, 'data-challenge-link': r.challenge.id }), copyButton(url)), h('p', { class: 'hint' }, t('ch.link_hint')));
+    challenges.load();
+  } catch (ex) {
+    err.textContent = challengeError(ex);
+  } finally {
+    btn.disabled = false;
+  }
+}
 
 // ---- the list -------------------------------------------------------------------------------
 
@@ -530,11 +538,17 @@ function renderSeeks(r) {
   if (!items.length) list.append(h('li', { class: 'empty' }, t('seek.none')));
 }
 
+// The challenges to and from this account: listed on load and by the socket whenever it
+// (re)connects; its events keep the panel current.
+const challenges = new ChallengePanel($('#challenges-card'));
+
 lobbySocket({
   onMessage(msg) {
     if (msg.type === 'seeks') renderSeeks(msg);
+    else challenges.onEvent(msg);
   },
   onStatus(s) {
+    // A named player's socket sends the open challenges first (`challenges`), then the events.
     lobbyLive = s === 'open';
   },
 });
@@ -586,6 +600,7 @@ initChrome(() => {
   repaintAccount();
   if (seeking.offer && !$('#bot-offer').hidden) paintOffer();
   if (!$('#suggest-note').hidden) suggest();
+  challenges.render();
 });
 initAccount().then(() => {
   syncGuestRated();
@@ -593,6 +608,7 @@ initAccount().then(() => {
   loadBots(challengeSettings);
   if (lastSeeks) renderSeeks(lastSeeks);
   else loadSeeks();
+  challenges.load();
 });
 seekForm.onsubmit = startSeek;
 seekForm['seek-kind'].onchange = syncSeekFields;
@@ -613,6 +629,7 @@ syncStay();
 $('#tab-go').onclick = () => setGame('go');
 $('#tab-wallgo').onclick = () => setGame('wallgo');
 form.onsubmit = create;
+$('#link-challenge-btn').onclick = linkChallenge;
 for (const b of document.querySelectorAll('#list-tabs button')) b.onclick = () => setList(b.dataset.status);
 $('#more').onclick = () => loadList(true);
 setList('live');

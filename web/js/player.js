@@ -2,7 +2,9 @@
 // (SVG drawn here), recent games with results and links, win/loss against each opponent, and
 // the player's Go games as one SGF collection.
 
-import { api, account } from './api.js';
+import { api, account, eventStream } from './api.js';
+import { challengeForm, challengeError, settingsWords, colourWords, reasonWords, eventOf, acceptedGame, fresh, goToGame } from './challenges.js';
+import { notFoundView } from './ui.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, initChrome, resultShort, clockWords, kindLabel } from './ui.js';
 import { initAccount, repaintAccount, KINDS, kindOf, ratingShort, ratingLong, playerLink, rankWords, rankCode, USER, botMark } from './account.js';
@@ -179,18 +181,119 @@ function render() {
   if (me && !me.guest && me.name.toLowerCase() === data.name.toLowerCase() && !$('#to-settings')) {
     $('#pmeta').after(h('p', {}, h('a', { id: 'to-settings', class: 'button small', href: '/me' }, t('me.title'))));
   }
+  paintChallenge();
   document.body.dataset.loaded = '1';
 }
 
+// ---- "Challenge": a small form, the challenge sent, and its answer as it comes -------------
+
+/** The challenge sent from this page: `{challenge, status, error}`; its events' stream. */
+const sent = { challenge: null, error: '', form: null, open: false, stream: null };
+
+function paintChallenge() {
+  const box = $('#challenge-box');
+  const me = account();
+  if (!data || !me || sameName(me.name, data.name)) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  // A guest has no name to challenge with: the way to one.
+  if (me.guest) {
+    const next = encodeURIComponent(location.pathname);
+    box.replaceChildren(h('a', { class: 'button small', href: `/login?next=${next}`, 'data-challenge-signin': '' }, t('ch.signin', data.name)));
+    return;
+  }
+  const kids = [];
+  const ch = sent.challenge;
+  if (!ch || ch.status !== 'open') {
+    const b = h('button', { type: 'button', class: 'primary', id: 'challenge-btn', 'aria-expanded': String(sent.open) }, t('ch.challenge'));
+    b.onclick = () => {
+      sent.open = !sent.open;
+      paintChallenge();
+      if (sent.open) sent.form?.querySelector('select')?.focus();
+    };
+    kids.push(b);
+  }
+  if (ch) kids.push(sentLine(ch));
+  if (sent.error) kids.push(h('p', { class: 'form-error', role: 'alert', id: 'challenge-answer', 'data-code': sent.code || '' }, sent.error));
+  if (sent.open && (!ch || ch.status !== 'open')) {
+    sent.form = sent.form || challengeForm({ id: 'challenge-form', onSubmit: send });
+    kids.push(sent.form);
+  }
+  box.replaceChildren(...kids);
+}
+
+const sameName = (a, b) => String(a || '').toLowerCase() === String(b || '').toLowerCase();
+
+/** The challenge sent and where it stands: waiting (with Cancel), declined (why), canceled. */
+function sentLine(ch) {
+  const line = h('div', { class: `challenge-sent ${ch.status}`, id: 'challenge-sent', 'data-status': ch.status, 'data-challenge': ch.id, role: 'status' });
+  const what = h('p', { class: 'gmeta' }, settingsWords(ch.settings), ' · ', colourWords(ch, account()));
+  if (ch.status === 'open') {
+    const cancel = h('button', { type: 'button', class: 'small', 'data-cancel-challenge': ch.id }, t('btn.cancel'));
+    cancel.onclick = async () => {
+      try {
+        const r = await api.cancelChallenge(ch.id);
+        sent.challenge = r?.challenge || { ...ch, status: 'canceled' };
+      } catch (e) {
+        sent.error = challengeError(e);
+      }
+      paintChallenge();
+    };
+    line.append(h('p', {}, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', t('ch.waiting', data.name), ' '), what, cancel);
+  } else if (ch.status === 'declined') line.append(h('p', {}, h('strong', {}, t('ch.declined', data.name)), ' ', ...reasonWords(ch.reason)), what);
+  else if (ch.status === 'canceled') line.append(h('p', {}, t('ch.canceled')));
+  else if (ch.status === 'accepted' && ch.game) line.append(h('p', {}, h('a', { class: 'button primary', href: `/g/${encodeURIComponent(ch.game)}` }, t('ch.to_game'))));
+  return line;
+}
+
+async function send(settings) {
+  const btn = sent.form.querySelector('button[type=submit]');
+  btn.disabled = true;
+  sent.error = '';
+  try {
+    const r = await api.challenge({ to: data.name, ...settings });
+    sent.challenge = r.challenge;
+    sent.open = false;
+    follow();
+  } catch (e) {
+    sent.error = challengeError(e);
+    sent.code = e.code;
+  } finally {
+    btn.disabled = false;
+  }
+  paintChallenge();
+}
+
+/** Follows the account's events while a challenge sent from here waits: its answer, its game. */
+function follow() {
+  if (sent.stream) return;
+  const took = (ch) => {
+    sent.challenge = ch;
+    if (ch.status === 'accepted' && ch.game) goToGame(ch.game);
+    paintChallenge();
+  };
+  sent.stream = eventStream({
+    onEvent: async (msg) => {
+      const ev = eventOf(msg);
+      const ch = sent.challenge;
+      if (!ch) return;
+      if (ev.challenge?.id === ch.id) took(ev.challenge);
+      else if (ev.type === 'gameStart' && ch.status === 'open') {
+        const game = await acceptedGame([ch.id]);
+        if (game) goToGame(game);
+      }
+    },
+    // An answer given before the stream was open (or while it was down) is read once it is.
+    onStatus: async (s) => {
+      if (s === 'open' && sent.challenge?.status === 'open') took(await fresh(sent.challenge));
+    },
+  });
+}
+
 function notFound() {
-  $('#main').hidden = true;
-  const nf = $('#notfound');
-  nf.hidden = false;
-  nf.querySelector('h1').textContent = t('profile.notfound');
-  nf.querySelector('p').textContent = t('profile.notfound.body', name);
-  nf.querySelector('a').textContent = t('notfound.back');
-  document.title = `${t('profile.notfound')} — baduk`;
-  document.body.dataset.status = 'notfound';
+  notFoundView(t('profile.notfound'), t('profile.notfound.body', name));
 }
 
 async function load() {
@@ -210,5 +313,20 @@ initChrome(() => {
   else if (!$('#notfound').hidden) notFound();
 });
 applyStatic();
-initAccount().then(render);
+initAccount().then(async (me) => {
+  render();
+  // A challenge to this player still waiting (sent before a reload): shown, and followed.
+  if (!me || me.guest) return;
+  try {
+    const r = await api.challenges();
+    const ch = (r.outgoing || []).find((c) => c.to && sameName(c.to.name, name));
+    if (ch && !sent.challenge) {
+      sent.challenge = ch;
+      follow();
+      paintChallenge();
+    }
+  } catch {
+    /* none to show */
+  }
+});
 load();

@@ -48,6 +48,21 @@ export function copyButton(text, label = t('lobby.copy'), attrs = {}) {
   return b;
 }
 
+/**
+ * The page's "no such thing" view in place of its `#main`: the title, a line naming what was
+ * asked for, the way back to the lobby.
+ */
+export function notFoundView(title, body) {
+  document.getElementById('main').hidden = true;
+  const nf = document.getElementById('notfound');
+  nf.hidden = false;
+  nf.querySelector('h1').textContent = title;
+  nf.querySelector('p').textContent = body;
+  nf.querySelector('a').textContent = t('notfound.back');
+  document.title = `${title} — baduk`;
+  document.body.dataset.status = 'notfound';
+}
+
 /** A score number from the API: a number, or "num/den" for thirds and sixths (Ing's seki). */
 export function fmtNum(v) {
   if (v === null || v === undefined) return '';

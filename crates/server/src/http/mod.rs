@@ -49,6 +49,11 @@ pub fn router(state: AppState) -> Router {
             "/r/{id}",
             get(|Path(_id): Path<String>| async { crate::http::web::page("review.html") }),
         )
+        // A challenge's page, the link a challenge is shared by (its API is `challenges::routes`).
+        .route(
+            "/c/{id}",
+            get(|Path(_id): Path<String>| async { crate::http::web::page("challenge.html") }),
+        )
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::players::identify,
