@@ -63,6 +63,16 @@ impl Server {
         })
     }
 
+    /// The server at `base` acting with `token` through `http` (a client of the caller's: a
+    /// load generator's, bound to an address of its own).
+    pub fn with_client(http: reqwest::Client, base: &str, token: &str) -> Server {
+        Server {
+            http,
+            base: base.trim_end_matches('/').to_string(),
+            token: token.to_string(),
+        }
+    }
+
     /// The server's address.
     pub fn base(&self) -> &str {
         &self.base

@@ -234,8 +234,8 @@ pub async fn run(opts: &BotsOptions) -> Result<BotsReport, String> {
     Ok(report)
 }
 
-/// One player: challenges `bot` (9×9, no clock, Black), plays its moves from the game's stream,
-/// then resigns.
+/// One player (from a loopback address of its own): challenges `bot` (9×9, no clock, Black),
+/// plays its moves from the game's stream, then resigns.
 async fn play_one(
     base: &str,
     token: &str,
@@ -245,7 +245,15 @@ async fn play_one(
     bot_moves: &AtomicU64,
     player_moves: &AtomicU64,
 ) -> Result<(), String> {
-    let server = Server::new(base, token)?;
+    // Each player from a loopback address of its own, as players come from theirs (open
+    // challenges are capped per address).
+    let n = 5000 + g;
+    let from = std::net::Ipv4Addr::new(127, 1, (n / 250) as u8, (n % 250) as u8 + 1);
+    let http = reqwest::Client::builder()
+        .local_address(std::net::IpAddr::V4(from))
+        .build()
+        .map_err(|e| format!("an HTTP client: {e}"))?;
+    let server = Server::with_client(http, base, token);
     let c = server
         .post(
             "/api/challenges",

@@ -97,6 +97,7 @@ pub(super) async fn accept(
         rows::untake(store, &c).await;
         return Err(x);
     }
+    rows::made(store, &c.id).await?;
     let accepted = Challenge {
         status: "accepted".into(),
         to_id: Some(who.account.id.clone()),

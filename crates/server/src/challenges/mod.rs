@@ -113,9 +113,13 @@ pub async fn to_json(st: &AppState, c: &Challenge) -> Result<Value, ActError> {
     // A lapsed challenge not yet swept reads as the sweep will leave it.
     let status = if c.status == "open" && !c.is_open(now_ms()) {
         "canceled"
+    } else if c.status == "accepting" {
+        // Its game is being made: open until it exists.
+        "open"
     } else {
         c.status.as_str()
     };
+    let game = c.game_id.as_ref().filter(|_| status == "accepted");
     let settings = settings_json(&c.settings, c.rated);
     Ok(json!({
         "id": c.id,
@@ -125,7 +129,7 @@ pub async fn to_json(st: &AppState, c: &Challenge) -> Result<Value, ActError> {
         "to": to.map(|p| p.to_json(kind)),
         "settings": settings,
         "colour": c.colour,
-        "game": c.game_id,
+        "game": game,
         "reason": c.reason,
         "created_at": c.created_at,
         "expires_at": c.expires_at,

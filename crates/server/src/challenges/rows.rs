@@ -189,8 +189,9 @@ pub async fn close(
 /// no longer open (another answer came first: no challenge makes two games).
 pub async fn take(store: &Store, id: &str, by: &str, game: &str) -> Result<bool, ActError> {
     let now = now_ms();
+    // `accepting` until its game exists ([`made`]): no reader sees a game id before the game.
     let done = sqlx::query(
-        "UPDATE challenges SET status = 'accepted', to_id = $1, game_id = $2, closed_at = $3 \
+        "UPDATE challenges SET status = 'accepting', to_id = $1, game_id = $2, closed_at = $3 \
          WHERE id = $4 AND status = 'open' AND expires_at > $3",
     )
     .bind(by)
@@ -201,6 +202,16 @@ pub async fn take(store: &Store, id: &str, by: &str, game: &str) -> Result<bool,
     .await
     .map_err(e)?;
     Ok(done.rows_affected() == 1)
+}
+
+/// A taken challenge's game exists: the challenge is accepted.
+pub async fn made(store: &Store, id: &str) -> Result<(), ActError> {
+    sqlx::query("UPDATE challenges SET status = 'accepted' WHERE id = $1 AND status = 'accepting'")
+        .bind(id)
+        .execute(&store.writer)
+        .await
+        .map_err(e)?;
+    Ok(())
 }
 
 /// Opens a taken challenge again (its game could not be made), as it was.
