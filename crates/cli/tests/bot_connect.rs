@@ -2,7 +2,8 @@
 //! and `baduk go gtp`) accept challenges over the Bot API and play them to the end, with the
 //! server's clock reaching the engine; two bridged engines play each other; the bridge picks its
 //! game up after the server is killed and restarted; an engine that dies mid-game resigns that
-//! game and the next challenge gets a fresh engine.
+//! game and the next challenge gets a fresh engine; an engine's `MALKOVICH:` line reaches the
+//! spectators' chat.
 
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -391,7 +392,7 @@ async fn our_engine_through_the_bridge_gets_the_byo_yomi_clock_on_19x19() {
     // The engine's input is kept: the transcript of what the bridge told it.
     let transcript = dir.path().join("gtp-in.txt");
     let script = format!(
-        "tee -a {} | {BIN} go gtp --bot playouts=50",
+        "echo 'MALKOVICH: reading the corners' >&2; tee -a {} | {BIN} go gtp --bot playouts=50",
         transcript.display()
     );
     let b = bridge(
@@ -450,6 +451,16 @@ async fn our_engine_through_the_bridge_gets_the_byo_yomi_clock_on_19x19() {
         "the clock reaches the engine: {gtp}"
     );
     assert!(gtp.contains("baduk-rules chinese"), "{gtp}");
+    // The engine's `MALKOVICH:` line is in the spectators' chat, as text.
+    until(30, "the engine's chat line", &log, || async {
+        let v = get(&base, &format!("/api/games/{id}/chat"), None).await;
+        v["messages"]
+            .as_array()?
+            .iter()
+            .any(|m| m["text"] == "reading the corners" && m["channel"] == "spectators")
+            .then_some(())
+    })
+    .await;
     // JSON log lines, one an object each.
     let l = log();
     let first_move = l
