@@ -830,3 +830,47 @@ async fn a_seat_joined_by_an_account_starts_the_game_for_both_accounts() {
         );
     }
 }
+
+/// A challenge a stopped process left half accepted (taken, its game being made) is settled by
+/// the sweep a minute later: accepted when its game exists, canceled when it does not; until
+/// then it reads as open, with no game.
+#[tokio::test]
+async fn a_challenge_left_half_accepted_is_settled_by_the_sweep() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (alice, _) = player(&s, "alice").await;
+        let (_bob, bob_name) = player(&s, "bob").await;
+        let with_game = made(&s, &alice, json!({"to": bob_name})).await;
+        let without = made(&s, &alice, json!({"to": null})).await;
+        let (gid, _) = s.create(json!({"game": "go", "size": 9})).await;
+        // Taken two minutes ago.
+        let at = baduk_server::game::hub::now_ms() - 120_000;
+        sql(
+            &s,
+            &format!("UPDATE challenges SET status = 'accepting', game_id = $1, closed_at = {at} WHERE id = $2"),
+            &[&gid, &with_game],
+        )
+        .await;
+        sql(
+            &s,
+            &format!("UPDATE challenges SET status = 'accepting', game_id = 'nosuchgame', closed_at = {at} WHERE id = $1"),
+            &[&without],
+        )
+        .await;
+        let (_, v) = get(&s, &format!("/api/challenges/{without}"), &alice).await;
+        assert_eq!(v["challenge"]["status"], "open", "{v}");
+        assert_eq!(v["challenge"]["game"], Value::Null, "{v}");
+        baduk_server::challenges::sweep(&s.hub.store).await;
+        let (_, v) = get(&s, &format!("/api/challenges/{with_game}"), &alice).await;
+        assert_eq!(
+            (
+                v["challenge"]["status"].as_str(),
+                v["challenge"]["game"].as_str()
+            ),
+            (Some("accepted"), Some(gid.as_str())),
+            "{v}"
+        );
+        let (_, v) = get(&s, &format!("/api/challenges/{without}"), &alice).await;
+        assert_eq!(v["challenge"]["status"], "canceled", "{v}");
+    }
+}

@@ -274,9 +274,29 @@ pub async fn sweep(store: &Store) {
         .bind(now - KEPT_MS)
         .execute(&store.writer)
         .await;
-    for r in [lapsed, old] {
+    // A challenge left `accepting` by a process that stopped while making its game: accepted
+    // if the game was made, else canceled (its challenger may ask again).
+    let stuck = now - ACCEPTING_MS;
+    let made = sqlx::query(
+        "UPDATE challenges SET status = 'accepted' WHERE status = 'accepting' AND closed_at < $1 \
+         AND game_id IN (SELECT id FROM games)",
+    )
+    .bind(stuck)
+    .execute(&store.writer)
+    .await;
+    let lost = sqlx::query(
+        "UPDATE challenges SET status = 'canceled', game_id = NULL \
+         WHERE status = 'accepting' AND closed_at < $1",
+    )
+    .bind(stuck)
+    .execute(&store.writer)
+    .await;
+    for r in [lapsed, old, made, lost] {
         if let Err(x) = r {
             tracing::warn!("challenge sweep failed: {x}");
         }
     }
 }
+
+/// How long a challenge may stay `accepting` (its game being made) before the sweep settles it.
+pub const ACCEPTING_MS: i64 = 60_000;
