@@ -320,16 +320,37 @@ async fn record(base: &str, id: &str) -> String {
         .unwrap()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn gnu_go_through_the_bridge_plays_a_challenge_to_the_count() {
+/// A fresh `baduk serve` on a SQLite file of a new folder: the folder, the server, its URL.
+async fn fresh() -> (tempfile::TempDir, Serve, String) {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let _s = serve(
+    let s = serve(
         &format!("sqlite:{}", dir.path().join("b.db").display()),
         port,
     )
     .await;
-    let base = format!("http://127.0.0.1:{port}");
+    (dir, s, format!("http://127.0.0.1:{port}"))
+}
+
+/// The human plays the first legal move (not a pass) of the state `st` of game `id`.
+async fn first_legal_move(base: &str, human: &Account, id: &str, st: &Value) {
+    let mv = st["legal"]
+        .as_array()
+        .and_then(|a| a.iter().filter_map(|m| m.as_str()).find(|m| *m != "pass"))
+        .expect("a legal move")
+        .to_string();
+    post(
+        base,
+        &format!("/api/games/{id}/actions"),
+        &human.token,
+        json!({"action": mv}),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gnu_go_through_the_bridge_plays_a_challenge_to_the_count() {
+    let (dir, _s, base) = fresh().await;
     let bot = account(&base, "gnugobot", true).await;
     let human = account(&base, "kimhuman", false).await;
     let b = bridge(
@@ -379,14 +400,7 @@ async fn gnu_go_through_the_bridge_plays_a_challenge_to_the_count() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn our_engine_through_the_bridge_gets_the_byo_yomi_clock_on_19x19() {
-    let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let _s = serve(
-        &format!("sqlite:{}", dir.path().join("b.db").display()),
-        port,
-    )
-    .await;
-    let base = format!("http://127.0.0.1:{port}");
+    let (dir, _s, base) = fresh().await;
     let bot = account(&base, "badukbot", true).await;
     let human = account(&base, "leehuman", false).await;
     // The engine's input is kept: the transcript of what the bridge told it.
@@ -417,20 +431,7 @@ async fn our_engine_through_the_bridge_gets_the_byo_yomi_clock_on_19x19() {
     until(120, "the bot's fourth move", &log, || async {
         let st = get(&base, &format!("/api/games/{id}"), Some(&human.token)).await;
         if st["to_move"] == "white" {
-            let legal = st["legal"].as_array().cloned().unwrap_or_default();
-            let mv = legal
-                .iter()
-                .filter_map(|m| m.as_str())
-                .find(|m| *m != "pass")
-                .unwrap()
-                .to_string();
-            post(
-                &base,
-                &format!("/api/games/{id}/actions"),
-                &human.token,
-                json!({"action": mv}),
-            )
-            .await;
+            first_legal_move(&base, &human, &id, &st).await;
         }
         (st["moves"].as_array().map_or(0, |m| m.len()) >= 8).then_some(())
     })
@@ -473,14 +474,7 @@ async fn our_engine_through_the_bridge_gets_the_byo_yomi_clock_on_19x19() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_bridged_engines_play_each_other_when_both_accept_bots() {
-    let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let _s = serve(
-        &format!("sqlite:{}", dir.path().join("b.db").display()),
-        port,
-    )
-    .await;
-    let base = format!("http://127.0.0.1:{port}");
+    let (dir, _s, base) = fresh().await;
     let a = account(&base, "gnugoa", true).await;
     let b = account(&base, "badukb", true).await;
     let ba = bridge(
@@ -551,20 +545,7 @@ async fn the_bridge_picks_its_game_up_after_the_server_is_killed_and_restarted()
     until(60, "two moves each", &log, || async {
         let st = get(&base, &format!("/api/games/{id}"), Some(&human.token)).await;
         if st["to_move"] == "black" && moves_of(&st) < 4 {
-            let legal = st["legal"].as_array().cloned().unwrap_or_default();
-            let mv = legal
-                .iter()
-                .filter_map(|m| m.as_str())
-                .find(|m| *m != "pass")
-                .unwrap()
-                .to_string();
-            post(
-                &base,
-                &format!("/api/games/{id}/actions"),
-                &human.token,
-                json!({"action": mv}),
-            )
-            .await;
+            first_legal_move(&base, &human, &id, &st).await;
         }
         (moves_of(&st) >= 4).then_some(())
     })
@@ -607,14 +588,7 @@ fn dying_engine(dir: &Path) -> PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_engine_that_dies_resigns_its_game_and_the_next_gets_a_fresh_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let _s = serve(
-        &format!("sqlite:{}", dir.path().join("b.db").display()),
-        port,
-    )
-    .await;
-    let base = format!("http://127.0.0.1:{port}");
+    let (dir, _s, base) = fresh().await;
     let bot = account(&base, "fragilebot", true).await;
     let human = account(&base, "choihuman", false).await;
     let engine = dying_engine(dir.path());
