@@ -101,6 +101,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "challenges",
         include_str!("../../migrations/0014_challenges.sql"),
     ),
+    (17, "mail", include_str!("../../migrations/0017_mail.sql")),
 ];
 
 /// The database behind the server.
