@@ -551,6 +551,7 @@ impl Hub {
                     now,
                     flags,
                     owner: &owner,
+                    schedule: &room.schedule(),
                 },
             )
             .await
