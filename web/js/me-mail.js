@@ -1,32 +1,13 @@
 // The email card of the account page (/me): the address and whether it is verified, the
 // notifications chosen and the daily digest; with email off on the server, a line saying so.
 
-import { ApiError, writeHeaders } from './api.js';
+import { call } from './api.js';
 import { t } from './i18n.js';
 import { say } from './ui.js';
 
 const $ = (s) => document.querySelector(s);
 let state = null; // GET /api/mail
 let note = null; // [key, arg] of the last success
-
-async function call(method, path, body) {
-  const headers = { ...(await writeHeaders()) };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  let res;
-  try {
-    res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (e) {
-    throw new ApiError(0, e.message || 'network error');
-  }
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || res.statusText, data && data.code, data && data.args);
-  return data;
-}
 
 function fail(e) {
   note = null;

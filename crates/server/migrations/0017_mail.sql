@@ -30,6 +30,7 @@ CREATE TABLE mail_tokens (
     used_at BIGINT
 );
 CREATE INDEX mail_tokens_by_account ON mail_tokens (account_id, purpose, created_at);
+CREATE INDEX mail_tokens_by_expiry ON mail_tokens (expires_at);
 
 CREATE TABLE mail_outbox (
     id TEXT PRIMARY KEY,
@@ -58,3 +59,4 @@ CREATE TABLE mail_sent (
     PRIMARY KEY (account_id, kind, subject)
 );
 CREATE INDEX mail_sent_digest ON mail_sent (digested, account_id);
+CREATE INDEX mail_sent_by_at ON mail_sent (at);

@@ -120,6 +120,11 @@ pub async fn start(mut cfg: Config) -> Result<Running, StartError> {
     };
     // The links in mails start with the public URL (by default the address served).
     if cfg.mail.public_url.is_none() {
+        if cfg.mail.enabled() {
+            tracing::warn!(
+                "--smtp without --public-url: the links in mails start with http://{addr}"
+            );
+        }
         cfg.mail.public_url = Some(format!("http://{addr}"));
     }
     let state = state::AppState::new(hub.clone(), &cfg);

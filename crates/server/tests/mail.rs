@@ -11,8 +11,11 @@
 mod common;
 
 use baduk_server::config::MailConfig;
-use baduk_server::mail::{rows, send, sweep::sweep};
-use common::accounts::{call, get, send as req, session_of, signup, uniq, with_token, Session};
+use baduk_server::mail::sweep::{forget_old, sweep};
+use baduk_server::mail::{rows, send};
+use common::accounts::{
+    call, get, play, send as req, session_of, signup, uniq, with_token, Session,
+};
 use common::{databases, Server};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -77,19 +80,22 @@ impl Smtp {
         std::fs::write(&script, SMTP_PY).expect("the script is written");
         let out = dir.join("mails");
         std::fs::create_dir_all(&out).expect("a mail folder");
-        let child = std::process::Command::new("python3")
-            .arg(&script)
-            .arg(mode)
-            .arg(port.to_string())
-            .arg(&out)
-            .spawn()
-            .expect("python3 starts");
+        let smtp = Smtp {
+            child: std::process::Command::new("python3")
+                .arg(&script)
+                .arg(mode)
+                .arg(port.to_string())
+                .arg(&out)
+                .spawn()
+                .expect("python3 starts"),
+            dir: out,
+        };
         for _ in 0..200 {
             if tokio::net::TcpStream::connect(("127.0.0.1", port))
                 .await
                 .is_ok()
             {
-                return Smtp { child, dir: out };
+                return smtp;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -186,6 +192,17 @@ async fn mail_server(db: &str, cfg: &MailConfig) -> Server {
     Server::start_config(db, move |c| c.mail = cfg).await
 }
 
+/// A test server on `db` sending to a fresh SMTP server that accepts every mail: the server,
+/// the SMTP server, the mail settings and the folder (kept while the test runs).
+async fn with_smtp(db: &str) -> (Server, Smtp, MailConfig, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a folder");
+    let port = free_port();
+    let smtp = Smtp::start(port, "accept", dir.path()).await;
+    let cfg = mail_config(port);
+    let s = mail_server(db, &cfg).await;
+    (s, smtp, cfg, dir)
+}
+
 fn now() -> i64 {
     baduk_server::game::hub::now_ms()
 }
@@ -231,11 +248,7 @@ async fn an_address_is_verified_once_by_its_link_and_bad_settings_are_refused() 
         return;
     }
     for db in databases() {
-        let dir = tempfile::tempdir().expect("a folder");
-        let port = free_port();
-        let smtp = Smtp::start(port, "accept", dir.path()).await;
-        let cfg = mail_config(port);
-        let s = mail_server(&db, &cfg).await;
+        let (s, smtp, cfg, _dir) = with_smtp(&db).await;
         let kim = signup(&s, &uniq("kim")).await;
         let (st, v) = get(&s, "/api/mail", &kim).await;
         assert_eq!(st, 200);
@@ -394,11 +407,7 @@ async fn a_password_reset_link_works_once_ends_every_session_and_the_old_passwor
         return;
     }
     for db in databases() {
-        let dir = tempfile::tempdir().expect("a folder");
-        let port = free_port();
-        let smtp = Smtp::start(port, "accept", dir.path()).await;
-        let cfg = mail_config(port);
-        let s = mail_server(&db, &cfg).await;
+        let (s, smtp, cfg, _dir) = with_smtp(&db).await;
         let name = uniq("lee");
         let email = format!("{name}@example.org");
         let first = verified(&s, &smtp, &cfg, &name, &email).await;
@@ -520,29 +529,13 @@ async fn game_between(s: &Server, black: &Session, white: &Session) -> String {
     id
 }
 
-async fn play(s: &Server, id: &str, who: &Session, action: &str) {
-    let (st, v) = call(
-        s,
-        "POST",
-        &format!("/api/games/{id}/actions"),
-        who,
-        Some(json!({ "action": action })),
-    )
-    .await;
-    assert_eq!(st, 200, "{action}: {v}");
-}
-
 #[tokio::test]
 async fn a_your_move_mail_comes_once_after_the_hours_chosen_and_one_click_unsubscribes() {
     if !have_aiosmtpd() {
         return;
     }
     for db in databases() {
-        let dir = tempfile::tempdir().expect("a folder");
-        let port = free_port();
-        let smtp = Smtp::start(port, "accept", dir.path()).await;
-        let cfg = mail_config(port);
-        let s = mail_server(&db, &cfg).await;
+        let (s, smtp, cfg, _dir) = with_smtp(&db).await;
         let name = uniq("park");
         let email = format!("{name}@example.org");
         let park = verified(&s, &smtp, &cfg, &name, &email).await;
@@ -785,4 +778,153 @@ async fn the_background_worker_sends_the_queue_by_itself() {
     let mails = smtp.mails();
     assert_eq!(mails.len(), 1, "sent within 30 s by the worker");
     assert_eq!(mails[0].to, "yun@example.org");
+}
+
+#[tokio::test]
+async fn challenges_received_come_in_one_daily_digest_with_an_unsubscribe_from_all() {
+    if !have_aiosmtpd() {
+        return;
+    }
+    for db in databases() {
+        let (s, smtp, cfg, _dir) = with_smtp(&db).await;
+        let name = uniq("jang");
+        let email = format!("{name}@example.org");
+        let jang = verified(&s, &smtp, &cfg, &name, &email).await;
+        let prefs = json!({"your_move": null, "game_start": true, "clock_low": true,
+            "challenge": true, "digest": true});
+        let (st, v) = call(&s, "PUT", "/api/mail/prefs", &jang, Some(prefs)).await;
+        assert_eq!(st, 200, "{v}");
+        let challenge = |from: Session| {
+            let (s, name) = (&s, name.clone());
+            async move {
+                let (st, v) = call(
+                    s,
+                    "POST",
+                    "/api/challenges",
+                    &from,
+                    Some(json!({"to": name, "game": "go", "size": 9, "rated": false})),
+                )
+                .await;
+                assert_eq!(st, 201, "{v}");
+                v["id"]
+                    .as_str()
+                    .or(v["challenge"]["id"].as_str())
+                    .unwrap()
+                    .to_string()
+            }
+        };
+        // Made a moment after Jang was last seen.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let first = challenge(signup(&s, &uniq("cho")).await).await;
+        let t0 = now();
+        let base = s.base.clone();
+        let before = smtp.raw().len();
+        // The first digest goes at once (none went in the day before), then a day later.
+        assert_eq!(sweep(&s.hub.store, &base, t0 + 60_000).await.unwrap(), 1);
+        assert_eq!(flush(&s, &cfg, t0 + 60_000).await, 1);
+        let second = challenge(signup(&s, &uniq("seo")).await).await;
+        let t1 = now();
+        assert_eq!(sweep(&s.hub.store, &base, t1 + 3_600_000).await.unwrap(), 1);
+        assert_eq!(
+            sweep(&s.hub.store, &base, t1 + 2 * 3_600_000)
+                .await
+                .unwrap(),
+            0
+        );
+        assert_eq!(
+            flush(&s, &cfg, t1 + 2 * 3_600_000).await,
+            0,
+            "kept for the digest"
+        );
+        let day = t0 + 60_000 + 24 * 3_600_000;
+        assert_eq!(sweep(&s.hub.store, &base, day).await.unwrap(), 0);
+        assert_eq!(flush(&s, &cfg, day).await, 1);
+        let mails = smtp.mails()[before..].to_vec();
+        assert_eq!(mails.len(), 2, "{mails:?}");
+        assert!(
+            mails[0].body.contains(&format!("/c/{first}")),
+            "{}",
+            mails[0].body
+        );
+        assert!(mails[1].subject.contains("digest"), "{:?}", mails[1]);
+        assert!(
+            mails[1].body.contains(&format!("/c/{second}")),
+            "{}",
+            mails[1].body
+        );
+        assert!(!mails[1].body.contains(&format!("/c/{first}")), "each once");
+        // Its one click stops every notification.
+        let url = mails[1].list_unsubscribe.clone().expect("List-Unsubscribe");
+        let url = url
+            .trim_start_matches('<')
+            .trim_end_matches('>')
+            .to_string();
+        let resp = s
+            .http
+            .post(&url)
+            .body("List-Unsubscribe=One-Click")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status().as_u16(), 200);
+        let (_, v) = get(&s, "/api/mail", &jang).await;
+        assert_eq!(
+            v["prefs"],
+            json!({"your_move": null, "game_start": false,
+            "clock_low": false, "challenge": false, "digest": false}),
+            "{v}"
+        );
+        // More than a year later the sent mails and the dead links are forgotten.
+        forget_old(&s.hub.store, day + 400 * 24 * 3_600_000)
+            .await
+            .unwrap();
+        assert!(send::outbox(&s.hub.store).await.unwrap().is_empty());
+        let resp = s.http.post(&url).send().await.unwrap();
+        assert_eq!(resp.status().as_u16(), 400, "the link is gone with its row");
+    }
+}
+
+#[test]
+fn addresses_are_checked_by_form_and_length() {
+    use baduk_server::mail::address;
+    assert_eq!(address(" kim@example.org ").unwrap(), "kim@example.org");
+    for bad in [
+        "",
+        "kim",
+        "kim@",
+        "@example.org",
+        "kim@localhost",
+        "kim lee@example.org",
+        "kim@example.org\r\nBcc: x@y.z",
+        &format!("{}@example.org", "a".repeat(250)),
+    ] {
+        assert_eq!(address(bad).unwrap_err().code, "mail.address", "{bad:?}");
+    }
+}
+
+#[test]
+fn retries_wait_twice_as_long_each_time_up_to_six_hours() {
+    assert_eq!(send::backoff_ms(1), 60_000);
+    assert_eq!(send::backoff_ms(2), 120_000);
+    assert_eq!(send::backoff_ms(4), 480_000);
+    assert_eq!(send::backoff_ms(12), send::MAX_RETRY_MS);
+    assert_eq!(send::backoff_ms(1000), send::MAX_RETRY_MS);
+}
+
+#[test]
+fn smtp_urls_parse_and_bad_ones_name_the_flag() {
+    assert!(send::transport("smtp://127.0.0.1:2525").is_ok());
+    assert!(send::transport("smtp://user:pass@mail.example:587?tls=required").is_ok());
+    assert!(send::transport("smtps://user:pass@mail.example").is_ok());
+    assert!(send::transport("http://mail.example")
+        .unwrap_err()
+        .contains("--smtp"));
+    let cfg = MailConfig {
+        smtp: Some("smtp://u:p@mail.example:25".into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        send::sender(&cfg).unwrap().email.to_string(),
+        "baduk@mail.example"
+    );
 }

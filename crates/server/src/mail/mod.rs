@@ -84,11 +84,19 @@ pub fn spawn(store: Store, cfg: Arc<MailConfig>) {
         let mut every = tokio::time::interval(Duration::from_secs(60));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         let base = cfg.public_url.clone().unwrap_or_default();
+        let mut n = 0u64;
         loop {
             every.tick().await;
             if let Err(e) = sweep::sweep(&store, &base, now_ms()).await {
                 tracing::warn!("mail: the notifications sweep failed: {e}");
             }
+            // Once an hour: expired tokens and old rows go.
+            if n.is_multiple_of(60) {
+                if let Err(e) = sweep::forget_old(&store, now_ms()).await {
+                    tracing::warn!("mail: old rows could not be forgotten: {e}");
+                }
+            }
+            n += 1;
         }
     });
 }
@@ -331,26 +339,4 @@ async fn unsubscribe(
         .await
         .map_err(storage)?;
     Ok(Json(json!({"kind": kind})))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn addresses_are_checked_by_form_and_length() {
-        assert_eq!(address(" kim@example.org ").unwrap(), "kim@example.org");
-        for bad in [
-            "",
-            "kim",
-            "kim@",
-            "@example.org",
-            "kim@localhost",
-            "kim lee@example.org",
-            "kim@example.org\r\nBcc: x@y.z",
-            &format!("{}@example.org", "a".repeat(250)),
-        ] {
-            assert_eq!(address(bad).unwrap_err().code, "mail.address", "{bad:?}");
-        }
-    }
 }

@@ -216,35 +216,3 @@ pub async fn outbox(store: &Store) -> Result<Vec<Queued>, StoreError> {
         })
         .collect()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retries_wait_twice_as_long_each_time_up_to_six_hours() {
-        assert_eq!(backoff_ms(1), 60_000);
-        assert_eq!(backoff_ms(2), 120_000);
-        assert_eq!(backoff_ms(4), 480_000);
-        assert_eq!(backoff_ms(12), MAX_RETRY_MS);
-        assert_eq!(backoff_ms(1000), MAX_RETRY_MS);
-    }
-
-    #[test]
-    fn smtp_urls_parse_and_bad_ones_name_the_flag() {
-        assert!(transport("smtp://127.0.0.1:2525").is_ok());
-        assert!(transport("smtp://user:pass@mail.example:587?tls=required").is_ok());
-        assert!(transport("smtps://user:pass@mail.example").is_ok());
-        assert!(transport("http://mail.example")
-            .unwrap_err()
-            .contains("--smtp"));
-        let cfg = MailConfig {
-            smtp: Some("smtp://u:p@mail.example:25".into()),
-            ..Default::default()
-        };
-        assert_eq!(
-            sender(&cfg).unwrap().email.to_string(),
-            "baduk@mail.example"
-        );
-    }
-}
