@@ -928,3 +928,25 @@ fn smtp_urls_parse_and_bad_ones_name_the_flag() {
         "baduk@mail.example"
     );
 }
+
+#[tokio::test]
+async fn a_bad_smtp_url_or_sender_stops_the_server_at_start() {
+    for (smtp, from) in [
+        ("http://mail.example.org", None),
+        ("smtp://127.0.0.1:25", Some("not an address")),
+    ] {
+        let dir = tempfile::tempdir().expect("a folder");
+        let cfg = baduk_server::Config {
+            addr: "127.0.0.1:0".into(),
+            database: format!("sqlite:{}", dir.path().join("t.db").display()),
+            mail: MailConfig {
+                smtp: Some(smtp.into()),
+                from: from.map(str::to_string),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let e = baduk_server::start(cfg).await.err().expect("refused");
+        assert!(e.0.contains("--smtp") || e.0.contains("--mail-from"), "{e}");
+    }
+}
