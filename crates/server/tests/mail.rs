@@ -507,12 +507,28 @@ async fn a_password_reset_link_works_once_ends_every_session_and_the_old_passwor
 
 /// A game between `black` and `white` (accounts), black to play; returns its id.
 async fn game_between(s: &Server, black: &Session, white: &Session) -> String {
+    game_with_clock(s, black, white, None).await
+}
+
+/// A game between `black` and `white` (accounts) on `clock` (None: untimed), black to play.
+async fn game_with_clock(
+    s: &Server,
+    black: &Session,
+    white: &Session,
+    clock: Option<&str>,
+) -> String {
     let (st, g) = call(
         s,
         "POST",
         "/api/games",
         black,
-        Some(json!({"game": "go", "size": 9, "seats": {"white": {"kind": "open"}}})),
+        Some({
+            let mut spec = json!({"game": "go", "size": 9, "seats": {"white": {"kind": "open"}}});
+            if let Some(c) = clock {
+                spec["clock"] = json!(c);
+            }
+            spec
+        }),
     )
     .await;
     assert_eq!(st, 201, "{g}");
@@ -948,5 +964,51 @@ async fn a_bad_smtp_url_or_sender_stops_the_server_at_start() {
         };
         let e = baduk_server::start(cfg).await.err().expect("refused");
         assert!(e.0.contains("--smtp") || e.0.contains("--mail-from"), "{e}");
+    }
+}
+
+#[tokio::test]
+async fn a_clock_under_a_day_is_mailed_once_a_turn_and_not_for_a_short_clock() {
+    if !have_aiosmtpd() {
+        return;
+    }
+    for db in databases() {
+        let (s, smtp, cfg, _dir) = with_smtp(&db).await;
+        let name = uniq("baek");
+        let email = format!("{name}@example.org");
+        let baek = verified(&s, &smtp, &cfg, &name, &email).await;
+        let prefs = json!({"your_move": null, "game_start": false, "clock_low": true,
+            "challenge": false, "digest": false});
+        let (st, _) = call(&s, "PUT", "/api/mail/prefs", &baek, Some(prefs)).await;
+        assert_eq!(st, 200);
+        let other = signup(&s, &uniq("nam")).await;
+        // A day on the clock (and a day more a move); and a live game's ten minutes.
+        let long = game_with_clock(&s, &baek, &other, Some("fischer:86400:86400")).await;
+        let short = game_with_clock(&s, &baek, &other, Some("fischer:600:5")).await;
+        let turn = s.hub.store.schedule_of(&long).await.unwrap().unwrap();
+        let since = turn.turn_since.expect("a turn");
+        let deadline = turn.deadline.expect("a clock");
+        assert!(deadline - since >= 24 * 3_600_000, "{turn:?}");
+        let base = s.base.clone();
+        // The turn is not an hour old yet: nothing; then once, about the long game only.
+        assert_eq!(
+            sweep(&s.hub.store, &base, since + 30 * 60_000)
+                .await
+                .unwrap(),
+            0
+        );
+        let later = since + 3_600_000 + 60_000;
+        assert_eq!(sweep(&s.hub.store, &base, later).await.unwrap(), 1);
+        assert_eq!(
+            sweep(&s.hub.store, &base, later + 3_600_000).await.unwrap(),
+            0
+        );
+        let before = smtp.raw().len();
+        assert_eq!(flush(&s, &cfg, later).await, 1);
+        let m = smtp.mails()[before].clone();
+        assert_eq!(m.to, email);
+        assert!(m.body.contains(&format!("/g/{long}")), "{}", m.body);
+        assert!(!m.body.contains(&format!("/g/{short}")), "{}", m.body);
+        assert!(m.list_unsubscribe.is_some(), "{m:?}");
     }
 }
