@@ -242,6 +242,23 @@ async fn verified(s: &Server, smtp: &Smtp, cfg: &MailConfig, name: &str, email: 
     who
 }
 
+/// A new account named from `base`, its address verified, that chose `prefs`: its session,
+/// name and address.
+async fn subscriber(
+    s: &Server,
+    smtp: &Smtp,
+    cfg: &MailConfig,
+    base: &str,
+    prefs: Value,
+) -> (Session, String, String) {
+    let name = uniq(base);
+    let email = format!("{name}@example.org");
+    let who = verified(s, smtp, cfg, &name, &email).await;
+    let (st, v) = call(s, "PUT", "/api/mail/prefs", &who, Some(prefs.clone())).await;
+    assert_eq!((st, &v["prefs"]), (200, &prefs), "{v}");
+    (who, name, email)
+}
+
 #[tokio::test]
 async fn an_address_is_verified_once_by_its_link_and_bad_settings_are_refused() {
     if !have_aiosmtpd() {
@@ -552,17 +569,9 @@ async fn a_your_move_mail_comes_once_after_the_hours_chosen_and_one_click_unsubs
     }
     for db in databases() {
         let (s, smtp, cfg, _dir) = with_smtp(&db).await;
-        let name = uniq("park");
-        let email = format!("{name}@example.org");
-        let park = verified(&s, &smtp, &cfg, &name, &email).await;
         let prefs = json!({"your_move": 2, "game_start": false, "clock_low": true,
             "challenge": false, "digest": false});
-        let (st, v) = call(&s, "PUT", "/api/mail/prefs", &park, Some(prefs)).await;
-        assert_eq!(
-            (st, v["prefs"]["your_move"].clone()),
-            (200, json!(2)),
-            "{v}"
-        );
+        let (park, _, email) = subscriber(&s, &smtp, &cfg, "park", prefs).await;
         // Choi has an address, never verified: nothing but its verification goes there.
         let choi = signup(&s, &uniq("choi")).await;
         let choi_at = format!("{}@example.org", uniq("choi"));
@@ -803,13 +812,9 @@ async fn challenges_received_come_in_one_daily_digest_with_an_unsubscribe_from_a
     }
     for db in databases() {
         let (s, smtp, cfg, _dir) = with_smtp(&db).await;
-        let name = uniq("jang");
-        let email = format!("{name}@example.org");
-        let jang = verified(&s, &smtp, &cfg, &name, &email).await;
         let prefs = json!({"your_move": null, "game_start": true, "clock_low": true,
             "challenge": true, "digest": true});
-        let (st, v) = call(&s, "PUT", "/api/mail/prefs", &jang, Some(prefs)).await;
-        assert_eq!(st, 200, "{v}");
+        let (jang, name, _) = subscriber(&s, &smtp, &cfg, "jang", prefs).await;
         let challenge = |from: Session| {
             let (s, name) = (&s, name.clone());
             async move {
@@ -974,13 +979,9 @@ async fn a_clock_under_a_day_is_mailed_once_a_turn_and_not_for_a_short_clock() {
     }
     for db in databases() {
         let (s, smtp, cfg, _dir) = with_smtp(&db).await;
-        let name = uniq("baek");
-        let email = format!("{name}@example.org");
-        let baek = verified(&s, &smtp, &cfg, &name, &email).await;
         let prefs = json!({"your_move": null, "game_start": false, "clock_low": true,
             "challenge": false, "digest": false});
-        let (st, _) = call(&s, "PUT", "/api/mail/prefs", &baek, Some(prefs)).await;
-        assert_eq!(st, 200);
+        let (baek, _, email) = subscriber(&s, &smtp, &cfg, "baek", prefs).await;
         let other = signup(&s, &uniq("nam")).await;
         // A day on the clock (and a day more a move); and a live game's ten minutes.
         let long = game_with_clock(&s, &baek, &other, Some("fischer:86400:86400")).await;
