@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, initChrome, say, copyButton } from './ui.js';
 import { initAccount, repaintAccount, playerLink } from './account.js';
+import { initMail, paintMail } from './me-mail.js';
 
 const $ = (s) => document.querySelector(s);
 let me = null;
@@ -125,9 +126,11 @@ initChrome(() => {
   applyStatic();
   repaintAccount();
   paint();
+  paintMail();
 });
 applyStatic();
 initAccount().then((a) => {
   me = a;
   loadTokens();
+  initMail(a);
 });

@@ -109,6 +109,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "game schedule",
         include_str!("../../migrations/0015_schedule.sql"),
     ),
+    (17, "mail", include_str!("../../migrations/0017_mail.sql")),
 ];
 
 /// The database behind the server.

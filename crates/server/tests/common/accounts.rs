@@ -33,6 +33,7 @@ pub async fn send(
     let mut r = match method {
         "GET" => s.http.get(url),
         "DELETE" => s.http.delete(url),
+        "PUT" => s.http.put(url),
         _ => s.http.post(url),
     };
     if let Some(c) = &who.cookie {
@@ -260,4 +261,11 @@ pub async fn guest_resigns_to_the_bot_then_signs_up(
     assert_eq!(v["account"]["guest"], false);
     let account = session_of(set, &v);
     (id, guest, account)
+}
+
+/// Plays `action` in game `id` as the session's seat, which must take it.
+pub async fn play(s: &Server, id: &str, who: &Session, action: &str) {
+    let path = format!("/api/games/{id}/actions");
+    let (st, v) = call(s, "POST", &path, who, Some(json!({ "action": action }))).await;
+    assert_eq!(st, 200, "{action}: {v}");
 }
