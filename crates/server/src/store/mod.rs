@@ -13,6 +13,7 @@
 
 pub mod backup;
 mod buckets;
+mod conditional;
 mod group;
 pub mod lock;
 mod opened;
@@ -100,6 +101,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         14,
         "challenges",
         include_str!("../../migrations/0014_challenges.sql"),
+    ),
+    (
+        18,
+        "conditional moves",
+        include_str!("../../migrations/0018_conditional.sql"),
     ),
 ];
 
