@@ -282,6 +282,11 @@ async fn a_conditional_tree_is_played_out_two_levels_deep_each_reply_in_the_comm
             2,
             "{delta}"
         );
+        // The game's schedule was stored with the pair: it is Black's move again.
+        let (_, mine) = get(&s, "/api/me/games", &black).await;
+        assert_eq!(mine["games"][0]["your_turn"], true, "{mine}");
+        let (_, theirs) = get(&s, "/api/me/games", &white).await;
+        assert_eq!(theirs["games"][0]["your_turn"], false, "{theirs}");
         // The plan moved on to its next level.
         let now = plan(&s, &id, &white).await;
         assert_eq!(now["version"], 2, "{now}");
@@ -360,5 +365,97 @@ async fn a_saved_plan_survives_a_restart_and_is_played_by_the_next_process() {
         baduk_server::cluster::leave(&again.hub).await;
         let third = Server::start(s.hub.store.url()).await;
         assert_eq!(plan(&third, &id, &black).await["moves"], json!({}));
+    }
+}
+
+#[tokio::test]
+async fn your_games_list_the_games_where_it_is_your_move_first_then_by_deadline() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (st, v) = get(&s, "/api/me/games", &Session::default()).await;
+        assert_eq!(
+            (st, v["code"].as_str()),
+            (401, Some("auth.required")),
+            "{v}"
+        );
+        let me = signup(&s, &uniq("hon")).await;
+        let (a, b) = (
+            signup(&s, &uniq("aite")).await,
+            signup(&s, &uniq("teki")).await,
+        );
+        // A game made by `me` (Black) against `who` (White), with `clock`.
+        let game = |who: Session, clock: Option<&'static str>| {
+            let (s, me) = (&s, me.clone());
+            async move {
+                let mut body =
+                    json!({"game": "go", "size": 9, "seats": {"white": {"kind": "open"}}});
+                if let Some(c) = clock {
+                    body["clock"] = json!(c);
+                }
+                let (st, g) = call(s, "POST", "/api/games", &me, Some(body)).await;
+                assert_eq!(st, 201, "{g}");
+                let id = g["id"].as_str().unwrap().to_string();
+                let path = format!("/api/games/{id}/join");
+                let (st, j) = call(s, "POST", &path, &who, Some(json!({"seat": "white"}))).await;
+                assert_eq!(st, 200, "{j}");
+                id
+            }
+        };
+        let slow = game(a.clone(), Some("fischer:86400:86400")).await;
+        let fast = game(b.clone(), Some("absolute:600")).await;
+        let waiting_untimed = game(a.clone(), None).await;
+        play(&s, &waiting_untimed, &me, "E5").await;
+        let waiting_timed = game(b.clone(), Some("absolute:3600")).await;
+        play(&s, &waiting_timed, &me, "E5").await;
+        let over = game(a.clone(), None).await;
+        play(&s, &over, &me, "resign").await;
+        let (st, v) = get(&s, "/api/me/games", &me).await;
+        assert_eq!(st, 200, "{v}");
+        let games = v["games"].as_array().unwrap();
+        let ids: Vec<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, [&fast, &slow, &waiting_timed, &waiting_untimed], "{v}");
+        let turns: Vec<bool> = games
+            .iter()
+            .map(|g| g["your_turn"].as_bool().unwrap())
+            .collect();
+        assert_eq!(turns, [true, true, false, false]);
+        let first = &games[0];
+        assert_eq!(first["url"], format!("/g/{fast}"));
+        assert_eq!(
+            (first["game"].as_str(), first["seat"].as_str()),
+            (Some("go"), Some("black"))
+        );
+        // Its creator has not shown up in it yet (no action, no socket): still `open`.
+        assert_eq!(
+            (first["status"].as_str(), games[2]["status"].as_str()),
+            (Some("open"), Some("live"))
+        );
+        assert_eq!(first["clock"], "absolute:600");
+        let (d_fast, d_slow) = (
+            first["deadline"].as_i64().unwrap(),
+            games[1]["deadline"].as_i64().unwrap(),
+        );
+        assert!(d_fast < d_slow, "{v}");
+        assert!(first["turn_since"].as_i64().unwrap() <= d_fast);
+        assert_eq!(games[3]["deadline"], Value::Null);
+        assert_eq!(games[3]["moves"], 1);
+        // The opponent's own list: its move first.
+        let (_, theirs) = get(&s, "/api/me/games", &a).await;
+        let ids: Vec<&str> = theirs["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, [&waiting_untimed, &slow], "{theirs}");
+        assert_eq!(theirs["games"][0]["seat"], "white");
+        assert_eq!(theirs["games"][0]["your_turn"], true);
+        assert!(
+            theirs["games"][1]["opponent"]
+                .as_str()
+                .unwrap()
+                .starts_with("hon"),
+            "{theirs}"
+        );
     }
 }

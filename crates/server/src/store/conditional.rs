@@ -2,8 +2,8 @@
 //! replies (JSON text the game reads), stamped with the game's version it is valid at, and the
 //! commit of an opponent's move together with the planned reply and the plan after them.
 
-use super::{payload, InTransaction, RatingUpdate, Store, StoreError};
-use crate::store::types::{ActionRow, RatingChange};
+use super::{RatingUpdate, Store, StoreError};
+use crate::store::types::{ActionRow, RatingChange, Schedule};
 use sqlx::Row;
 
 /// A seat's plan after a commit: `Some((version, json))` keeps it, None ends it.
@@ -79,48 +79,23 @@ impl Store {
 
     /// Stores an opponent's move and the reply `seat` planned for it in one transaction, with
     /// that seat's plan after them (and, at a rated game's end, the ratings); each action is
-    /// checked as [`Store::append`] checks one. Returns the rating changes.
-    #[allow(clippy::too_many_arguments)]
+    /// checked as [`Store::append`] checks one, and `line` is the game's after both. Returns
+    /// the rating changes.
     pub async fn append_with_reply(
         &self,
         id: &str,
         rows: [&ActionRow; 2],
-        status: &str,
-        summary: &str,
+        line: (&str, &str, &Schedule),
         plan: (usize, PlanAfter<'_>),
         rated: Option<&dyn RatingUpdate>,
         owner: &str,
     ) -> Result<Vec<RatingChange>, StoreError> {
         let mut tx = self.write().begin().await?;
         for row in rows {
-            self.append_in(&mut tx, id, row, status, summary, owner)
-                .await??;
+            self.append_in(&mut tx, id, row, line, owner).await??;
         }
         put_plan(&mut tx, id, plan.0, plan.1).await?;
-        let changes = match rated {
-            Some(end) => {
-                end.apply(InTransaction {
-                    tx: &mut tx,
-                    postgres: self.postgres,
-                    game_id: id,
-                    now: rows[1].at,
-                })
-                .await?
-            }
-            None => Vec::new(),
-        };
-        // One event per action, in order: the other processes apply each without reading.
-        for row in rows {
-            match payload::action_payload(id, row).filter(|_| rated.is_none()) {
-                Some(p) => self.notify_payload(&mut tx, &p).await?,
-                None => self.notify(&mut tx, id).await?,
-            }
-        }
-        tx.commit().await.map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
-            _ => e.into(),
-        })?;
-        Ok(changes)
+        self.end_append(tx, id, &rows, rated).await
     }
 }
 

@@ -31,8 +31,7 @@ impl Hub {
             .join(
                 &room.id,
                 seat,
-                room.status(),
-                &summary,
+                (room.status(), &summary, &room.schedule()),
                 (
                     room.seats[seat].token_hash.as_ref(),
                     room.seats[seat].player.as_ref(),
@@ -230,10 +229,11 @@ impl Hub {
                 // A reply the other seat planned for this move is played at once (it takes no
                 // time) and stored in the same commit.
                 let reply = self.planned_reply(room, &row, now);
-                (row, reply, room.status(), room.summary().to_string())
+                let line = (room.status(), room.summary().to_string(), room.schedule());
+                (row, reply, line)
             })
         }));
-        let (row, reply, status, summary) = match applied {
+        let (row, reply, (status, summary, schedule)) = match applied {
             Ok(r) => r?,
             Err(_) => {
                 match self.build(&room.id).await {
@@ -252,23 +252,14 @@ impl Hub {
         };
         let rated = crate::game::ratings::rated_end(room);
         let rated_ref = rated.as_ref().map(|r| r as &dyn crate::store::RatingUpdate);
+        let line = (status, summary.as_str(), &schedule);
         let stored = match &reply {
             None => {
                 self.store
-                    .append_rated(
-                        &room.id,
-                        &row,
-                        status,
-                        &summary,
-                        rated_ref,
-                        &self.cluster.node,
-                    )
+                    .append_rated(&room.id, &row, line, rated_ref, &self.cluster.node)
                     .await
             }
-            Some(r) => {
-                self.store_with_reply(room, &row, r, status, &summary, rated_ref)
-                    .await
-            }
+            Some(r) => self.store_with_reply(room, &row, r, line, rated_ref).await,
         };
         if let Ok(changes) = &stored {
             if !changes.is_empty() {

@@ -136,8 +136,7 @@ impl Hub {
         room: &Room,
         row: &ActionRow,
         reply: &Reply,
-        status: &str,
-        summary: &str,
+        line: (&str, &str, &crate::store::types::Schedule),
         rated: Option<&dyn crate::store::RatingUpdate>,
     ) -> Result<Vec<crate::store::types::RatingChange>, StoreError> {
         let after = room.plans[reply.seat]
@@ -147,8 +146,7 @@ impl Hub {
             .append_with_reply(
                 &room.id,
                 [row, &reply.row],
-                status,
-                summary,
+                line,
                 (reply.seat, after.as_ref().map(|(v, t)| (*v, t.as_str()))),
                 rated,
                 &self.cluster.node,
