@@ -459,3 +459,31 @@ async fn your_games_list_the_games_where_it_is_your_move_first_then_by_deadline(
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plan_sent_to_a_process_that_does_not_own_the_game_is_kept_and_played_by_the_owner() {
+    let Some(pg) = databases().into_iter().find(|d| d != "sqlite") else {
+        eprintln!("BADUK_TEST_POSTGRES not set: this test runs under scripts/with-postgres");
+        return;
+    };
+    let a = Server::start(&pg).await;
+    let b = Server::start(a.hub.store.url()).await;
+    let (id, black, white) = game_of_two(&a, None).await;
+    let a_owns = a.hub.loaded_handle(&id).is_some_and(|h| h.owned());
+    let (owner, other) = if a_owns { (&a, &b) } else { (&b, &a) };
+    // Saved, read and cleared through the process that does not own the game: forwarded.
+    let tree = json!({"E5": {"reply": "C3"}});
+    assert_eq!(save(other, &id, &white, tree.clone()).await["moves"], tree);
+    assert_eq!(plan(other, &id, &white).await["moves"], tree);
+    assert_eq!(plan(owner, &id, &white).await["moves"], tree);
+    // The move, sent anywhere, is answered by the owner with the reply.
+    let reply = play(other, &id, &black, "E5").await;
+    assert_eq!(reply["version"], 2, "{reply}");
+    let stored = a.hub.store.load(&id).await.unwrap().unwrap();
+    let rows: Vec<&str> = stored.actions.iter().map(|r| r.action.as_str()).collect();
+    assert_eq!(rows, ["E5", "C3"]);
+    assert_eq!(stored.actions[0].at, stored.actions[1].at);
+    // Both processes' watchers see it.
+    let seen = other.wait_for(&id, 10, |st| st["version"] == 2).await;
+    assert_eq!(seen["last_move"], "C3");
+}
