@@ -487,3 +487,24 @@ async fn a_plan_sent_to_a_process_that_does_not_own_the_game_is_kept_and_played_
     let seen = other.wait_for(&id, 10, |st| st["version"] == 2).await;
     assert_eq!(seen["last_move"], "C3");
 }
+
+#[tokio::test]
+async fn a_game_that_left_memory_keeps_its_plan_and_plays_it_when_it_loads_again() {
+    for db in databases() {
+        let s = Server::start_config(&db, |c| {
+            // Idle games leave memory after 200 ms, looked at every second.
+            c.limits.idle_game = std::time::Duration::from_millis(200);
+            c.limits.finished_grace = std::time::Duration::from_millis(200);
+        })
+        .await;
+        let (id, black, white) = game_of_two(&s, Some("fischer:600:10")).await;
+        save(&s, &id, &white, json!({"E5": {"reply": "C3"}})).await;
+        assert!(
+            common::eventually(10, || s.hub.loaded_handle(&id).is_none()).await,
+            "the idle game left memory"
+        );
+        let reply = play(&s, &id, &black, "E5").await;
+        assert_eq!(reply["version"], 2, "{reply}");
+        assert_eq!(s.state(&id).await["last_move"], "C3");
+    }
+}
