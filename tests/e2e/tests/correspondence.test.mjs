@@ -1,11 +1,11 @@
 // A correspondence game in the browser: the lobby's "Your move (N)" card (and the title's count)
-// takes the player to move to the game; the other player, on a phone, plans a conditional move on
+// takes the player to move to the game, whose "Next game" leads to the other; the other player, on a phone, plans a conditional move on
 // the board in Plan mode and saves it; when the first player plays the expected move, the planned
 // reply is on the board at once (both in one change), and the plan is gone.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, shots, signUp, playPoint, clickPoint, version, newerThan } from './lib.mjs';
+import { BASE, launch, person, shots, signUp, playPoint, clickPoint, version, newerThan, docShot } from './lib.mjs';
 
 const stamp = Date.now().toString(36).slice(-5);
 const PASSWORD = 'correct horse battery staple';
@@ -57,16 +57,23 @@ describe('correspondence', () => {
       const id = made.data.id;
       const joined = await pageApi(B.page, 'POST', `/api/games/${id}/join`, { seat: 'white' });
       assert.equal(joined.status, 200, JSON.stringify(joined.data));
+      // A second game, untimed (so listed after the first, which has a deadline).
+      const second = await pageApi(A.page, 'POST', '/api/games', { game: 'go', size: 9, seats: { white: { kind: 'open' } } });
+      assert.equal(second.status, 201, JSON.stringify(second.data));
+      const id2 = second.data.id;
+      assert.equal((await pageApi(B.page, 'POST', `/api/games/${id2}/join`, { seat: 'white' })).status, 200);
 
-      // A's lobby: "Your move (1)" with the game, and the title's count.
+      // A's lobby: "Your move (2)", the game with a clock first, and the title's count.
       await A.page.goto(`${BASE}/`);
-      await A.page.waitForSelector(`#turns-card [data-your-move="${id}"]`);
-      assert.equal(await A.page.textContent('#turns-count'), '1');
-      assert.match(await A.page.textContent('#turns-h'), /Your move \(1\)/);
-      await A.page.waitForFunction(() => document.title.startsWith('(1) '));
-      // A follows it to the game and plays.
+      await A.page.waitForSelector(`#turns-card [data-your-move="${id2}"]`);
+      const listed = await A.page.evaluate(() => [...document.querySelectorAll('#turns [data-your-move]')].map((li) => li.dataset.yourMove));
+      assert.deepEqual(listed, [id, id2]);
+      assert.match(await A.page.textContent('#turns-h'), /Your move \(2\)/);
+      await A.page.waitForFunction(() => document.title.startsWith('(2) '));
+      // A follows it to the game, where "Next game" leads to the other one, and plays.
       await Promise.all([A.page.waitForURL(`${BASE}/g/${id}`), A.page.click(`[data-turn="${id}"]`)]);
       await A.page.waitForSelector('body[data-myturn="1"]');
+      assert.equal(await A.page.getAttribute('[data-next-game]', 'href'), `/g/${id2}`);
       await playPoint(A.page, 'E5');
 
       // B's lobby (a phone) says it is B's move now; B plays by hand.
@@ -90,6 +97,7 @@ describe('correspondence', () => {
       await B.page.click('[data-action=plan-save]');
       await B.page.waitForSelector('.plan-saved[data-plan="D4 → F6"]');
       await B.page.waitForSelector('svg.goban [data-plan="F6"]');
+      await docShot(B.page, 'plan-phone', { fullPage: true });
       // The board fits the phone's width.
       const width = await B.page.evaluate(() => document.querySelector('svg.goban').getBoundingClientRect().right);
       assert.ok(width <= 390, `the board ends at ${width}px`);
