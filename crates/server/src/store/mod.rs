@@ -20,6 +20,7 @@ pub mod lock;
 mod opened;
 pub mod payload;
 mod schedule;
+pub mod seed;
 pub mod time;
 pub mod types;
 
