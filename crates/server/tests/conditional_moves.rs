@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::accounts::{call, get, signup, uniq, Session};
+use common::accounts::{call, get, signup, uniq, with_token, Session};
 use common::{databases, Server};
 use serde_json::{json, Value};
 
@@ -198,6 +198,16 @@ async fn hostile_plans_are_refused_with_a_code_and_nothing_is_stored() {
         );
         let (st, _) = put(&s, &path, &Session::default(), json!({"moves": {}})).await;
         assert_eq!(st, 401);
+        // Nor does the seat token of another game.
+        let (_, seats) = s.create(json!({"game": "go", "size": 9})).await;
+        let other = common::token(&seats, "white");
+        let body = json!({"moves": {"D4": {"reply": "D5"}}});
+        let (st, v) = with_token(&s, "PUT", &path, Some(&other), Some(body)).await;
+        assert_eq!(
+            (st, v["code"].as_str()),
+            (403, Some("conditional.not_seated")),
+            "{v}"
+        );
         // A valid plan is accepted; the game over, a new one is refused.
         let (st, v) = put(&s, &path, &white, json!({"moves": chain(10)})).await;
         assert_eq!(st, 200, "{v}");
@@ -439,6 +449,19 @@ async fn your_games_list_the_games_where_it_is_your_move_first_then_by_deadline(
         assert!(first["turn_since"].as_i64().unwrap() <= d_fast);
         assert_eq!(games[3]["deadline"], Value::Null);
         assert_eq!(games[3]["moves"], 1);
+        // An API token that reads gets the same list.
+        let (st, tk) = call(
+            &s,
+            "POST",
+            "/api/tokens",
+            &me,
+            Some(json!({"label": "turns", "scopes": ["read"]})),
+        )
+        .await;
+        assert_eq!(st, 201, "{tk}");
+        let (st, by_token) =
+            with_token(&s, "GET", "/api/me/games", tk["token"].as_str(), None).await;
+        assert_eq!((st, &by_token), (200, &v));
         // The opponent's own list: its move first.
         let (_, theirs) = get(&s, "/api/me/games", &a).await;
         let ids: Vec<&str> = theirs["games"]
