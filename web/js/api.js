@@ -159,6 +159,14 @@ export const api = {
   declineChallenge: (id, reason) => call('POST', `/api/challenges/${enc(id)}/decline`, reason ? { reason } : {}),
   cancelChallenge: (id) => call('POST', `/api/challenges/${enc(id)}/cancel`),
 
+  // The account's unfinished games, the ones where it is its move first ("Your move").
+  myGames: () => call('GET', '/api/me/games'),
+  // Conditional moves (the asker's own plan: {"E5": {"reply": "C3", "then": {…}}}).
+  // A seat token proves the seat where the page holds one; else the cookie's account.
+  plan: (id, token) => call('GET', `/api/games/${enc(id)}/conditional`, undefined, token),
+  savePlan: (id, moves, token) => call('PUT', `/api/games/${enc(id)}/conditional`, { moves }, token),
+  clearPlan: (id, token) => call('DELETE', `/api/games/${enc(id)}/conditional`, undefined, token),
+
   // Chat.
   chat: (id) => call('GET', `/api/games/${enc(id)}/chat`),
   report: (id, seq, reason) => call('POST', `/api/games/${enc(id)}/chat/${enc(seq)}/report`, { reason }),

@@ -10,6 +10,8 @@ import { clockView } from './clock.js';
 import { GoBoard } from './go-board.js';
 import { WallBoard } from './wall-board.js';
 import { Rematch } from './rematch.js';
+import { Planner } from './plan.js';
+import { watchTurns, titled, nextGame, onTurns, refreshTurns } from './turns.js';
 import { h, fmtNum, seatName, kindLabel, resultText, resultShort, noteText, sound, initChrome, ruleName, clockWords, clockOf, say, copyButton, variantWords, notFoundView } from './ui.js';
 
 const id = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
@@ -52,7 +54,14 @@ const page = {
   lastSeq: -1,
   pending: null, // {t0, version} of the action in flight
   rematch: new Rematch(document.getElementById('rematch'), id),
+  planner: null, // conditional moves (plan.js), made once the page's functions exist
 };
+
+page.planner = new Planner(id, {
+  render: () => render(),
+  message: (text) => showMessage(text || null),
+  token: (seat) => (seat && heldSeats(id)[seat]) || undefined,
+});
 
 // What tests and curious people can read: round-trip times of this page's own actions.
 window.__baduk = { rtts: [], sounds: [], page };
@@ -182,6 +191,8 @@ function apply(next) {
   if (moved) {
     page.resignArmed = false;
     sound('move');
+    // It became this player's move: "Your move" everywhere (the count, a sound, a notification).
+    if (next.to_move && mySeats().includes(next.to_move)) refreshTurns();
   }
   // An opponent who shows up: say so, clearly (and with a sound where sound is on).
   if (st) {
@@ -213,6 +224,7 @@ function apply(next) {
 function render() {
   const st = page.state;
   if (!st) return;
+  page.planner.sync(st, planSeat());
   document.body.dataset.version = st.version;
   document.body.dataset.phase = st.phase;
   document.body.dataset.status = st.status;
@@ -221,7 +233,7 @@ function render() {
   document.body.dataset.role = mine.length || hasUnknownToken() ? 'player' : 'spectator';
   const title = st.game === 'go' ? `${t('game.go')} ${st.size.cols}×${st.size.rows} · ${ruleName(st.rules)}` : t('game.wallgo');
   $('#title').textContent = title;
-  document.title = `${title} — baduk`;
+  document.title = titled(`${title} — baduk`);
   renderInfo();
   renderPlayers();
   renderBoard();
@@ -386,12 +398,15 @@ function renderBoard() {
   document.body.dataset.myturn = myTurn ? '1' : '0';
   if (st.game === 'go') {
     const mode = st.phase === 'marking' ? 'marking' : 'play';
+    const plan = page.planner;
+    // Plan mode: taps enter the expected moves and replies, not moves.
     page.board.render(shown, {
-      interactive: myTurn,
+      interactive: myTurn || (plan.on && !replaying),
       mode,
-      legal: new Set(st.legal || []),
-      hoverColor: st.to_move === 'white' ? 'white' : 'black',
-      confirm: confirmOn(),
+      legal: plan.on ? plan.legal(st) : new Set(st.legal || []),
+      hoverColor: plan.on ? plan.nextColor() : st.to_move === 'white' ? 'white' : 'black',
+      confirm: !plan.on && confirmOn(),
+      plan: replaying ? [] : plan.marks(),
     });
   } else {
     page.board.render(shown, { interactive: myTurn && st.phase !== 'finished', showRegions: !replaying && st.phase === 'finished' });
@@ -436,6 +451,7 @@ function hoverWhy(name, legal) {
 
 function onPoint(name) {
   const st = page.state;
+  if (page.planner.on) return page.planner.click(name);
   if (st.phase === 'marking') {
     const dead = new Set(st.marking?.dead ?? st.marking?.proposed ?? []);
     const x = page.board.parse(name);
@@ -466,6 +482,16 @@ function renderStatus() {
   if (!mine.length && !hasUnknownToken()) el.append(h('span', { class: 'badge' }, t('spectator')), ' ');
   if (st.phase && st.status !== 'finished') el.append(h('span', { class: 'phase' }, t(`phase.${st.phase}`) + (st.handicap_left ? ` · ${st.handicap_left}` : '')), ' ');
   el.append(h('span', { class: 'turn' }, text));
+  // "Next game": the next game where it is this account's move.
+  const next = nextGame(id);
+  if (next) el.append(h('a', { class: 'button small next-game', href: next.url, 'data-next-game': next.id, title: t('turns.next.title') }, t('turns.next')));
+}
+
+/** The seat this page plans for: the account's (or a held token's) seat that is not to move. */
+function planSeat() {
+  const st = page.state;
+  const mine = mySeats();
+  return mine.find((s) => s !== st.to_move) || null;
 }
 
 function renderControls() {
@@ -508,6 +534,7 @@ function renderControls() {
       box.append(conf);
     }
     box.append(row);
+    page.planner.controls(box, st, planSeat());
     box.append(h('p', { class: 'hint' }, t('lastmove', st.last_move || '—'), ' · ', confirmSwitch()));
   } else {
     renderWallControls();
@@ -1046,6 +1073,10 @@ async function start() {
     },
   });
   window.__baduk.ws = page.ws;
+  watchTurns();
+  onTurns(() => {
+    if (page.state) renderStatus();
+  });
   setInterval(tick, 200);
 }
 

@@ -86,7 +86,8 @@ export class GoBoard {
   }
 
   /**
-   * Draws a state. opts: {interactive, mode: 'play'|'marking', hoverColor, legal: Set}.
+   * Draws a state. opts: {interactive, mode: 'play'|'marking', hoverColor, legal: Set, plan:
+   * [{name, color, label}] (planned stones)}.
    */
   render(state, opts = {}) {
     if (this.state && (state.version !== this.state.version || !opts.interactive)) {
@@ -180,6 +181,14 @@ export class GoBoard {
     if (last && state.board[last.y][last.x] !== '.') {
       const c = state.board[last.y][last.x];
       el('circle', { cx: last.x, cy: last.y, r: 0.2, class: `last ${c === 'B' ? 'on-black' : 'on-white'}`, 'data-last': state.last_move }, marks);
+    }
+    // A player's plan (conditional moves), shown to that player alone: numbered see-through stones.
+    for (const m of opts.plan || []) {
+      const p = this.parse(m.name);
+      if (!p) continue;
+      const g = el('g', { class: `plan-stone ${m.color}`, 'data-plan': m.name }, svg);
+      el('circle', { cx: p.x, cy: p.y, r: 0.4 }, g);
+      el('text', { x: p.x, y: p.y }, g).textContent = m.label;
     }
     this.ghost = el('circle', { r: 0.47, class: `ghost ${this.hoverColor}`, visibility: 'hidden' }, svg);
     this.pendingEl = el('circle', { r: 0.47, class: `ghost pending ${this.hoverColor}`, visibility: 'hidden' }, svg);

@@ -8,6 +8,7 @@ import { t, lang, applyStatic } from './i18n.js';
 import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
 import { clockString, syncClockFields, formSettings, challengeError } from './challenges.js';
 import { ChallengePanel } from './challenge-panel.js';
+import { watchTurns, turnsCard, refreshTurns } from './turns.js';
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');
@@ -542,10 +543,15 @@ function renderSeeks(r) {
 // (re)connects; its events keep the panel current.
 const challenges = new ChallengePanel($('#challenges-card'));
 
+// "Your move (N)": the games where it is this account's move, first on the page.
+const paintTurns = turnsCard($('#turns-card'));
+
 lobbySocket({
   onMessage(msg) {
     if (msg.type === 'seeks') renderSeeks(msg);
     else challenges.onEvent(msg);
+    // A game of this account started or finished: its list changed.
+    if (msg.type === 'gameStart' || msg.type === 'gameFinish') refreshTurns();
   },
   onStatus(s) {
     // A named player's socket sends the open challenges first (`challenges`), then the events.
@@ -601,8 +607,10 @@ initChrome(() => {
   if (seeking.offer && !$('#bot-offer').hidden) paintOffer();
   if (!$('#suggest-note').hidden) suggest();
   challenges.render();
+  paintTurns();
 });
 initAccount().then(() => {
+  watchTurns();
   syncGuestRated();
   loadOnline();
   loadBots(challengeSettings);

@@ -310,9 +310,9 @@ export function sound(kind) {
     const o = audio.createOscillator();
     const g = audio.createGain();
     // A stone's click, a lower error, a short high tick for the byo-yomi countdown, a rising
-    // note when an opponent joins.
+    // note when an opponent joins, a bright one when another game becomes one's move.
     o.type = kind === 'error' ? 'square' : kind === 'tick' ? 'sine' : 'triangle';
-    o.frequency.value = { error: 180, tick: 1320, join: 880 }[kind] || 660;
+    o.frequency.value = { error: 180, tick: 1320, join: 880, yourmove: 990 }[kind] || 660;
     g.gain.setValueAtTime(0.15, audio.currentTime);
     g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
     o.connect(g).connect(audio.destination);

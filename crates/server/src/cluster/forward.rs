@@ -61,13 +61,12 @@ pub fn secret_ok(st: &AppState, headers: &HeaderMap) -> bool {
 }
 
 /// The game id of a request that must be played by the game's owner (an action), if it is one.
+/// A player's conditional moves (every method) go there too: the owner keeps them with the
+/// game and plays them.
 fn owned_route(method: &Method, path: &str) -> Option<String> {
-    if method != Method::POST {
-        return None;
-    }
     let rest = path.strip_prefix("/api/games/")?;
     let (id, tail) = rest.split_once('/')?;
-    (tail == "actions").then(|| id.to_string())
+    ((tail == "actions" && method == Method::POST) || tail == "conditional").then(|| id.to_string())
 }
 
 /// How long a request waits for a game whose owner died to be taken over.
@@ -216,8 +215,9 @@ pub async fn route(State(st): State<AppState>, req: Request, next: Next) -> Resp
     // An action from a client: its acknowledgement's latency is measured here, where it
     // arrived, whichever process plays it.
     let started = std::time::Instant::now();
+    let action = req.uri().path().ends_with("/actions");
     let resp = play_or_forward(&st, id, req, next).await;
-    if resp.status().is_success() {
+    if action && resp.status().is_success() {
         st.hub.metrics.ack.observe(started.elapsed());
     }
     resp

@@ -1,7 +1,8 @@
 //! The game core: live rooms of Go and Wall Go and everything that runs inside a game.
 //!
 //! Owns: a room's state and rules (`room`, its views apart; `go_room` with its dead-stone phase
-//! apart, and `wall_room`), a create request's settings (`settings`), clocks (`clock`,
+//! apart, and `wall_room`), a create request's settings (`settings`), a seat's private plan of
+//! replies (`conditional`), clocks (`clock`,
 //! `hub::clocks`), the bots in seats (`bots`) and their thread budget (`work`), the rated end of
 //! a game (`ratings`, whose update the store runs in the transaction of the game's last action
 //! through `store::RatingUpdate`), the process's counters (`metrics`), the hub of live games
@@ -18,6 +19,7 @@
 
 pub mod bots;
 pub mod clock;
+pub mod conditional;
 pub mod events;
 pub mod export;
 pub mod go_room;

@@ -291,17 +291,7 @@ pub(super) async fn post_action(
             return Ok(too_many(r));
         }
     }
-    let cred = match (bearer(&headers), auth.account_id()) {
-        (Some(t), _) if !t.starts_with(crate::players::accounts::API_TOKEN_PREFIX) => {
-            Cred::Token(t)
-        }
-        (_, Some(a)) => Cred::Account(a),
-        _ => {
-            return Err(ActError::unauthorized(
-                "missing Authorization: Bearer <seat token> (or sign in)",
-            ))
-        }
-    };
+    let cred = seat_cred(&headers, &auth)?;
     let req: ActionReq = parse_json(&body)?;
     if req.action.trim().is_empty() {
         return Err(ActError::bad_request("action: empty"));
@@ -311,6 +301,19 @@ pub(super) async fn post_action(
         return Ok(Json(json!({ "version": version })).into_response());
     }
     Ok(Json(st.hub.act_as(&id, cred, &req.action, full).await?).into_response())
+}
+
+/// How a request proves its seat: a seat token, else the signed-in account; 401 with neither.
+pub(super) fn seat_cred<'a>(headers: &'a HeaderMap, auth: &'a Auth) -> Result<Cred<'a>, ActError> {
+    match (bearer(headers), auth.account_id()) {
+        (Some(t), _) if !t.starts_with(crate::players::accounts::API_TOKEN_PREFIX) => {
+            Ok(Cred::Token(t))
+        }
+        (_, Some(a)) => Ok(Cred::Account(a)),
+        _ => Err(ActError::unauthorized(
+            "missing Authorization: Bearer <seat token> (or sign in)",
+        )),
+    }
 }
 
 /// `POST /api/games/{id}/seats/{seat}/rotate`: the seat's holder gets a fresh token; the old

@@ -1,11 +1,12 @@
 //! Owns: the web edge: the routing table and its middleware (this file), the games' handlers
-//! (`games`) and sockets (`sockets`; the lobby's, `lobby`), the accept loop (`conn`), logs (`logs`), `/metrics`
+//! (`games`; a player's conditional moves, `conditional`) and sockets (`sockets`; the lobby's, `lobby`), the accept loop (`conn`), logs (`logs`), `/metrics`
 //! (`metrics`), the embedded web pages (`web`). May use every domain; no domain uses it but
 //! `lib.rs` (issue 40; `tests/layout.rs` keeps it so).
 //!
 //! HTTP and WebSocket handlers: parse, authenticate the seat, call the hub, map its errors to
 //! status codes. No game logic here.
 
+pub mod conditional;
 pub mod conn;
 pub mod games;
 pub mod lobby;
@@ -35,6 +36,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(get_record))
         .route("/api/games/{id}/actions", post(post_action))
         .route("/api/games/{id}/join", post(post_join))
+        .route(
+            "/api/games/{id}/conditional",
+            get(conditional::get_plan)
+                .put(conditional::put_plan)
+                .delete(conditional::delete_plan),
+        )
         .route("/api/games/{id}/seats/{seat}/rotate", post(post_rotate))
         .route("/ws/games/{id}", get(ws_game))
         .route("/ws/lobby", get(lobby::ws_lobby))

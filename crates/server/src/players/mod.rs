@@ -3,11 +3,12 @@
 //! and the web side's shared state (`state`). Never `crate::http` or `crate::review`.
 //!
 //! The players' HTTP side: who a request is (session cookie with CSRF, or API token), sign-up,
-//! sign-in and guests, API tokens, profiles, the players online, handicap suggestions and the
-//! bots' ratings. docs/api.md, "Players".
+//! sign-in and guests, API tokens, profiles, the account's games (`my_games`), the players
+//! online, handicap suggestions and the bots' ratings. docs/api.md, "Players".
 
 pub mod accounts;
 pub mod chat;
+mod my_games;
 pub mod seeks;
 pub mod tokens;
 
@@ -69,6 +70,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/auth/logout", post(logout))
         .route("/api/auth/logout-all", post(logout_all))
         .route("/api/me", get(me))
+        .route("/api/me/games", get(my_games::my_games))
         .route(
             "/api/tokens",
             get(tokens::list_tokens).post(tokens::create_token),

@@ -79,13 +79,26 @@ impl Store {
     ) -> Result<Vec<RatingChange>, StoreError> {
         let mut tx = self.write().begin().await?;
         self.append_in(&mut tx, id, row, line, owner).await??;
+        self.end_append(tx, id, &[row], rated).await
+    }
+
+    /// The end of a transaction that stored `rows` (in order): a rated game's end, each row's
+    /// event, the commit; returns the rating changes.
+    pub(super) async fn end_append(
+        &self,
+        mut tx: sqlx::Transaction<'static, sqlx::Any>,
+        id: &str,
+        rows: &[&ActionRow],
+        rated: Option<&dyn RatingUpdate>,
+    ) -> Result<Vec<RatingChange>, StoreError> {
+        let last = rows.last().map_or(0, |r| r.at);
         let changes = match rated {
             Some(end) => {
                 end.apply(InTransaction {
                     tx: &mut tx,
                     postgres: self.postgres,
                     game_id: id,
-                    now: row.at,
+                    now: last,
                 })
                 .await?
             }
@@ -93,9 +106,11 @@ impl Store {
         };
         // The event carries the action itself: the other processes apply it without reading
         // the game. A rated game's end carries rating changes too: those are read again.
-        match payload::action_payload(id, row).filter(|_| rated.is_none()) {
-            Some(payload) => self.notify_payload(&mut tx, &payload).await?,
-            None => self.notify(&mut tx, id).await?,
+        for row in rows {
+            match payload::action_payload(id, row).filter(|_| rated.is_none()) {
+                Some(payload) => self.notify_payload(&mut tx, &payload).await?,
+                None => self.notify(&mut tx, id).await?,
+            }
         }
         tx.commit().await.map_err(|e| match &e {
             sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,

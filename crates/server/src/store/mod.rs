@@ -14,6 +14,7 @@
 mod append;
 pub mod backup;
 mod buckets;
+mod conditional;
 mod group;
 pub mod lock;
 mod opened;
@@ -110,6 +111,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/0015_schedule.sql"),
     ),
     (17, "mail", include_str!("../../migrations/0017_mail.sql")),
+    (
+        18,
+        "conditional moves",
+        include_str!("../../migrations/0018_conditional.sql"),
+    ),
 ];
 
 /// The database behind the server.

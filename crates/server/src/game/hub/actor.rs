@@ -216,6 +216,7 @@ impl Hub {
         // What watchers' deltas start from: the version and the length of the history now.
         let (base, keep) = (room.version(), room.history_len());
         let was_over = room.is_over();
+        let had_plan = room.plans.iter().any(Option::is_some);
         // The library checks the action; a panic in there (a bug) must not leave the room
         // changed but unstored, so the room is rebuilt from the database when one happens.
         let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -225,11 +226,14 @@ impl Hub {
                 Origin::Clock => room.apply_timeout(seat, action, now),
             }
             .map(|row| {
+                // A reply the other seat planned for this move is played at once (it takes no
+                // time) and stored in the same commit.
+                let reply = self.planned_reply(room, &row, now);
                 let line = (room.status(), room.summary().to_string(), room.schedule());
-                (row, line)
+                (row, reply, line)
             })
         }));
-        let (row, (status, summary, schedule)) = match applied {
+        let (row, reply, (status, summary, schedule)) = match applied {
             Ok(r) => r?,
             Err(_) => {
                 match self.build(&room.id).await {
@@ -247,16 +251,16 @@ impl Hub {
             }
         };
         let rated = crate::game::ratings::rated_end(room);
-        let stored = self
-            .store
-            .append_rated(
-                &room.id,
-                &row,
-                (status, &summary, &schedule),
-                rated.as_ref().map(|r| r as &dyn crate::store::RatingUpdate),
-                &self.cluster.node,
-            )
-            .await;
+        let rated_ref = rated.as_ref().map(|r| r as &dyn crate::store::RatingUpdate);
+        let line = (status, summary.as_str(), &schedule);
+        let stored = match &reply {
+            None => {
+                self.store
+                    .append_rated(&room.id, &row, line, rated_ref, &self.cluster.node)
+                    .await
+            }
+            Some(r) => self.store_with_reply(room, &row, r, line, rated_ref).await,
+        };
         if let Ok(changes) = &stored {
             if !changes.is_empty() {
                 room.rating_changes = changes.clone();
@@ -287,6 +291,9 @@ impl Hub {
         // The commit passed the owner check: this process owns the game (a handoff to it may
         // not have been reconciled yet).
         h.owned.store(true, Ordering::Relaxed);
+        if reply.is_none() && had_plan {
+            self.drop_stale_plans(room).await;
+        }
         // The delta for watchers (this action and what it changed, never the whole history)
         // is built once and shared by all of them, and not at all when nobody watches.
         if h.tx.receiver_count() > 0 {
@@ -295,6 +302,9 @@ impl Hub {
         // The game ended with this action: its accounts hear of it.
         if !was_over && room.is_over() {
             self.events.announce(room, "gameFinish");
+        }
+        if reply.is_some() {
+            self.metrics.action(crate::game::metrics::Source::Player);
         }
         self.metrics.action(match origin {
             Origin::Player => crate::game::metrics::Source::Player,

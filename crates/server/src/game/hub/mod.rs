@@ -14,6 +14,7 @@ mod clocks;
 mod evict;
 mod node;
 pub mod patch;
+mod plans;
 
 pub use clocks::{local_ms, now_ms, set_clock_offset, HEARTBEAT_MS, OUTAGE_MS};
 pub use node::{Cluster, OWNER_CACHE};
@@ -620,6 +621,7 @@ impl Hub {
         }
         let mut room = Room::from_stored(id, g)?;
         room.ends = self.opts.ends;
+        self.load_plans(&mut room).await?;
         // Time is charged from the stored start of the turn, by the database's clock, so a
         // process that loads a game gives nobody time back; only an outage (no process alive,
         // see [`OUTAGE_MS`]) within the turn is charged to nobody.

@@ -285,6 +285,8 @@ pub struct Room {
     /// Illegal moves each seat sent in a row on its turn (a bot account's forfeits at
     /// [`ILLEGAL_IN_ROW`]). In memory only: a restart or a reload of the room starts it again.
     pub illegal_in_row: [u32; 2],
+    /// Each seat's private plan of replies (conditional moves), if it made one.
+    pub plans: [Option<crate::game::conditional::Plan>; 2],
 }
 
 /// Builds the game's core from its settings.
@@ -330,6 +332,7 @@ impl Room {
             rated: false,
             rating_changes: Vec::new(),
             illegal_in_row: [0, 0],
+            plans: [None, None],
         })
     }
 
