@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, initChrome, say, copyButton } from './ui.js';
 import { initAccount, repaintAccount, playerLink } from './account.js';
+import { mountAway, repaintAway } from './away.js';
 
 const $ = (s) => document.querySelector(s);
 let me = null;
@@ -125,9 +126,11 @@ initChrome(() => {
   applyStatic();
   repaintAccount();
   paint();
+  repaintAway();
 });
 applyStatic();
 initAccount().then((a) => {
   me = a;
   loadTokens();
+  if (a) mountAway($('#main'));
 });

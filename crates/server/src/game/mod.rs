@@ -17,6 +17,7 @@
 //! itself; the cluster's work on them is above.
 
 pub mod bots;
+pub mod calendar;
 pub mod clock;
 pub mod events;
 pub mod export;

@@ -11,6 +11,7 @@
 //! the append-only action log; a version column makes two processes unable to store two actions
 //! for the same turn.
 
+pub mod away;
 pub mod backup;
 mod buckets;
 mod group;
@@ -19,6 +20,7 @@ mod opened;
 pub mod payload;
 pub mod time;
 pub mod types;
+mod wake_stub;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
@@ -100,6 +102,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         14,
         "challenges",
         include_str!("../../migrations/0014_challenges.sql"),
+    ),
+    (
+        16,
+        "correspondence",
+        include_str!("../../migrations/0016_correspondence.sql"),
     ),
 ];
 
@@ -800,7 +807,11 @@ impl Store {
                     (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
                     _ => (1500.0, 350.0, 0),
                 }),
+                away: Default::default(),
             }));
+        }
+        if types::is_correspondence(&settings) {
+            self.fill_away(&mut players).await?;
         }
         let rating_changes = if rated != 0 {
             self.rating_changes(id, &players).await?

@@ -33,6 +33,7 @@ pub async fn send(
     let mut r = match method {
         "GET" => s.http.get(url),
         "DELETE" => s.http.delete(url),
+        "PUT" => s.http.put(url),
         _ => s.http.post(url),
     };
     if let Some(c) = &who.cookie {
