@@ -315,6 +315,33 @@ async fn go_clock_runs_out_with_no_client_connected() {
 }
 
 #[tokio::test]
+async fn each_action_stores_when_the_game_must_be_looked_at_next() {
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let (id, seats) = s
+            .create(json!({"game": "go", "size": 9, "rules": "chinese", "clock": "absolute:600"}))
+            .await;
+        let b = token(&seats, "black");
+        s.ok(&id, &b, "E5").await;
+        let st = s.state(&id).await;
+        let sched = s.hub.store.schedule_of(&id).await.unwrap().unwrap();
+        let since = st["actions"][0]["at"].as_i64().unwrap();
+        // Token seats hold no account; White's ten minutes run from Black's move.
+        assert_eq!(sched.to_move, None);
+        assert_eq!(sched.turn_since, Some(since));
+        assert_eq!(sched.deadline, Some(since + 600_000));
+        assert_eq!(sched.wake_at, sched.deadline);
+        s.ok(&id, &token(&seats, "white"), "resign").await;
+        let sched = s.hub.store.schedule_of(&id).await.unwrap().unwrap();
+        assert_eq!(
+            sched,
+            Default::default(),
+            "a finished game is never looked at again"
+        );
+    }
+}
+
+#[tokio::test]
 async fn wall_go_turn_clock_plays_a_legal_action_and_the_record_marks_it() {
     for db in databases() {
         let s = Server::start(&db).await;

@@ -3,6 +3,7 @@
 //! writer; on PostgreSQL the batch also carries each action's event (its NOTIFY, delivered at
 //! the commit in the batch's order), so one commit and one round trip serve many actions.
 
+use super::types::Schedule;
 use super::{ActionRow, Store, StoreError};
 
 /// One action waiting for the group commit.
@@ -16,10 +17,19 @@ pub(super) struct AppendJob {
     pub(super) status: String,
     /// Its lobby line after it.
     pub(super) summary: String,
+    /// Its schedule after it.
+    pub(super) schedule: Schedule,
     /// The node that must own the game (the fence).
     pub(super) owner: String,
     /// Where its answer goes once its batch committed.
     pub(super) done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
+}
+
+impl AppendJob {
+    /// Its status, lobby line and schedule, as the store's statements take them.
+    fn line(&self) -> (&str, &str, &Schedule) {
+        (&self.status, &self.summary, &self.schedule)
+    }
 }
 
 /// The most actions one group commit stores.
@@ -49,7 +59,7 @@ pub(super) async fn group_commits(
                 for j in &batch {
                     a.push(
                         store
-                            .append_alone(&j.id, &j.row, &j.status, &j.summary, None, &j.owner)
+                            .append_alone(&j.id, &j.row, j.line(), None, &j.owner)
                             .await
                             .map(|_| ()),
                     );
@@ -75,7 +85,7 @@ impl Store {
         let mut out = Vec::with_capacity(batch.len());
         for j in batch {
             let stored = self
-                .append_in(&mut tx, &j.id, &j.row, &j.status, &j.summary, &j.owner)
+                .append_in(&mut tx, &j.id, &j.row, j.line(), &j.owner)
                 .await?;
             if stored.is_ok() {
                 // The event carries the action (the others apply it without reading).

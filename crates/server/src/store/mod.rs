@@ -11,6 +11,7 @@
 //! the append-only action log; a version column makes two processes unable to store two actions
 //! for the same turn.
 
+mod append;
 pub mod away;
 pub mod backup;
 mod buckets;
@@ -18,9 +19,9 @@ mod group;
 pub mod lock;
 mod opened;
 pub mod payload;
+mod schedule;
 pub mod time;
 pub mod types;
-mod wake_stub;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
@@ -102,6 +103,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         14,
         "challenges",
         include_str!("../../migrations/0014_challenges.sql"),
+    ),
+    (
+        15,
+        "game schedule",
+        include_str!("../../migrations/0015_schedule.sql"),
     ),
     (
         16,
@@ -201,6 +207,8 @@ pub struct FirstRow<'a> {
     pub flags: GameFlags,
     /// The node that will own it (docs/scaling.md).
     pub owner: &'a str,
+    /// Its schedule (whose move, when it must be looked at).
+    pub schedule: &'a types::Schedule,
 }
 
 /// How a new game is listed and counted.
@@ -416,6 +424,7 @@ impl Store {
             now,
             flags,
             owner,
+            schedule,
         } = *first;
         let mut tx = self.write().begin().await?;
         let settings_json = serde_json::to_string(settings).expect("settings serialise");
@@ -424,8 +433,9 @@ impl Store {
             Settings::Wallgo { .. } => "wallgo",
         };
         sqlx::query(
-            "INSERT INTO games (id, game, settings, status, version, summary, created_at, updated_at, rated, listed, owner) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10)",
+            "INSERT INTO games (id, game, settings, status, version, summary, created_at, updated_at, rated, listed, owner, \
+             to_move, turn_since, deadline, wake_at) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
         )
         .bind(id)
         .bind(game)
@@ -437,6 +447,10 @@ impl Store {
         .bind(flags.rated as i64)
         .bind(flags.listed as i64)
         .bind(owner)
+        .bind(schedule.to_move.as_deref())
+        .bind(schedule.turn_since)
+        .bind(schedule.deadline)
+        .bind(schedule.wake_at)
         .execute(&mut *tx)
         .await?;
         for (i, (spec, hash, account)) in seats.iter().enumerate() {
@@ -493,167 +507,13 @@ impl Store {
         Ok(())
     }
 
-    /// Appends one action if the game is still at `row.seq - 1` stored actions and `owner`
-    /// still owns it; otherwise [`StoreError::Conflict`] (or [`StoreError::Fenced`]) and
-    /// nothing changes.
-    pub async fn append(
-        &self,
-        id: &str,
-        row: &ActionRow,
-        status: &str,
-        summary: &str,
-        owner: &str,
-    ) -> Result<(), StoreError> {
-        self.append_rated(id, row, status, summary, None, owner)
-            .await
-            .map(|_| ())
-    }
-
-    /// [`Store::append`], and when `rated` is given (a rated game's last action) the players'
-    /// new ratings in the same transaction; returns the rating changes. The lease check (the
-    /// game's `owner` is `owner`) is part of the same UPDATE: a node that lost the game stores
-    /// nothing.
-    pub async fn append_rated(
-        &self,
-        id: &str,
-        row: &ActionRow,
-        status: &str,
-        summary: &str,
-        rated: Option<&dyn RatingUpdate>,
-        owner: &str,
-    ) -> Result<Vec<RatingChange>, StoreError> {
-        // Actions of several games that arrive together share one transaction (group commit,
-        // with each one's event on PostgreSQL); each is answered once its batch committed.
-        if let (Some(tx), None) = (&self.batcher, rated) {
-            let (done, answer) = tokio::sync::oneshot::channel();
-            let job = group::AppendJob {
-                id: id.to_string(),
-                row: row.clone(),
-                status: status.to_string(),
-                summary: summary.to_string(),
-                owner: owner.to_string(),
-                done,
-            };
-            if tx.send(job).is_ok() {
-                return match answer.await {
-                    Ok(r) => r.map(|()| Vec::new()),
-                    Err(_) => Err(StoreError::Db("the group commit stopped".into())),
-                };
-            }
-        }
-        self.append_alone(id, row, status, summary, rated, owner)
-            .await
-    }
-
-    /// One action in its own transaction (PostgreSQL, a rated game's end, or a batch that
-    /// failed and is retried one action at a time).
-    async fn append_alone(
-        &self,
-        id: &str,
-        row: &ActionRow,
-        status: &str,
-        summary: &str,
-        rated: Option<&dyn RatingUpdate>,
-        owner: &str,
-    ) -> Result<Vec<RatingChange>, StoreError> {
-        let mut tx = self.write().begin().await?;
-        self.append_in(&mut tx, id, row, status, summary, owner)
-            .await??;
-        let changes = match rated {
-            Some(end) => {
-                end.apply(InTransaction {
-                    tx: &mut tx,
-                    postgres: self.postgres,
-                    game_id: id,
-                    now: row.at,
-                })
-                .await?
-            }
-            None => Vec::new(),
-        };
-        // The event carries the action itself: the other processes apply it without reading
-        // the game. A rated game's end carries rating changes too: those are read again.
-        match payload::action_payload(id, row).filter(|_| rated.is_none()) {
-            Some(payload) => self.notify_payload(&mut tx, &payload).await?,
-            None => self.notify(&mut tx, id).await?,
-        }
-        tx.commit().await.map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Conflict,
-            _ => e.into(),
-        })?;
-        Ok(changes)
-    }
-
-    /// The statements of one action inside `tx`: the version and owner check, then the row.
-    /// The inner error is a refusal that changed nothing (another action first, or the game
-    /// moved); the outer one leaves the transaction unusable (roll it back).
-    async fn append_in(
-        &self,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        id: &str,
-        row: &ActionRow,
-        status: &str,
-        summary: &str,
-        owner: &str,
-    ) -> Result<Result<(), StoreError>, StoreError> {
-        let done = sqlx::query(
-            "UPDATE games SET version = $1, status = $2, summary = $3, updated_at = $4 \
-             WHERE id = $5 AND version = $6 AND owner = $7",
-        )
-        .bind(row.seq)
-        .bind(status)
-        .bind(summary)
-        .bind(row.at)
-        .bind(id)
-        .bind(row.seq - 1)
-        .bind(owner)
-        .execute(&mut **tx)
-        .await?;
-        if done.rows_affected() != 1 {
-            self.counted_select();
-            let now_owner = sqlx::query("SELECT owner FROM games WHERE id = $1")
-                .bind(id)
-                .fetch_optional(&mut **tx)
-                .await?;
-            let now_owner: Option<String> = match now_owner {
-                Some(r) => r.try_get(0)?,
-                None => None,
-            };
-            return Ok(Err(if now_owner.as_deref() == Some(owner) {
-                StoreError::Conflict
-            } else {
-                StoreError::Fenced
-            }));
-        }
-        let inserted = sqlx::query(
-            "INSERT INTO actions (game_id, seq, seat, action, at, auto, clocks) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(id)
-        .bind(row.seq)
-        .bind(row.seat as i64)
-        .bind(&row.action)
-        .bind(row.at)
-        .bind(row.auto as i64)
-        .bind(serde_json::to_string(&row.clocks).expect("clocks serialise"))
-        .execute(&mut **tx)
-        .await;
-        match inserted {
-            Ok(_) => Ok(Ok(())),
-            // The game's row was updated already: the caller rolls back.
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Conflict),
-            Err(e) => Err(e.into()),
-        }
-    }
-
     /// Marks a seat as joined (and refreshes the lobby line); the event carries the seat's
     /// token hash and player, so the other processes apply it without reading the game.
     pub async fn join(
         &self,
         id: &str,
         seat: usize,
-        status: &str,
-        summary: &str,
+        (status, summary, schedule): (&str, &str, &types::Schedule),
         holder: (Option<&[u8; 32]>, Option<&Player>),
     ) -> Result<(), StoreError> {
         let mut tx = self.write().begin().await?;
@@ -662,12 +522,19 @@ impl Store {
             .bind(seat as i64)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("UPDATE games SET status = $1, summary = $2 WHERE id = $3")
-            .bind(status)
-            .bind(summary)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "UPDATE games SET status = $1, summary = $2, to_move = $4, turn_since = $5, \
+             deadline = $6, wake_at = $7 WHERE id = $3",
+        )
+        .bind(status)
+        .bind(summary)
+        .bind(id)
+        .bind(schedule.to_move.as_deref())
+        .bind(schedule.turn_since)
+        .bind(schedule.deadline)
+        .bind(schedule.wake_at)
+        .execute(&mut *tx)
+        .await?;
         let (hash, player) = holder;
         match payload::join_payload(id, seat, hash.map(hex).as_deref(), player) {
             Some(p) => self.notify_payload(&mut tx, &p).await?,

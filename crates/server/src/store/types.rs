@@ -223,3 +223,17 @@ mod tests {
         );
     }
 }
+
+/// When a stored game must be looked at next and whose move it is (the `games` row's schedule
+/// columns, written with every action).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schedule {
+    /// The account seated at the side to move (None: over, or no account sits there).
+    pub to_move: Option<String>,
+    /// When the current turn began (ms).
+    pub turn_since: Option<i64>,
+    /// When the side to move's clock runs out (ms; None: no clock).
+    pub deadline: Option<i64>,
+    /// The earliest time the server may end the game (clock or policy; None: never).
+    pub wake_at: Option<i64>,
+}

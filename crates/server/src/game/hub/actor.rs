@@ -31,8 +31,7 @@ impl Hub {
             .join(
                 &room.id,
                 seat,
-                room.status(),
-                &summary,
+                (room.status(), &summary, &room.schedule()),
                 (
                     room.seats[seat].token_hash.as_ref(),
                     room.seats[seat].player.as_ref(),
@@ -225,9 +224,12 @@ impl Hub {
                 Origin::Bot => room.apply(seat, action, now, false),
                 Origin::Clock => room.apply_timeout(seat, action, now),
             }
-            .map(|row| (row, room.status(), room.summary().to_string()))
+            .map(|row| {
+                let line = (room.status(), room.summary().to_string(), room.schedule());
+                (row, line)
+            })
         }));
-        let (row, status, summary) = match applied {
+        let (row, (status, summary, schedule)) = match applied {
             Ok(r) => r?,
             Err(_) => {
                 match self.build(&room.id).await {
@@ -250,8 +252,7 @@ impl Hub {
             .append_rated(
                 &room.id,
                 &row,
-                status,
-                &summary,
+                (status, &summary, &schedule),
                 rated.as_ref().map(|r| r as &dyn crate::store::RatingUpdate),
                 &self.cluster.node,
             )

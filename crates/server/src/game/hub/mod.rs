@@ -552,6 +552,7 @@ impl Hub {
                     now,
                     flags,
                     owner: &owner,
+                    schedule: &room.schedule(),
                 },
             )
             .await

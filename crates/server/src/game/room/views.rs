@@ -217,6 +217,22 @@ impl Room {
         at
     }
 
+    /// Its schedule as the database keeps it: the account to move, when the turn began, when
+    /// the clock runs out and when the server must look at it next.
+    pub fn schedule(&self) -> crate::store::types::Schedule {
+        let running = !self.is_over();
+        crate::store::types::Schedule {
+            to_move: self
+                .to_move()
+                .filter(|_| running)
+                .and_then(|s| self.seats[s].player.as_ref())
+                .map(|p| p.id.clone()),
+            turn_since: running.then_some(self.turn_start),
+            deadline: self.deadline(),
+            wake_at: self.next_end(),
+        }
+    }
+
     /// One line of the lobby.
     pub fn summary(&self) -> Value {
         let names = self.seat_names();
