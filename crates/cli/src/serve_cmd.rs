@@ -89,6 +89,10 @@ pub struct ServeArgs {
     /// The dead-stone phase's clock in seconds; when it runs out the marks as they stand count.
     #[arg(long, default_value_t = 120.0)]
     pub marking_seconds: f64,
+    /// An unfinished game nobody moves or watches for this many seconds leaves memory (it stays
+    /// in the database and loads again when asked for or due).
+    #[arg(long, default_value_t = 600.0)]
+    pub idle_game_seconds: f64,
     /// A WebSocket that sends nothing (not even a pong to the server's ping) this many seconds is closed.
     #[arg(long, default_value_t = 60.0)]
     pub socket_idle_seconds: f64,
@@ -278,6 +282,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             1.0,
             86_400.0,
         )?,
+        idle_game: seconds("--idle-game-seconds", a.idle_game_seconds, 1.0, 86_400.0)?,
         logins_per_minute: a.logins_per_minute,
         guests_per_minute: a.guests_per_minute,
         reviews_per_client: a.reviews_per_client,
@@ -318,6 +323,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             bots: limits.bots.clone(),
             ends: limits.ends,
             socket_idle: limits.socket_idle,
+            idle_game: limits.idle_game,
             trusted_proxies: limits.trusted_proxies.clone(),
             seek_bot_after: limits.seek_bot_after,
             secure_cookies: limits.secure_cookies,

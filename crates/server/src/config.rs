@@ -91,6 +91,9 @@ pub struct Limits {
     pub socket_send_timeout: Duration,
     /// How long a finished game stays in memory for its watchers.
     pub finished_grace: Duration,
+    /// How long an unfinished game nobody moves or watches stays in memory (then it lives in
+    /// the database only and loads again on demand).
+    pub idle_game: Duration,
     /// Sign-in attempts a client address may make a minute.
     pub logins_per_minute: f64,
     /// Guest sessions a client address may start a minute.
@@ -150,6 +153,7 @@ impl Default for Limits {
             socket_idle: Duration::from_secs(60),
             socket_send_timeout: Duration::from_secs(10),
             finished_grace: Duration::from_secs(60),
+            idle_game: Duration::from_secs(600),
             logins_per_minute: 10.0,
             guests_per_minute: 3.0,
             reviews_per_client: PER_CLIENT,

@@ -92,6 +92,7 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
             ends: lim.ends,
             open_games_per_client: lim.open_games_per_client,
             finished_grace_ms: lim.finished_grace.as_millis() as i64,
+            idle_game_ms: lim.idle_game.as_millis() as i64,
             cluster_secret: cfg.cluster_secret.clone(),
             place_here: cfg.place_here,
         },
@@ -186,8 +187,15 @@ fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgre
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_millis(100));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut n = 0u64;
         loop {
             every.tick().await;
+            // The stored games whose time came load (twice a second); the loaded ones' clocks
+            // are looked at every tick.
+            if n.is_multiple_of(5) {
+                h.wake_due().await;
+            }
+            n += 1;
             h.sweep_clocks().await;
         }
     });
@@ -217,7 +225,7 @@ fn spawn_background(hub: &Arc<Hub>, cfg: &Config, listener: Option<sqlx::postgre
             h.tick_clocks().await;
             n += 1;
             if n.is_multiple_of(evict_every) {
-                h.evict_finished().await;
+                h.evict().await;
             }
         }
     });

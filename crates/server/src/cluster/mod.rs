@@ -153,11 +153,38 @@ impl Store {
         }
         for d in dead {
             let node: String = d.try_get(0)?;
-            for g in self.owned_games(&node).await? {
-                out.push((g, node.clone()));
+            let games = sqlx::query(&format!(
+                "SELECT id FROM games WHERE owner = $1 AND {UNFINISHED} LIMIT 10000"
+            ))
+            .bind(&node)
+            .fetch_all(self.read())
+            .await?;
+            for g in games {
+                out.push((g.try_get(0)?, node.clone()));
             }
         }
         Ok(out)
+    }
+
+    /// Takes for `node` every unfinished game whose owner is nobody or a node whose lease ran
+    /// out by `now`, in one statement, loading none of them (a node joining the cluster: the
+    /// clock sweep loads each when its `wake_at` comes, a request when it asks); the number
+    /// taken.
+    pub async fn take_over_all(&self, node: &str, now: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query(&format!(
+            "UPDATE games SET owner = $1 WHERE {UNFINISHED} AND NOT EXISTS \
+             (SELECT 1 FROM nodes WHERE nodes.id = games.owner AND nodes.alive_until > $2)"
+        ))
+        .bind(node)
+        .bind(now)
+        .execute(self.write())
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// The owners of the games `ids` (those that exist; "" for nobody), 500 a query.
+    pub async fn owners_of(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        self.games_by_ids("id, COALESCE(owner, '')", ids).await
     }
 
     /// Takes game `id` for `node` if its owner is still `from` ("" for nobody) and that owner's
@@ -180,10 +207,8 @@ impl Store {
         .bind(now)
         .execute(&mut *tx)
         .await?;
+        // No event: the taker itself decides what to load (see `Scan::run`).
         let taken = done.rows_affected() == 1;
-        if taken {
-            self.notify_owner(&mut tx, id, node).await?;
-        }
         tx.commit().await?;
         Ok(taken)
     }
@@ -396,19 +421,22 @@ async fn renew(hub: &Hub) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Makes the games this process plays the ones the database says it owns.
+/// Makes the loaded games this process plays the ones the database says it owns (one query
+/// by the loaded ids; a game it owns but has not loaded stays in the database until its
+/// `wake_at` or a request loads it).
 async fn reconcile(hub: &Arc<Hub>) -> Result<(), StoreError> {
-    let mine: HashSet<String> = hub
-        .store
-        .owned_games(&hub.cluster.node)
-        .await?
-        .into_iter()
+    let me = &hub.cluster.node;
+    let owners = hub.store.owners_of(&hub.loaded_ids()).await?;
+    let mine: HashSet<&String> = owners
+        .iter()
+        .filter(|(_, o)| o == me)
+        .map(|(id, _)| id)
         .collect();
     let playing: HashSet<String> = hub.owned_ids().into_iter().collect();
-    for id in playing.difference(&mine) {
+    for id in playing.iter().filter(|id| !mine.contains(id)) {
         hub.disown(id);
     }
-    for id in mine.difference(&playing) {
+    for id in mine.into_iter().filter(|id| !playing.contains(*id)) {
         hub.adopt(id).await;
     }
     Ok(())
@@ -473,6 +501,13 @@ impl Scan {
         if !hub.cluster.lease_holds(now) {
             return Ok(()); // a node without a lease takes nothing
         }
+        if all {
+            // Joining: every orphan at once, none loaded.
+            let n = hub.store.take_over_all(me, now).await?;
+            hub.metrics.takeovers.fetch_add(n, Ordering::Relaxed);
+            self.seen.clear();
+            return Ok(());
+        }
         let orphans = hub.store.orphans(now).await?;
         if orphans.is_empty() {
             self.seen.clear();
@@ -491,7 +526,11 @@ impl Scan {
                 if hub.store.take_over(&id, &from, me, now).await? {
                     hub.metrics.takeovers.fetch_add(1, Ordering::Relaxed);
                     tracing::info!("game {id}: taken over from node {from:?}");
-                    hub.adopt(&id).await;
+                    // A copy loaded here plays on at once; any other loads when its
+                    // `wake_at` comes (its clock, a bot to move) or a request asks for it.
+                    if hub.loaded_handle(&id).is_some() {
+                        hub.adopt(&id).await;
+                    }
                 }
             } else {
                 seen.insert(id, n + 1);

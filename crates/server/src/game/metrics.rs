@@ -29,6 +29,10 @@ pub struct Metrics {
     pub lease_renewals: AtomicU64,
     /// Games taken over from a node whose lease ran out (or from nobody).
     pub takeovers: AtomicU64,
+    /// Unfinished games dropped from memory while idle (they load again on demand).
+    pub evicted: AtomicU64,
+    /// Games loaded because their stored `wake_at` came (a clock or policy end, a bot to move).
+    pub woken: AtomicU64,
     /// Games handed to another node to even out the load.
     pub handoffs: AtomicU64,
     /// Requests forwarded to the owner of their game.

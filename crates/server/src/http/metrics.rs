@@ -21,7 +21,7 @@ pub fn render(hub: &Hub) -> String {
     let mut out = String::new();
     let q = &hub.store.queries;
     // name, kind, help, value: one metric each.
-    let rows: [(&str, &str, &str, u64); 16] = [
+    let rows: [(&str, &str, &str, u64); 18] = [
         ("baduk_games_owned", "gauge", "Live games this process owns now (it runs their clocks and bots).", hub.owned_live() as u64),
         ("baduk_games_loaded", "gauge", "Games in this process's memory (owned, or watched here).", hub.loaded() as u64),
         ("baduk_sockets", "gauge", "Game WebSockets open on this process.", hub.sockets() as u64),
@@ -30,6 +30,8 @@ pub fn render(hub: &Hub) -> String {
         ("baduk_bot_searches_total", "counter", "Bot searches started by this process.", g(&m.bot_searches)),
         ("baduk_lease_renewals_total", "counter", "Renewals of this process's lease stored.", g(&m.lease_renewals)),
         ("baduk_takeovers_total", "counter", "Games this process took over from a node whose lease ran out.", g(&m.takeovers)),
+        ("baduk_games_evicted_total", "counter", "Idle unfinished games dropped from memory (they stay in the database and load again on demand).", g(&m.evicted)),
+        ("baduk_games_woken_total", "counter", "Games the clock sweep loaded or looked at because their stored wake_at came.", g(&m.woken)),
         ("baduk_handoffs_total", "counter", "Games this process handed to a less loaded node.", g(&m.handoffs)),
         ("baduk_forwarded_total", "counter", "Requests this process forwarded to the owner of their game.", g(&m.forwarded)),
         ("baduk_fenced_total", "counter", "Commits refused because this process no longer owned the game.", g(&m.fenced)),

@@ -830,11 +830,24 @@ impl Store {
     /// The stored versions of the games `ids` (those that exist), to catch up on missed
     /// events: one query per 500 games, never a scan of every game.
     pub async fn versions_of(&self, ids: &[String]) -> Result<Vec<(String, i64)>, StoreError> {
+        self.games_by_ids("id, version", ids).await
+    }
+
+    /// `columns` (two) of the games `ids` (those that exist), one query per 500 games.
+    pub(crate) async fn games_by_ids<A, B>(
+        &self,
+        columns: &str,
+        ids: &[String],
+    ) -> Result<Vec<(A, B)>, StoreError>
+    where
+        for<'r> A: sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
+        for<'r> B: sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
+    {
         let mut out = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(500) {
             let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
             let sql = format!(
-                "SELECT id, version FROM games WHERE id IN ({})",
+                "SELECT {columns} FROM games WHERE id IN ({})",
                 marks.join(", ")
             );
             let mut q = sqlx::query(&sql);

@@ -10,6 +10,8 @@ pub use crate::store::time::{local_ms, now_ms, set_clock_offset};
 pub const HEARTBEAT_MS: i64 = 2_000;
 /// The shortest gap between heartbeats that counts as an outage (no process was running).
 pub const OUTAGE_MS: i64 = 5_000;
+/// The most due games one call of [`Hub::wake_due`] loads.
+pub const WAKE_BATCH: i64 = 500;
 
 impl Hub {
     /// Applies every clock that has run out in the games this process owns.
@@ -32,6 +34,55 @@ impl Hub {
                 }
             }
             h.room.set_due(&room);
+        }
+    }
+
+    /// Wakes the stored games this process owns whose `wake_at` has come (a clock or policy
+    /// end, a bot to move), loading those not in memory: their end is then applied by
+    /// [`Hub::sweep_clocks`] and their bot starts. One that is not due (its `wake_at` was early)
+    /// gets its true one stored. At most [`WAKE_BATCH`] a call, the soonest first.
+    pub async fn wake_due(self: &Arc<Self>) {
+        let now = now_ms();
+        let due = match self
+            .store
+            .due_games(now, Some(&self.cluster.node), WAKE_BATCH)
+            .await
+        {
+            Ok(d) => d,
+            Err(e) => {
+                tracing::warn!("due games not read: {e}");
+                return;
+            }
+        };
+        for id in due {
+            let h = match self.get(&id).await {
+                Ok(h) => h,
+                Err(e) => {
+                    tracing::warn!("game {id}: due but not loaded: {e}");
+                    continue;
+                }
+            };
+            self.metrics.woken.fetch_add(1, Ordering::Relaxed);
+            if !h.owned() || h.bot_thinking() {
+                continue;
+            }
+            let mut room = h.room.lock().await;
+            let now = now_ms();
+            if let Some((seat, action)) = room.timeout_action(now) {
+                if let Err(e) = self
+                    .commit(&h, &mut room, seat, &action, now, Origin::Clock)
+                    .await
+                {
+                    tracing::debug!("game {id}: timeout not stored here: {e}");
+                }
+                continue;
+            }
+            let wake = room.schedule().wake_at;
+            if wake.is_none_or(|w| w > now) {
+                if let Err(e) = self.store.set_wake(&id, wake).await {
+                    tracing::warn!("game {id}: wake time not stored: {e}");
+                }
+            }
         }
     }
 

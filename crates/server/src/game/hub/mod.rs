@@ -12,6 +12,7 @@ mod actor;
 mod away;
 mod bot_accounts;
 mod clocks;
+mod evict;
 mod node;
 pub mod patch;
 
@@ -118,6 +119,8 @@ pub struct Handle {
     bot_stop: Mutex<Option<Arc<AtomicBool>>>,
     /// Sockets watching this game now.
     pub sockets: AtomicUsize,
+    /// When a request or action last used it (ms): an idle game leaves memory.
+    used_at: std::sync::atomic::AtomicI64,
     /// Sent `true` when the game leaves this process's memory: its sockets close.
     pub gone: tokio::sync::watch::Sender<bool>,
     /// Chat messages for watchers: (players' channel only, the JSON message).
@@ -192,6 +195,15 @@ impl Handle {
     pub fn owned(&self) -> bool {
         self.owned.load(Ordering::Relaxed)
     }
+
+    /// Whether a bot's search for this game is queued or running.
+    fn bot_thinking(&self) -> bool {
+        self.bot_stop
+            .lock()
+            .expect("bot stop lock")
+            .as_ref()
+            .is_some_and(|s| !s.load(Ordering::Relaxed))
+    }
 }
 
 /// Messages a watcher may fall behind by before it is sent a fresh state instead.
@@ -212,6 +224,8 @@ pub struct HubOptions {
     pub open_games_per_client: usize,
     /// How long a finished game stays in memory for its watchers (ms).
     pub finished_grace_ms: i64,
+    /// How long an unfinished game nobody moves or watches stays in memory (ms; 0: forever).
+    pub idle_game_ms: i64,
     /// The secret every process of the cluster shares (internal calls carry it); None: this
     /// process forwards nothing and refuses every internal call.
     pub cluster_secret: Option<String>,
@@ -586,6 +600,7 @@ impl Hub {
             tx,
             bot_stop: Mutex::new(None),
             sockets: AtomicUsize::new(0),
+            used_at: std::sync::atomic::AtomicI64::new(now_ms()),
             gone: tokio::sync::watch::channel(false).0,
             chat: broadcast::channel(WATCH_BACKLOG).0,
             owned: AtomicBool::new(owned),
@@ -625,6 +640,7 @@ impl Hub {
             return Err(ActError::not_found(format!("no game `{id}`")));
         }
         if let Some(h) = self.rooms.lock().expect("rooms lock").get(id) {
+            h.used_at.store(now_ms(), Ordering::Relaxed);
             return Ok(h.clone());
         }
         let (room, owned) = self
@@ -687,6 +703,16 @@ impl Hub {
     /// Whether new games are owned by this process whatever the others' load.
     pub fn place_here(&self) -> bool {
         self.opts.place_here
+    }
+
+    /// Ids of the games loaded here.
+    pub fn loaded_ids(&self) -> Vec<String> {
+        self.rooms
+            .lock()
+            .expect("rooms lock")
+            .keys()
+            .cloned()
+            .collect()
     }
 
     /// Ids of the loaded games this process owns.
@@ -913,32 +939,5 @@ impl Hub {
     /// Number of games loaded in this process.
     pub fn loaded(&self) -> usize {
         self.rooms.lock().expect("rooms lock").len()
-    }
-
-    /// Drops finished games from memory once their grace for watchers has passed (they stay
-    /// in the database): their sockets are closed, so no socket keeps a finished game alive.
-    pub async fn evict_finished(&self) {
-        let now = now_ms();
-        let grace = self.opts.finished_grace_ms;
-        let handles: Vec<(String, Arc<Handle>)> = self
-            .rooms
-            .lock()
-            .expect("rooms lock")
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        let mut gone = Vec::new();
-        for (id, h) in handles {
-            if let Some(room) = h.room.try_read() {
-                if room.is_over() && now - room.turn_start >= grace {
-                    gone.push((id, h.clone()));
-                }
-            }
-        }
-        let mut rooms = self.rooms.lock().expect("rooms lock");
-        for (id, h) in gone {
-            rooms.remove(&id);
-            let _ = h.gone.send(true);
-        }
     }
 }

@@ -229,7 +229,13 @@ impl Room {
                 .map(|p| p.id.clone()),
             turn_since: running.then_some(self.turn_start),
             deadline: self.deadline(),
-            wake_at: self.next_end(),
+            // A bot to act must be looked at now (after a restart it starts thinking again).
+            wake_at: match crate::game::bots::bot_to_act(self) {
+                Some(_) if running => {
+                    Some(self.turn_start.min(self.next_end().unwrap_or(i64::MAX)))
+                }
+                _ => self.next_end(),
+            },
         }
     }
 
