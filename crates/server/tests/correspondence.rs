@@ -325,3 +325,39 @@ async fn bad_clocks_time_zones_and_vacations_are_refused_with_codes_and_store_no
         assert_eq!(st, 403);
     }
 }
+
+#[tokio::test]
+async fn a_vacation_turned_on_through_another_process_stops_the_clock_of_the_owner() {
+    let _one = CLOCK.lock().await;
+    for db in databases()
+        .into_iter()
+        .filter(|d| d.starts_with("postgres"))
+    {
+        let a = Server::start(&db).await;
+        let b = Server::start(a.hub.store.url()).await;
+        let (ka, kb) = (
+            signup(&a, &uniq("clua")).await,
+            signup(&a, &uniq("club")).await,
+        );
+        advance_test_clock(7 * DAY + H);
+        let corr = json!({"game": "go", "size": 9, "clock": "correspondence:1:1"});
+        let (id, bt, _) = game_between(&a, &kb, &ka, corr).await;
+        a.ok(&id, &bt, "E5").await;
+        let d0 = a.state(&id).await["deadline"].as_i64().unwrap();
+        // Made where the game is not played: the owner learns it from the database.
+        let (owner, other) = if a.hub.owned_ids().contains(&id) {
+            (&a, &b)
+        } else {
+            (&b, &a)
+        };
+        let (st, v) = put(other, &ka, "/api/me/vacation", json!({"on": true})).await;
+        assert_eq!((st, v["on"].as_bool()), (200, Some(true)), "{v}");
+        let st = owner
+            .wait_for(&id, 10, |st| st["deadline"].as_i64() == Some(d0 + DAY))
+            .await;
+        assert_eq!(st["seats"]["white"]["player"]["vacation"], true, "{st}");
+        advance_test_clock(d0 - now_ms() + H);
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert_eq!(owner.state(&id).await["status"], "live");
+    }
+}

@@ -51,15 +51,16 @@ impl Room {
         self.calendar(seat).is_some_and(|c| c.away.on_vacation(t))
     }
 
-    /// Gives the seats `account_id` holds its new time zone and vacations; whether any did.
+    /// Gives the seats `account_id` holds its new time zone and vacations; whether that
+    /// changed any.
     pub fn set_away(&mut self, account_id: &str, away: &Away) -> bool {
-        let mut any = false;
+        let mut changed = false;
         for seat in self.seats.iter_mut() {
             if let Some(p) = seat.player.as_mut().filter(|p| p.id == account_id) {
+                changed |= p.away != *away;
                 p.away = away.clone();
-                any = true;
             }
         }
-        any
+        changed
     }
 }
