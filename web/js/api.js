@@ -64,7 +64,8 @@ export async function writeHeaders() {
   return csrf ? { 'X-CSRF-Token': csrf } : {};
 }
 
-async function call(method, path, body, token, opts = {}) {
+/** A call of the API (the session's CSRF value on a write; `token`: a bearer token instead). */
+export async function call(method, path, body, token, opts = {}) {
   const writes = method !== 'GET';
   // A write made with the cookie needs the CSRF value: wait for the session first.
   if (writes && !token && !opts.noSession && !csrf) await session();

@@ -35,6 +35,7 @@ function setMode(m) {
   $('#name-hint').hidden = m !== 'signup';
   $('#pw-hint').hidden = m !== 'signup';
   $('#guest-note').hidden = !(m === 'signup' && account()?.guest);
+  $('#forgot-link').hidden = m === 'signup';
   form.password.autocomplete = m === 'signup' ? 'new-password' : 'current-password';
   form.dataset.mode = m;
   $('#auth-error').textContent = '';

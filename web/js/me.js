@@ -6,6 +6,7 @@ import { t, lang, applyStatic } from './i18n.js';
 import { h, initChrome, say, copyButton } from './ui.js';
 import { initAccount, repaintAccount, playerLink } from './account.js';
 import { mountAway, repaintAway } from './away.js';
+import { initMail, paintMail } from './me-mail.js';
 
 const $ = (s) => document.querySelector(s);
 let me = null;
@@ -127,10 +128,12 @@ initChrome(() => {
   repaintAccount();
   paint();
   repaintAway();
+  paintMail();
 });
 applyStatic();
 initAccount().then((a) => {
   me = a;
   loadTokens();
   if (a) mountAway($('#main'));
+  initMail(a);
 });

@@ -4,7 +4,7 @@
 //! command lives in the module named after its job: `go_rules_cmd` (replay, legal, bench go),
 //! `go_score_cmd` (score, life), `go_train_cmd` (go train), `gtp_cmd` (gtp, arena go), `wall_cmd` (play, replay, legal,
 //! perft, bench wall) and `wall_bots_cmd` (train, arena wall, bench search) and `serve_cmd` (serve, wall export,
-//! bench serve) and `bot_cmd` (bot connect).
+//! bench serve) and `bot_cmd` (bot connect) and `million_cmd` (bench million).
 
 mod bot_cmd;
 mod error;
@@ -14,6 +14,7 @@ mod go_score_cmd;
 mod go_train_cmd;
 mod gtp_cmd;
 mod huge_pages;
+mod million_cmd;
 mod serve_cmd;
 mod wall_bots_cmd;
 mod wall_cmd;
@@ -140,6 +141,8 @@ enum BenchCmd {
     Abuse(serve_cmd::BenchAbuseArgs),
     /// Many games at once against bots brought by `baduk bot connect` (our engine).
     Bots(bot_cmd::BenchBotsArgs),
+    /// A million stored games: start-up, moves on cold games, memory, deadlines.
+    Million(million_cmd::MillionArgs),
 }
 
 fn main() {
@@ -178,6 +181,7 @@ fn main() {
             BenchCmd::Serve(a) => serve_cmd::bench_serve(a),
             BenchCmd::Abuse(a) => serve_cmd::bench_abuse(a),
             BenchCmd::Bots(a) => bot_cmd::bench_bots(a),
+            BenchCmd::Million(a) => million_cmd::bench_million(a),
         },
     };
     if let Err(e) = result {

@@ -174,6 +174,19 @@ pub struct ServeArgs {
     /// Also read from BADUK_METRICS_TOKEN, which keeps it out of the process list.
     #[arg(long, value_name = "TOKEN")]
     pub metrics_token: Option<String>,
+    /// Send email through this SMTP server (default: none, email is off):
+    /// `smtp://USER:PASS@HOST:PORT` (STARTTLS when offered; add `?tls=required` to insist) or
+    /// `smtps://USER:PASS@HOST:PORT`. Also read from BADUK_SMTP, which keeps the password out
+    /// of the process list.
+    #[arg(long, value_name = "URL")]
+    pub smtp: Option<String>,
+    /// The From address of the server's mails (default: baduk@ and the SMTP host).
+    #[arg(long, value_name = "ADDRESS")]
+    pub mail_from: Option<String>,
+    /// The public base URL of this server for the links in mails, e.g. https://go.example.org
+    /// (default: http:// and the address it listens on).
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
 }
 
 /// A positive, finite number of seconds from the flag `name`.
@@ -356,6 +369,15 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             .filter(|s| !s.is_empty()),
         advertise: a.advertise,
         place_here: a.place_games_here,
+        mail: baduk_server::config::MailConfig {
+            smtp: a
+                .smtp
+                .or_else(|| std::env::var("BADUK_SMTP").ok())
+                .filter(|s| !s.is_empty()),
+            from: a.mail_from,
+            public_url: a.public_url,
+            manual: false,
+        },
     };
     baduk_server::block_on(baduk_server::serve(cfg))
         .map_err(|e| CliError::input(format!("baduk serve: {e}")))

@@ -10,4 +10,5 @@
 pub mod abuse;
 pub mod bench;
 pub mod bench_bots;
+pub mod bench_million;
 pub mod bench_players;

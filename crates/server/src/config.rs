@@ -42,6 +42,28 @@ pub struct Config {
     /// A new game is owned by the process it was created at, not by the least loaded one
     /// (`--place-games-here`: for a load balancer that keeps each client on one process).
     pub place_here: bool,
+    /// Email: the SMTP server, the sender and the links' base (`--smtp`; off by default).
+    pub mail: MailConfig,
+}
+
+/// How the server sends email (docs/api.md, "Email"); no SMTP URL: email is off.
+#[derive(Clone, Debug, Default)]
+pub struct MailConfig {
+    /// `smtp://user:pass@host:port` (STARTTLS when offered; `?tls=required`) or `smtps://…`.
+    pub smtp: Option<String>,
+    /// The From address (default: `baduk@` and the SMTP host).
+    pub from: Option<String>,
+    /// The public base URL of the links in mails (default: http:// and the listening address).
+    pub public_url: Option<String>,
+    /// The sweep and the sender are left to the caller (tests run them at a `now` of their own).
+    pub manual: bool,
+}
+
+impl MailConfig {
+    /// Whether the server sends email at all.
+    pub fn enabled(&self) -> bool {
+        self.smtp.as_deref().is_some_and(|s| !s.is_empty())
+    }
 }
 
 impl Default for Config {
@@ -58,6 +80,7 @@ impl Default for Config {
             cluster_secret: None,
             advertise: None,
             place_here: false,
+            mail: MailConfig::default(),
         }
     }
 }

@@ -4,6 +4,9 @@
 //!
 //! It is an adapter: every move is checked by the rules libraries (`baduk-go`, `baduk-wallgo`),
 //! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
+//!
+//! The domain folders import one way (`tests/layout.rs`): `http` → `botapi` → `challenges` →
+//! `mail` → `players`, `review`, `cluster` → `state` → `config` → `game` → `store` → `net`.
 
 pub mod botapi;
 pub mod challenges;
@@ -11,6 +14,7 @@ pub mod cluster;
 pub mod config;
 pub mod game;
 pub mod http;
+pub mod mail;
 pub mod net;
 pub mod players;
 pub mod review;
@@ -55,7 +59,8 @@ pub struct Running {
 }
 
 /// Opens the database, binds the address and starts serving in the background.
-pub async fn start(cfg: Config) -> Result<Running, StartError> {
+pub async fn start(mut cfg: Config) -> Result<Running, StartError> {
+    mail::check(&cfg.mail).map_err(StartError)?;
     let store = Store::open(&cfg.database).await.map_err(StartError)?;
     // With PostgreSQL, listen before serving: what other processes store from now on reaches
     // this one's watchers.
@@ -114,7 +119,18 @@ pub async fn start(cfg: Config) -> Result<Running, StartError> {
         Some(a) => Some(metrics::listen(a, hub.clone()).await.map_err(StartError)?),
         None => None,
     };
+    // The links in mails start with the public URL (by default the address served).
+    if cfg.mail.public_url.is_none() {
+        if cfg.mail.enabled() {
+            tracing::warn!(
+                "--smtp without --public-url: the links in mails start with http://{addr}"
+            );
+        }
+        cfg.mail.public_url = Some(format!("http://{addr}"));
+    }
     let state = state::AppState::new(hub.clone(), &cfg);
+    // Email: the notifications sweep and the outbox's sender (when --smtp is given).
+    mail::spawn(hub.store.clone(), state.mail.clone());
     // On PostgreSQL: the rate budgets and the socket cap over every process.
     cluster::usage::spawn(state.clone());
     // The seeks the lobby's sockets follow, read again when they change.

@@ -44,6 +44,16 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::review::routes())
         .merge(crate::challenges::routes())
         .merge(crate::botapi::routes())
+        .merge(crate::mail::routes())
+        // The pages of "forgot password" and of the links in mails (their API: `mail::routes`).
+        .route(
+            "/forgot",
+            get(|| async { crate::http::web::page("mail.html") }),
+        )
+        .route(
+            "/mail/{what}",
+            get(|Path(_what): Path<String>| async { crate::http::web::page("mail.html") }),
+        )
         // A review's page (the review's API is `review::routes`).
         .route(
             "/r/{id}",

@@ -397,7 +397,7 @@ impl Drop for Waiting {
 }
 
 /// Runs a password hash or check on a blocking thread, at most one a core at once.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ActError> {
     use std::sync::atomic::Ordering;

@@ -78,6 +78,8 @@ pub struct AppState {
     pub waiters: Arc<crate::state::waiters::Waiters>,
     /// The open seeks the lobby's sockets follow.
     pub seek_list: Arc<crate::state::waiters::SeekList>,
+    /// How email is sent (`mail`), or that it is off.
+    pub mail: Arc<crate::config::MailConfig>,
     /// When each account was last noted as seen (ms), so "online" costs a write a minute.
     touched: Arc<Mutex<HashMap<String, i64>>>,
 }
@@ -216,6 +218,7 @@ impl AppState {
             waiters: Arc::new(crate::state::waiters::Waiters::default()),
             seek_list: Arc::new(crate::state::waiters::SeekList::default()),
             touched: Arc::new(Mutex::new(HashMap::new())),
+            mail: Arc::new(cfg.mail.clone()),
         }
     }
 

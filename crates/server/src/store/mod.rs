@@ -20,6 +20,7 @@ pub mod lock;
 mod opened;
 pub mod payload;
 mod schedule;
+pub mod seed;
 pub mod time;
 pub mod types;
 
@@ -114,6 +115,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "correspondence",
         include_str!("../../migrations/0016_correspondence.sql"),
     ),
+    (17, "mail", include_str!("../../migrations/0017_mail.sql")),
 ];
 
 /// The database behind the server.

@@ -262,3 +262,10 @@ pub async fn guest_resigns_to_the_bot_then_signs_up(
     let account = session_of(set, &v);
     (id, guest, account)
 }
+
+/// Plays `action` in game `id` as the session's seat, which must take it.
+pub async fn play(s: &Server, id: &str, who: &Session, action: &str) {
+    let path = format!("/api/games/{id}/actions");
+    let (st, v) = call(s, "POST", &path, who, Some(json!({ "action": action }))).await;
+    assert_eq!(st, 200, "{action}: {v}");
+}
