@@ -6,7 +6,7 @@ import { api, session, account, onAccount } from './api.js';
 import { t, lang } from './i18n.js';
 import { h } from './ui.js';
 
-export const KINDS = ['go-small', 'go19', 'wallgo'];
+export const KINDS = ['go-small', 'go19', 'wallgo', 'go-corr'];
 
 /** The rating kind of a game: `go19`, `go-small` (9×9, 13×13) or `wallgo`; null for others. */
 export function kindOf(game, size) {

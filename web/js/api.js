@@ -140,6 +140,9 @@ export const api = {
   tokens: () => call('GET', '/api/tokens'),
   newToken: (label, scopes) => call('POST', '/api/tokens', { label, scopes }),
   revokeToken: (id) => call('DELETE', `/api/tokens/${enc(id)}`),
+  vacation: () => call('GET', '/api/me/vacation'),
+  setVacation: (on) => call('PUT', '/api/me/vacation', { on }),
+  setTimezone: (tz) => call('PUT', '/api/me/timezone', { tz }),
 
   // Players, ratings, seeks.
   player: (name) => call('GET', `/api/players/${enc(name)}`),

@@ -30,6 +30,8 @@ export function clockString(form) {
       return `fischer:${main}:${form.increment.value}`;
     case 'ing':
       return `ing:${main}`;
+    case 'correspondence':
+      return `correspondence:${form.days.value}:${form.max_days.value}`;
     default:
       return 'none';
   }

@@ -12,13 +12,21 @@ function mmss(ms) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
+/** Days and hours ("2 days 5 h"), for a correspondence clock with a day or more left. */
+export function daysHours(ms) {
+  const hours = Math.max(0, Math.floor(ms / 3600000));
+  const days = Math.floor(hours / 24);
+  return t(days === 1 ? 'clock.day' : 'clock.days', days, hours % 24);
+}
+
 /**
  * What to show for one clock `elapsed` ms after it was received:
  * {main: "9:58", extra: "5×30s", low: bool, fraction: 0..1 (turn clocks), ms}.
  */
 export function clockView(c, elapsed) {
   if (!c) return null;
-  const run = c.running ? elapsed : 0;
+  // A correspondence clock stopped for its side's weekend or vacation does not count down.
+  const run = c.running && !c.paused ? elapsed : 0;
   let left = (c.main_ms ?? 0) - run;
   const out = { main: '', extra: '', low: false, fraction: null, ms: left };
   switch (c.kind) {
@@ -66,6 +74,12 @@ export function clockView(c, elapsed) {
       const total = c.turn_ms ?? c.total_ms ?? 60000;
       out.fraction = Math.max(0, Math.min(1, left / total));
       out.low = left < 10000;
+      break;
+    }
+    case 'correspondence': {
+      out.main = left >= 86400000 ? daysHours(left) : mmss(left);
+      out.extra = c.paused ? t('clock.paused') : '';
+      out.low = left < 86400000;
       break;
     }
     default: {

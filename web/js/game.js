@@ -301,9 +301,9 @@ function renderPlayers() {
     const name = h('div', { class: 'pname' }, chip, h('strong', {}, seatName(st, seat)), h('span', { class: 'kind' }, mine.includes(seat) ? t('kind.you') : kindLabel(info)));
     card.append(name);
     if (info.player) {
-      const kind = kindOf(st.game, st.game === 'go' ? st.size : null);
+      const kind = st.rating_kind || kindOf(st.game, st.game === 'go' ? st.size : null);
       const rank = kind ? ratingShort(kind, info.player) : '';
-      card.append(h('div', { class: 'who', 'data-player-seat': seat }, playerLink(info.player.name, displayName(info.player.name), { title: info.player.name }), info.player.bot ? botMark() : '', rank ? h('span', { class: 'rank' }, rank) : ''));
+      card.append(h('div', { class: 'who', 'data-player-seat': seat }, playerLink(info.player.name, displayName(info.player.name), { title: info.player.name }), info.player.bot ? botMark() : '', rank ? h('span', { class: 'rank' }, rank) : '', info.player.vacation ? h('span', { class: 'vacation', 'data-vacation': seat }, t('seat.vacation')) : ''));
     } else if (info.kind === 'bot' && typeof info.rating?.rating === 'number') {
       // A rated bot's fixed rating: its rank and number for Go, the number for Wall Go.
       const kind = kindOf(st.game, st.game === 'go' ? st.size : null);

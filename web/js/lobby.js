@@ -143,6 +143,7 @@ function spec() {
     const whole = over && !over.split(',')[0].includes('=');
     const s = { game: 'go', size, rules: whole ? over : over ? `${form.preset.value},${over}` : form.preset.value, handicap: parseInt(form.handicap.value, 10), clock: clockString(form), seats };
     if (form.komi.value.trim() !== '') s.komi = parseFloat(form.komi.value);
+    if (s.clock.startsWith('correspondence:') && form.pause_weekends.checked) s.pause_weekends = true;
     return { spec: extras(s, kinds), kinds };
   }
   return {

@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { t, lang, applyStatic } from './i18n.js';
 import { h, initChrome, say, copyButton } from './ui.js';
 import { initAccount, repaintAccount, playerLink } from './account.js';
+import { mountAway, repaintAway } from './away.js';
 import { initMail, paintMail } from './me-mail.js';
 
 const $ = (s) => document.querySelector(s);
@@ -126,11 +127,13 @@ initChrome(() => {
   applyStatic();
   repaintAccount();
   paint();
+  repaintAway();
   paintMail();
 });
 applyStatic();
 initAccount().then((a) => {
   me = a;
   loadTokens();
+  if (a) mountAway($('#main'));
   initMail(a);
 });

@@ -141,7 +141,7 @@ function render() {
   document.title = `${data.name} — baduk`;
   $('#title').textContent = t('profile.title');
   const head = $('#pname');
-  head.replaceChildren(h('span', USER, data.name), data.bot ? botMark() : '', data.online ? h('span', { class: 'badge online', 'data-online': '' }, t('profile.online')) : '');
+  head.replaceChildren(h('span', USER, data.name), data.bot ? botMark() : '', data.online ? h('span', { class: 'badge online', 'data-online': '' }, t('profile.online')) : '', data.vacation ? h('span', { class: 'badge vacation', 'data-vacation': '' }, t('seat.vacation')) : '');
   $('#pmeta').textContent = data.created_at ? t('profile.since', when(data.created_at)) : '';
   const body = $('#ratings tbody');
   body.replaceChildren();

@@ -148,6 +148,8 @@ export function clockWords(tc) {
       return t('tc.fischer', dur(n[0]), dur(n[1]));
     case 'ing':
       return t('tc.ing', dur(n[0]));
+    case 'correspondence':
+      return t(n[2] === 'weekends' ? 'tc.correspondence.weekends' : 'tc.correspondence', n[0], n[1]);
     default:
       return '';
   }

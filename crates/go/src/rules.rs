@@ -488,6 +488,16 @@ pub enum TimeControl {
         /// Main time.
         main: u32,
     },
+    /// `correspondence:DAYS:MAX_DAYS[:weekends]`: DAYS to start, DAYS more after each move, at
+    /// most MAX_DAYS in the bank; `weekends`: each side's Saturday and Sunday do not count.
+    Correspondence {
+        /// Days at the start and added after each move.
+        days: u32,
+        /// The most days a side's bank holds.
+        max_days: u32,
+        /// Whether Saturdays and Sundays (in each player's time zone) are not counted.
+        weekends: bool,
+    },
 }
 
 impl TimeControl {
@@ -496,8 +506,12 @@ impl TimeControl {
             RulesError::BadValue {
             key: "time".into(),
             value: s.to_string(),
-            accepted: "none|absolute:MAIN|byo-yomi:MAIN:PERIODS:SECS|canadian:MAIN:STONES:SECS|fischer:MAIN:INC|ing:MAIN (seconds)".into(),
+            accepted: "none|absolute:MAIN|byo-yomi:MAIN:PERIODS:SECS|canadian:MAIN:STONES:SECS|fischer:MAIN:INC|ing:MAIN (seconds)|correspondence:DAYS:MAX_DAYS[:weekends]".into(),
         }
+        };
+        let (s, weekends) = match s.strip_suffix(":weekends") {
+            Some(rest) if rest.starts_with("correspondence:") => (rest, true),
+            _ => (s, false),
         };
         let mut parts = s.split(':');
         let kind = parts.next().unwrap_or("");
@@ -520,6 +534,11 @@ impl TimeControl {
             }),
             ("fischer", &[main, increment]) => Ok(TimeControl::Fischer { main, increment }),
             ("ing", &[main]) => Ok(TimeControl::Ing { main }),
+            ("correspondence", &[days, max_days]) => Ok(TimeControl::Correspondence {
+                days,
+                max_days,
+                weekends,
+            }),
             _ => Err(bad()),
         }
     }
@@ -542,6 +561,17 @@ impl fmt::Display for TimeControl {
             } => write!(f, "canadian:{main}:{stones}:{period}"),
             TimeControl::Fischer { main, increment } => write!(f, "fischer:{main}:{increment}"),
             TimeControl::Ing { main } => write!(f, "ing:{main}"),
+            TimeControl::Correspondence {
+                days,
+                max_days,
+                weekends,
+            } => {
+                write!(f, "correspondence:{days}:{max_days}")?;
+                if weekends {
+                    f.write_str(":weekends")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -1146,6 +1176,8 @@ mod tests {
                     "canadian:1:2:3",
                     "fischer:5:1",
                     "ing:3600",
+                    "correspondence:3:7",
+                    "correspondence:1:1:weekends",
                 ],
             ),
         ];

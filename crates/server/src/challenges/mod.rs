@@ -276,6 +276,7 @@ async fn terms_of(st: &AppState, who: &Identity, req: ChallengeReq) -> Result<Te
         komi: req.komi,
         handicap: req.handicap,
         clock: req.clock,
+        pause_weekends: None,
         variant: req.variant,
         turn_seconds: req.turn_seconds,
         seats: None,

@@ -388,6 +388,7 @@ mod tests {
             name: "Kim".into(),
             rating: Some((1500.0, 350.0, 0)),
             bot: false,
+            away: Default::default(),
         };
         let j = join_payload("g1", 1, Some(&"ab".repeat(32)), Some(&player)).unwrap();
         assert_eq!(

@@ -1,5 +1,5 @@
 //! Game clocks kept by the server: Go's time controls (absolute, byo-yomi, Canadian, Fischer,
-//! Ing) and Wall Go's per-turn limit. Times are in milliseconds; a clock is charged when its side
+//! Ing, correspondence in days) and Wall Go's per-turn limit. Times are in milliseconds; a clock is charged when its side
 //! acts and flags when the side to move reaches [`Clocks::flag_after`].
 
 pub use crate::store::types::{ClockKind, Clocks, SideClock};
@@ -24,6 +24,10 @@ fn secs(s: u32) -> i64 {
     s as i64 * 1000
 }
 
+fn days(d: u32) -> i64 {
+    d as i64 * crate::game::calendar::DAY_MS
+}
+
 impl Clocks {
     /// Fresh clocks of `kind`.
     pub fn new(kind: ClockKind) -> Clocks {
@@ -39,6 +43,10 @@ impl Clocks {
                 | TimeControl::Fischer { main, .. }
                 | TimeControl::Ing { main } => SideClock {
                     main_ms: secs(main),
+                    ..SideClock::default()
+                },
+                TimeControl::Correspondence { days: d, .. } => SideClock {
+                    main_ms: days(d),
                     ..SideClock::default()
                 },
                 TimeControl::ByoYomi { main, periods, .. } => SideClock {
@@ -81,7 +89,9 @@ impl Clocks {
             ClockKind::Turn(ms) => (ms > 0).then_some(ms),
             ClockKind::Go(tc) => match tc {
                 TimeControl::None => None,
-                TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => Some(c.main_ms),
+                TimeControl::Absolute { .. }
+                | TimeControl::Fischer { .. }
+                | TimeControl::Correspondence { .. } => Some(c.main_ms),
                 TimeControl::ByoYomi { period, .. } => {
                     Some(c.main_ms + c.periods as i64 * secs(period))
                 }
@@ -120,6 +130,9 @@ impl Clocks {
                 TimeControl::Fischer { increment, .. } => {
                     c.main_ms = c.main_ms - elapsed + secs(increment)
                 }
+                TimeControl::Correspondence {
+                    days: d, max_days, ..
+                } => c.main_ms = (c.main_ms - elapsed + days(d)).min(days(max_days)),
                 TimeControl::ByoYomi { period, .. } => {
                     c.main_ms -= elapsed;
                     if c.main_ms < 0 {
@@ -258,6 +271,7 @@ impl Clocks {
                 TimeControl::Canadian { .. } => "canadian",
                 TimeControl::Fischer { .. } => "fischer",
                 TimeControl::Ing { .. } => "ing",
+                TimeControl::Correspondence { .. } => "correspondence",
             },
         };
         let (period_ms, stones_per_period) = match self.kind {
@@ -351,6 +365,21 @@ mod tests {
         assert_eq!(c.charge(0, 59_000), Charge::InTime);
         assert_eq!(c.sides[0].main_ms, 60_000);
         assert_eq!(c.charge(0, 60_001), Charge::Flagged);
+    }
+
+    #[test]
+    fn correspondence_adds_its_days_after_a_move_up_to_the_cap() {
+        let mut c = go("correspondence:3:7");
+        assert_eq!(c.flag_after(0), Some(3 * 86_400_000));
+        assert_eq!(c.charge(0, 86_400_000), Charge::InTime);
+        assert_eq!(c.sides[0].main_ms, 5 * 86_400_000);
+        assert_eq!(c.charge(0, 0), Charge::InTime);
+        assert_eq!(c.sides[0].main_ms, 7 * 86_400_000); // capped
+        assert_eq!(c.charge(1, 3 * 86_400_000 + 1), Charge::Flagged);
+        assert_eq!(c.view(0, false, 0)["kind"], "correspondence");
+        let w = go("correspondence:1:2:weekends");
+        let s = serde_json::to_string(&w).unwrap();
+        assert_eq!(serde_json::from_str::<Clocks>(&s).unwrap(), w);
     }
 
     #[test]

@@ -18,6 +18,7 @@
 //! itself; the cluster's work on them is above.
 
 pub mod bots;
+pub mod calendar;
 pub mod clock;
 pub mod conditional;
 pub mod events;

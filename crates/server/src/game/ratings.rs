@@ -25,7 +25,7 @@ fn level_of(options: Option<&str>) -> u32 {
 /// that plays no rated games (the test bots).
 pub fn bot_rating(kind: &str, bot: &str, options: Option<&str>) -> Option<Rating> {
     let rating = match (kind, bot) {
-        ("go19" | "go-small", "baduk") => {
+        ("go19" | "go-small" | "go-corr", "baduk") => {
             // From docs/bot.md's level matches, anchored at GNU Go 3.8 level 10 = 1400 (7k);
             // docs/api.md, "Ratings", shows the arithmetic.
             const GO: [f64; 10] = [
@@ -33,7 +33,8 @@ pub fn bot_rating(kind: &str, bot: &str, options: Option<&str>) -> Option<Rating
             ];
             let l = level_of(options).clamp(1, 10) as usize;
             let r = GO[l - 1];
-            if kind == "go19" {
+            // Correspondence games are mostly 19×19: that pool takes 19×19's figures.
+            if kind != "go-small" {
                 r - 300.0
             } else {
                 r

@@ -23,6 +23,8 @@ pub(crate) struct CreateReq {
     #[serde(default)]
     pub(crate) clock: Option<String>,
     #[serde(default)]
+    pub(crate) pause_weekends: Option<bool>,
+    #[serde(default)]
     pub(crate) variant: Option<String>,
     #[serde(default)]
     pub(crate) turn_seconds: Option<f64>,
@@ -83,8 +85,18 @@ pub fn settings_json(settings: &Settings, rated: bool) -> Value {
                 ..r
             }
             .to_string();
-            serde_json::json!({"game": "go", "size": size, "rules": name, "komi": r.komi.as_f64(),
-                "handicap": handicap, "clock": r.time.to_string(), "rated": rated})
+            let mut v = serde_json::json!({"game": "go", "size": size, "rules": name, "komi": r.komi.as_f64(),
+                "handicap": handicap, "clock": r.time.to_string(), "rated": rated});
+            if let TimeControl::Correspondence {
+                days,
+                max_days,
+                weekends,
+            } = r.time
+            {
+                v["clock"] = serde_json::json!(format!("correspondence:{days}:{max_days}"));
+                v["pause_weekends"] = serde_json::json!(weekends);
+            }
+            v
         }
         Settings::Wallgo { variant, turn_ms } => {
             serde_json::json!({"game": "wallgo", "variant": variant, "turn_seconds": turn_ms / 1000, "rated": rated})
@@ -110,6 +122,61 @@ fn komi_out_of_range(k: &str) -> ActError {
 
 /// The longest time setting accepted (a week, in seconds).
 const MAX_SECONDS: u32 = 7 * 24 * 3600;
+/// A correspondence clock's days a move: at least this many.
+pub const CORR_MIN_DAYS: u32 = 1;
+/// A correspondence clock's days a move: at most this many.
+pub const CORR_MAX_DAYS: u32 = 30;
+/// A correspondence clock's bank: at most this many days.
+pub const CORR_MAX_BANK_DAYS: u32 = 60;
+
+/// 400 `settings.clock`: a clock outside its range (the field, the value and the range).
+fn clock_out_of_range(m: String, value: &str, min: u32, max: u32) -> ActError {
+    ActError::bad_request(m).with_code(
+        "settings.clock",
+        field("clock", value, min as i64, max as i64),
+    )
+}
+
+/// Checks a correspondence clock's days and sets `pause_weekends` on it.
+fn correspondence(rules: &mut Rules, pause_weekends: Option<bool>) -> Result<(), ActError> {
+    let TimeControl::Correspondence {
+        days,
+        max_days,
+        weekends,
+    } = rules.time
+    else {
+        if pause_weekends == Some(true) {
+            return Err(ActError::bad_request(
+                "pause_weekends: only a correspondence clock (correspondence:DAYS:MAX_DAYS) pauses weekends",
+            )
+            .with_code("settings.pause_weekends", Value::Null));
+        }
+        return Ok(());
+    };
+    let text = format!("correspondence:{days}:{max_days}");
+    if !(CORR_MIN_DAYS..=CORR_MAX_DAYS).contains(&days) {
+        return Err(clock_out_of_range(
+            format!("clock {text}: {CORR_MIN_DAYS} to {CORR_MAX_DAYS} days a move"),
+            &text,
+            CORR_MIN_DAYS,
+            CORR_MAX_DAYS,
+        ));
+    }
+    if !(days..=CORR_MAX_BANK_DAYS).contains(&max_days) {
+        return Err(clock_out_of_range(
+            format!("clock {text}: at most {days} (the days a move) to {CORR_MAX_BANK_DAYS} days in the bank"),
+            &text,
+            days,
+            CORR_MAX_BANK_DAYS,
+        ));
+    }
+    rules.time = TimeControl::Correspondence {
+        days,
+        max_days,
+        weekends: pause_weekends.unwrap_or(weekends),
+    };
+    Ok(())
+}
 
 pub(crate) fn go_settings(r: &CreateReq) -> Result<Settings, ActError> {
     if r.variant.is_some() || r.turn_seconds.is_some() {
@@ -164,12 +231,22 @@ pub(crate) fn go_settings(r: &CreateReq) -> Result<Settings, ActError> {
         if c.len() > 100 {
             return Err(ActError::bad_request("clock: too long"));
         }
+        if c.ends_with(":weekends") {
+            return Err(ActError::bad_request(
+                "clock: correspondence:DAYS:MAX_DAYS, with \"pause_weekends\": true to pause weekends",
+            )
+            .with_code(
+                "settings.clock",
+                field("clock", c, CORR_MIN_DAYS as i64, CORR_MAX_DAYS as i64),
+            ));
+        }
         rules
             .set("time", c)
             .map_err(|e| ActError::bad_request(format!("clock: {e}")))?;
     }
+    correspondence(&mut rules, r.pause_weekends)?;
     let nums: Vec<u32> = match rules.time {
-        TimeControl::None => vec![],
+        TimeControl::None | TimeControl::Correspondence { .. } => vec![],
         TimeControl::Absolute { main } | TimeControl::Ing { main } => vec![main],
         TimeControl::ByoYomi {
             main,
@@ -232,9 +309,10 @@ pub(crate) fn wall_settings(r: &CreateReq) -> Result<Settings, ActError> {
         || r.komi.is_some()
         || r.handicap.is_some()
         || r.clock.is_some()
+        || r.pause_weekends.is_some()
     {
         return Err(ActError::bad_request(
-            "size, rules, komi, handicap and clock are Go settings, not Wall Go (use variant and turn_seconds)",
+            "size, rules, komi, handicap, clock and pause_weekends are Go settings, not Wall Go (use variant and turn_seconds)",
         ));
     }
     let text = r.variant.as_deref().unwrap_or("");
@@ -267,6 +345,43 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn correspondence_days_outside_their_ranges_are_refused_by_code() {
+        let code = |v: Value| settings_of(&v).map(|_| "ok").unwrap_or_else(|e| e.code);
+        for clock in [
+            "correspondence:0:5",
+            "correspondence:31:60",
+            "correspondence:3:2",
+            "correspondence:3:61",
+        ] {
+            assert_eq!(
+                code(json!({"game": "go", "clock": clock})),
+                "settings.clock",
+                "{clock}"
+            );
+        }
+        assert_eq!(
+            code(json!({"game": "go", "rules": "japanese,time=correspondence:40:40"})),
+            "settings.clock"
+        );
+        assert_eq!(
+            code(json!({"game": "go", "clock": "correspondence:3:7:weekends"})),
+            "settings.clock"
+        );
+        assert_eq!(
+            code(json!({"game": "go", "clock": "fischer:60:5", "pause_weekends": true})),
+            "settings.pause_weekends"
+        );
+        assert_eq!(
+            code(json!({"game": "wallgo", "pause_weekends": false})),
+            "bad_request"
+        );
+        assert_eq!(
+            code(json!({"game": "go", "clock": "correspondence:30:60"})),
+            "ok"
+        );
+    }
+
+    #[test]
     fn settings_show_size_komi_and_clock_apart_from_the_rules() {
         let s = settings_of(&json!({"game": "go", "size": [13, 9], "rules": "chinese",
             "komi": 0.5, "clock": "byo-yomi:600:5:30", "handicap": 2}))
@@ -276,6 +391,11 @@ mod tests {
             json!({"game": "go", "size": [13, 9], "rules": "chinese", "komi": 0.5,
                 "handicap": 2, "clock": "byo-yomi:600:5:30", "rated": true})
         );
+        let c = settings_of(&json!({"game": "go", "clock": "correspondence:3:7",
+            "pause_weekends": true}))
+        .unwrap();
+        assert_eq!(settings_json(&c, false)["clock"], "correspondence:3:7");
+        assert_eq!(settings_json(&c, false)["pause_weekends"], true);
         let w = settings_of(&json!({"game": "wallgo", "turn_seconds": 30})).unwrap();
         assert_eq!(settings_json(&w, false)["turn_seconds"], 30);
     }

@@ -7,6 +7,7 @@
 //! online, handicap suggestions and the bots' ratings. docs/api.md, "Players".
 
 pub mod accounts;
+pub mod away;
 pub mod chat;
 mod my_games;
 pub mod seeks;
@@ -80,6 +81,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/players/{name}", get(profile))
         .route("/api/players/{name}/games.sgf", get(games_sgf))
         .route("/api/suggest", get(suggest))
+        .merge(away::routes())
 }
 
 fn cookie_value<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -332,6 +334,10 @@ pub async fn player_of(
         name: account.name.clone(),
         rating,
         bot: account.bot,
+        away: store
+            .away_of(&account.id)
+            .await
+            .map_err(accounts::storage)?,
     })
 }
 
@@ -603,6 +609,7 @@ async fn me(
     };
     let mut body =
         json!({"account": account_json(&st.hub.store, &who.account).await?, "csrf": csrf});
+    body["account"]["vacation"] = away::vacation_now(&st.hub.store, &who.account.id).await?;
     if let Via::ApiToken { scopes } = &who.via {
         body["scopes"] = json!(scopes);
     }
@@ -767,6 +774,7 @@ async fn profile(
     Ok(Json(json!({
         "name": a.name, "guest": a.guest, "bot": a.bot, "created_at": a.created_at,
         "online": crate::game::hub::now_ms() - seen < ONLINE_MS,
+        "vacation": away::vacation_now(store, &a.id).await?["on"],
         "ratings": ratings_of(store, &a.id).await?,
         "history": history, "games": games, "opponents": opponents,
     })))

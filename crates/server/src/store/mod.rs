@@ -12,6 +12,7 @@
 //! for the same turn.
 
 mod append;
+pub mod away;
 pub mod backup;
 mod buckets;
 mod conditional;
@@ -109,6 +110,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         15,
         "game schedule",
         include_str!("../../migrations/0015_schedule.sql"),
+    ),
+    (
+        16,
+        "correspondence",
+        include_str!("../../migrations/0016_correspondence.sql"),
     ),
     (17, "mail", include_str!("../../migrations/0017_mail.sql")),
     (
@@ -676,7 +682,11 @@ impl Store {
                     (Some(r), Some(d)) => (r, d, games.unwrap_or(0)),
                     _ => (1500.0, 350.0, 0),
                 }),
+                away: Default::default(),
             }));
+        }
+        if types::is_correspondence(&settings) {
+            self.fill_away(&mut players).await?;
         }
         let rating_changes = if rated != 0 {
             self.rating_changes(id, &players).await?

@@ -8,10 +8,20 @@ use std::sync::atomic::{AtomicI64, Ordering};
 /// by the database's clock, so two machines whose clocks differ agree on every clock.
 static CLOCK_OFFSET_MS: AtomicI64 = AtomicI64::new(0);
 
+/// How far tests have moved every clock forward (ms; always 0 outside tests).
+static TEST_SHIFT_MS: AtomicI64 = AtomicI64::new(0);
+
 /// Milliseconds since 1970 by the database's clock (this machine's clock plus the measured
-/// offset; SQLite lives on this machine, so its offset is 0).
+/// offset; SQLite lives on this machine, so its offset is 0), plus the tests' shift.
 pub fn now_ms() -> i64 {
-    local_ms() + CLOCK_OFFSET_MS.load(Ordering::Relaxed)
+    local_ms() + CLOCK_OFFSET_MS.load(Ordering::Relaxed) + TEST_SHIFT_MS.load(Ordering::Relaxed)
+}
+
+/// Tests only: moves [`now_ms`] forward by `ms` for the whole process (days pass without a
+/// sleep). Tests that use it run alone in their own test binary.
+#[doc(hidden)]
+pub fn advance_test_clock(ms: i64) {
+    TEST_SHIFT_MS.fetch_add(ms, Ordering::Relaxed);
 }
 
 /// Milliseconds since 1970 by this machine's clock.

@@ -62,6 +62,22 @@ pub struct Player {
     /// A bot account (the Bot API): marked BOT wherever it is named.
     #[serde(default)]
     pub bot: bool,
+    /// When its correspondence clocks stop: its time zone and vacations.
+    #[serde(default)]
+    pub away: Away,
+}
+
+/// What stops an account's correspondence clocks: its weekends (in its time zone) and its
+/// vacations.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Away {
+    /// The account's time zone, in minutes east of UTC.
+    #[serde(default)]
+    pub tz_min: i32,
+    /// Its vacations as `[start, end)` in ms, oldest first; one still running ends when its
+    /// bank is spent (its end is then), or sooner when it is turned off.
+    #[serde(default)]
+    pub vacations: Vec<(i64, i64)>,
 }
 
 /// One stored action.
@@ -145,8 +161,17 @@ pub struct RatingChange {
     pub after: baduk_rating::Rating,
 }
 
-/// The rating kinds: Go 19×19, Go 9×9 and 13×13 together, Wall Go.
-pub const KINDS: &[&str] = &["go19", "go-small", "wallgo"];
+/// The rating kinds: Go 19×19, Go 9×9 and 13×13 together, Wall Go, Go by correspondence.
+pub const KINDS: &[&str] = &["go19", "go-small", "wallgo", "go-corr"];
+
+/// Whether a game with these settings runs a correspondence clock (days a move).
+pub fn is_correspondence(settings: &Settings) -> bool {
+    match settings {
+        Settings::Go { rules, .. } => baduk_go::Rules::parse(rules)
+            .is_ok_and(|r| matches!(r.time, TimeControl::Correspondence { .. })),
+        Settings::Wallgo { .. } => false,
+    }
+}
 
 /// The rating a game with these settings counts for; None: it cannot be rated (another size, a
 /// rectangle, a Wall Go variant).
@@ -155,7 +180,9 @@ pub fn kind_of(settings: &Settings) -> Option<&'static str> {
         Settings::Go { rules, .. } => {
             let r = baduk_go::Rules::parse(rules).ok()?;
             let (c, w) = (r.size.cols(), r.size.rows());
+            let corr = matches!(r.time, TimeControl::Correspondence { .. });
             match (c, w) {
+                (9, 9) | (13, 13) | (19, 19) if corr => Some("go-corr"),
                 (19, 19) => Some("go19"),
                 (9, 9) | (13, 13) => Some("go-small"),
                 _ => None,
@@ -186,6 +213,14 @@ mod tests {
         assert_eq!(kind_of(&go("chinese,size=9")), Some("go-small"));
         assert_eq!(kind_of(&go("chinese,size=13")), Some("go-small"));
         assert_eq!(kind_of(&go("chinese,size=7")), None);
+        assert_eq!(
+            kind_of(&go("japanese,time=correspondence:3:7")),
+            Some("go-corr")
+        );
+        assert_eq!(
+            kind_of(&go("chinese,size=9,time=correspondence:1:2:weekends")),
+            Some("go-corr")
+        );
     }
 }
 

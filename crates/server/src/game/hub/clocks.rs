@@ -67,6 +67,7 @@ impl Hub {
                 continue;
             }
             let mut room = h.room.lock().await;
+            self.refresh_away(&h, &mut room).await;
             let now = now_ms();
             if let Some((seat, action)) = room.timeout_action(now) {
                 if let Err(e) = self

@@ -9,6 +9,7 @@
 //! which calls the hub.
 
 mod actor;
+mod away;
 mod bot_accounts;
 mod clocks;
 mod evict;

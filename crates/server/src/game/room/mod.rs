@@ -4,6 +4,7 @@
 //! of a game (`Settings`, `SeatSpec`, `Player`, `ActionRow`) is defined in `store::types` and
 //! re-exported here.
 
+mod away;
 mod views;
 
 use crate::game::clock::{Charge, ClockKind, Clocks};
@@ -475,7 +476,7 @@ impl Room {
         let side = self.to_move()?;
         self.clocks
             .flag_after(side)
-            .map(|ms| self.turn_start.saturating_add(ms))
+            .map(|ms| self.counted_until(side, self.turn_start, ms))
     }
 
     /// When the dead-stone phase's clock runs out, while it runs.
@@ -636,7 +637,8 @@ impl Room {
             && !wall_expiry
         {
             // A resignation on one's own turn: the time since the last move is spent too.
-            self.clocks.stop(seat, now - self.turn_start);
+            self.clocks
+                .stop(seat, self.counted(seat, self.turn_start, now));
         } else if before == Some(seat)
             && self.move_count() != moves_before
             && self.clocks.charge(
@@ -644,7 +646,7 @@ impl Room {
                 if wall_expiry {
                     0
                 } else {
-                    now - self.turn_start
+                    self.counted(seat, self.turn_start, now)
                 },
             ) == Charge::Flagged
         {

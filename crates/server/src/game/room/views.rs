@@ -55,11 +55,17 @@ impl Room {
         let mut m = serde_json::Map::new();
         for (i, n) in self.seat_names().iter().enumerate() {
             let on = running && to_move == Some(i);
-            m.insert(
-                n.to_string(),
-                self.clocks
-                    .view(i, on, if on { now - self.turn_start } else { 0 }),
-            );
+            let spent = if on {
+                self.counted(i, self.turn_start, now)
+            } else {
+                0
+            };
+            let mut v = self.clocks.view(i, on, spent);
+            // A correspondence clock stopped for its side's weekend or vacation.
+            if on && self.clock_stopped(i, now) {
+                v["paused"] = json!(true);
+            }
+            m.insert(n.to_string(), v);
         }
         Value::Object(m)
     }
@@ -79,9 +85,13 @@ impl Room {
         let seats: serde_json::Map<String, Value> = names
             .iter()
             .zip(&self.seats)
-            .map(|(n, s)| {
+            .enumerate()
+            .map(|(i, (n, s))| {
                 let mut seat = json!({"kind": s.spec.kind, "bot": s.spec.bot, "options": s.spec.options, "joined": s.joined || s.spec.is_bot(),
                         "player": s.player.as_ref().map(|p| p.to_json(kind))});
+                if self.on_vacation(i, now) {
+                    seat["player"]["vacation"] = json!(true);
+                }
                 // A rated bot's fixed rating for this game's kind, shown on its seat card.
                 if s.spec.is_bot() {
                     seat["rating"] = s.rating_json(kind).unwrap_or(Value::Null);
@@ -357,6 +367,7 @@ impl Room {
                     | TimeControl::Canadian { main, .. }
                     | TimeControl::Fischer { main, .. }
                     | TimeControl::Ing { main } => Some(main),
+                    TimeControl::Correspondence { days, .. } => Some(days * 86_400),
                 };
                 if let Some(main) = main {
                     props.push_str(&format!("TM[{main}]"));
@@ -370,6 +381,9 @@ impl Room {
                     }
                     TimeControl::Fischer { increment, .. } => format!("{increment} fischer"),
                     TimeControl::Ing { .. } => "Ing: 3x35 minutes, 2 points each".to_string(),
+                    TimeControl::Correspondence { days, max_days, .. } => {
+                        format!("{days} days a move, at most {max_days}")
+                    }
                     _ => String::new(),
                 };
                 if !ot.is_empty() {
