@@ -20,14 +20,25 @@ impl Store {
         Ok(done.rows_affected())
     }
 
-    /// Stores when the clock sweep must look at game `id` next (None: never).
-    pub async fn set_wake(&self, id: &str, wake_at: Option<i64>) -> Result<(), StoreError> {
+    /// Stores game `id`'s schedule as its room computes it now (after a wake that found
+    /// nothing due: a vacation or a time zone may have moved its deadline).
+    pub async fn set_schedule(
+        &self,
+        id: &str,
+        s: &super::types::Schedule,
+    ) -> Result<(), StoreError> {
         self.counted_write();
-        sqlx::query("UPDATE games SET wake_at = $2 WHERE id = $1")
-            .bind(id)
-            .bind(wake_at)
-            .execute(self.write())
-            .await?;
+        sqlx::query(
+            "UPDATE games SET to_move = $2, turn_since = $3, deadline = $4, wake_at = $5 \
+             WHERE id = $1",
+        )
+        .bind(id)
+        .bind(s.to_move.as_deref())
+        .bind(s.turn_since)
+        .bind(s.deadline)
+        .bind(s.wake_at)
+        .execute(self.write())
+        .await?;
         Ok(())
     }
 

@@ -78,10 +78,10 @@ impl Hub {
                 }
                 continue;
             }
-            let wake = room.schedule().wake_at;
-            if wake.is_none_or(|w| w > now) {
-                if let Err(e) = self.store.set_wake(&id, wake).await {
-                    tracing::warn!("game {id}: wake time not stored: {e}");
+            let schedule = room.schedule();
+            if schedule.wake_at.is_none_or(|w| w > now) {
+                if let Err(e) = self.store.set_schedule(&id, &schedule).await {
+                    tracing::warn!("game {id}: schedule not stored: {e}");
                 }
             }
         }
