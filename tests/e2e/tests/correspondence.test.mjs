@@ -47,7 +47,7 @@ describe('correspondence', () => {
     const B = await member(browser, `corrb${stamp}`, { viewport: { width: 390, height: 844 }, touch: true });
     await shots(t, [A.page, B.page], async () => {
       // A makes a 9×9 game with a long clock (Black), B joins it as White.
-      made = await pageApi(A.page, 'POST', '/api/games', { game: 'go', size: 9, rules: 'japanese', clock: 'correspondence:3:7', seats: { white: { kind: 'open' } } });
+      const made = await pageApi(A.page, 'POST', '/api/games', { game: 'go', size: 9, rules: 'japanese', clock: 'correspondence:3:7', seats: { white: { kind: 'open' } } });
       assert.equal(made.status, 201, JSON.stringify(made.data));
       const id = made.data.id;
       const joined = await pageApi(B.page, 'POST', `/api/games/${id}/join`, { seat: 'white' });
