@@ -159,6 +159,13 @@ pub fn bench_million(a: MillionArgs) -> Result<(), CliError> {
             })
             .await
             .map_err(|e| e.to_string())?;
+        // The seeding stands in for a running process: without this heartbeat the time since
+        // the templates' server stopped is an outage, charged to nobody, and every clock
+        // would run out that much later.
+        store
+            .heartbeat(baduk_server::game::hub::now_ms())
+            .await
+            .map_err(|e| e.to_string())?;
         let due: Vec<(String, i64)> = (0..a.due)
             .map(|i| (format!("r{i:07}"), deadline + base + i * step))
             .collect();
