@@ -282,10 +282,14 @@ async fn a_process_stopped_by_sigterm_hands_its_games_over_at_once() {
     Command::new("kill").args(["-TERM", &pid]).status().unwrap();
     let status = procs[0].child.wait().unwrap();
     assert!(status.success(), "a clean exit: {status:?}");
-    // The survivor owns it well before a lease (3 s) could have run out.
+    // The survivor takes it well before a lease (3 s) could have run out (a game taken over
+    // stays in the database until it is due or asked for: the takeover is what is counted).
     let survivor = procs.pop().unwrap();
     loop {
-        if metric(&survivor.base, "baduk_games_owned").await == Some(1) {
+        if metric(&survivor.base, "baduk_takeovers_total")
+            .await
+            .is_some_and(|n| n >= 1)
+        {
             break;
         }
         assert!(
