@@ -126,7 +126,7 @@ pub fn bench_million(a: MillionArgs) -> Result<(), CliError> {
     let lead_ms = (a.lead_seconds * 1000.0) as i64;
     let span_ms = (a.seconds * 1000.0) as i64;
     let seeded = Instant::now();
-    let (due, template_deadline) = baduk_server::block_on(async {
+    let due = baduk_server::block_on(async {
         let store = Store::open(&a.database).await?;
         let sched = store
             .schedule_of(&t.running)
@@ -169,11 +169,10 @@ pub fn bench_million(a: MillionArgs) -> Result<(), CliError> {
         let due: Vec<(String, i64)> = (0..a.due)
             .map(|i| (format!("r{i:07}"), deadline + base + i * step))
             .collect();
-        Ok::<_, String>((due, deadline))
+        Ok::<_, String>(due)
     })
     .map_err(err("seeding"))?;
     let seed_secs = seeded.elapsed().as_secs_f64();
-    let _ = template_deadline;
     // 3. The server on a million games: its start-up, then the load.
     let addr = free_addr()?;
     let metrics = free_addr()?;

@@ -22,7 +22,7 @@ pub fn render(hub: &Hub) -> String {
     let q = &hub.store.queries;
     // name, kind, help, value: one metric each.
     let rows: [(&str, &str, &str, u64); 18] = [
-        ("baduk_games_owned", "gauge", "Live games this process owns now (it runs their clocks and bots).", hub.owned_live() as u64),
+        ("baduk_games_owned", "gauge", "Unfinished games this process owns and holds in memory now (it runs their clocks and bots; the others it owns wait in the database until due or asked for).", hub.owned_live() as u64),
         ("baduk_games_loaded", "gauge", "Games in this process's memory (owned, or watched here).", hub.loaded() as u64),
         ("baduk_sockets", "gauge", "Game WebSockets open on this process.", hub.sockets() as u64),
         ("baduk_bot_queue_depth", "gauge", "Bot searches waiting for a thread.", hub.bots.waiting() as u64),

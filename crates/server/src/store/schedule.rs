@@ -42,27 +42,24 @@ impl Store {
         Ok(())
     }
 
-    /// Unfinished games due at `now` (`wake_at <= now`) that `owner` owns, or that nobody owns
-    /// when `owner` is None; the soonest first, `limit` at most. Served by the `wake_at` index.
+    /// Unfinished games due at `now` (`wake_at <= now`) that `owner` owns, the soonest first,
+    /// `limit` at most. Served by the `wake_at` index.
     pub async fn due_games(
         &self,
         now: i64,
-        owner: Option<&str>,
+        owner: &str,
         limit: i64,
     ) -> Result<Vec<String>, StoreError> {
         self.counted_select();
-        let sql = if owner.is_some() {
+        let rows = sqlx::query(
             "SELECT id FROM games WHERE wake_at <= $1 AND status IN ('open', 'live') \
-             AND owner = $3 ORDER BY wake_at LIMIT $2"
-        } else {
-            "SELECT id FROM games WHERE wake_at <= $1 AND status IN ('open', 'live') \
-             ORDER BY wake_at LIMIT $2"
-        };
-        let mut q = sqlx::query(sql).bind(now).bind(limit);
-        if let Some(o) = owner {
-            q = q.bind(o);
-        }
-        let rows = q.fetch_all(self.read()).await?;
+             AND owner = $3 ORDER BY wake_at LIMIT $2",
+        )
+        .bind(now)
+        .bind(limit)
+        .bind(owner)
+        .fetch_all(self.read())
+        .await?;
         rows.iter()
             .map(|r| r.try_get::<String, _>(0).map_err(Into::into))
             .collect()

@@ -45,7 +45,7 @@ impl Hub {
         let now = now_ms();
         let due = match self
             .store
-            .due_games(now, Some(&self.cluster.node), WAKE_BATCH)
+            .due_games(now, &self.cluster.node, WAKE_BATCH)
             .await
         {
             Ok(d) => d,

@@ -16,28 +16,23 @@ impl Hub {
         let gone: Vec<(String, Arc<Handle>)> = self
             .handles()
             .into_iter()
-            .filter(|h| {
-                let Some(room) = h.room.try_read() else {
-                    return false;
+            .filter_map(|h| {
+                let room = h.room.try_read()?;
+                let go = if room.is_over() {
+                    now - room.turn_start >= grace
+                } else {
+                    idle > 0
+                        && now - h.used_at.load(Ordering::Relaxed) >= idle
+                        && h.sockets.load(Ordering::Relaxed) == 0
+                        && h.tx.receiver_count() == 0
+                        && h.chat.receiver_count() == 0
+                        && !h.bot_thinking()
+                        && bot_to_act(&room).is_none()
                 };
-                if room.is_over() {
-                    return now - room.turn_start >= grace;
-                }
-                idle > 0
-                    && now - h.used_at.load(Ordering::Relaxed) >= idle
-                    && h.sockets.load(Ordering::Relaxed) == 0
-                    && h.tx.receiver_count() == 0
-                    && h.chat.receiver_count() == 0
-                    && !h.bot_thinking()
-                    && bot_to_act(&room).is_none()
+                let id = room.id.clone();
+                drop(room);
+                go.then_some((id, h))
             })
-            .map(|h| {
-                (
-                    h.room.try_read().map(|r| r.id.clone()).unwrap_or_default(),
-                    h,
-                )
-            })
-            .filter(|(id, _)| !id.is_empty())
             .collect();
         let mut rooms = self.rooms.lock().expect("rooms lock");
         for (id, h) in gone {
