@@ -92,8 +92,10 @@ async fn a_starting_process_loads_no_game_until_one_is_asked_for_or_due() {
             .as_array()
             .unwrap()
             .len();
-        // A second process on the same database takes every game over (on SQLite: the
-        // restart of its one process) and loads none of the quiet ones.
+        // The first process leaves (a restart, or a SIGTERM on the cluster: were it still
+        // there, it could hand its loaded games on by rebalancing); a second process on the
+        // same database takes every game over and loads none of the quiet ones.
+        baduk_server::cluster::leave(&a.hub).await;
         let b = Server::start(a.hub.store.url()).await;
         assert!(ids.iter().all(|id| b.hub.loaded_handle(id).is_none()));
         b.ok(&bot_game, &token(&seats, "black"), "E5").await;
