@@ -6,7 +6,7 @@
 //! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
 //!
 //! The domain folders import one way (`tests/layout.rs`): `http` → `botapi` → `challenges` →
-//! `mail` → `players`, `review`, `cluster` → `state` → `config` → `game` → `store` → `net`.
+//! `mail` → `review` → `players`, `cluster` → `state` → `config` → `game` → `store` → `net`.
 
 pub mod botapi;
 pub mod challenges;

@@ -1,6 +1,7 @@
 //! Owns: reviews of uploaded records (this file), the engine's review (`engine`), an external
 //! analysis engine (`katago`), their export (`export`). May use: `game` (rules, bots, the heavy
-//! pool), `store`, `config`, the shared state (`state`); never `http`, `players`, `cluster`.
+//! pool), `store`, `config`, the shared state (`state`), `players` (who asks) and `cluster`
+//! (where a review room lives); never `http`, `botapi`, `challenges`, `mail`.
 //!
 //! Reviews: a record (an SGF game in any `CA` charset, one game of a collection, or a Wall Go
 //! record) stored under its own id, with its replay, its legality under every rule set and the
