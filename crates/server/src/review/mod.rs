@@ -42,6 +42,7 @@ use std::sync::Arc;
 pub mod engine;
 pub mod export;
 pub mod katago;
+pub mod room;
 pub mod stored;
 use engine::{Engine, Plan};
 use stored::sgf_error;
@@ -57,13 +58,14 @@ pub fn routes() -> Router<AppState> {
             "/api/reviews",
             post(create).layer(DefaultBodyLimit::max(BODY_LIMIT)),
         )
-        .route("/api/reviews/{id}", get(get_review))
+        .route("/api/reviews/{id}", get(get_review).patch(room::api::patch))
         .route("/api/reviews/{id}/marks", post(marks))
         .route("/api/reviews/{id}/record", get(get_record))
         .route(
             "/api/reviews/{id}/analysis",
             get(get_analysis).post(start_analysis),
         )
+        .merge(room::api::routes())
         .layer(Extension(engine))
 }
 

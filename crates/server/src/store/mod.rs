@@ -122,6 +122,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "conditional moves",
         include_str!("../../migrations/0018_conditional.sql"),
     ),
+    (
+        20,
+        "review rooms",
+        include_str!("../../migrations/0020_review_rooms.sql"),
+    ),
 ];
 
 /// The database behind the server.
