@@ -5,7 +5,7 @@
 
 use super::{first_message, relay, rooms, valid_id, Change, Ev, Seq};
 use crate::cluster::forward::{socket_call, Creds};
-use crate::cluster::{room_owner, Held, Owner};
+use crate::cluster::Held;
 use crate::game::hub::MOVED_CODE;
 use crate::game::room::ActError;
 use crate::players::accounts::{Identity, Via, API_TOKEN_PREFIX};
@@ -138,27 +138,22 @@ async fn snapshot(
     let held = Held::Room(id.to_string());
     let mut v = None;
     for _ in 0..2 {
-        let there = matches!(room_owner(&st.hub, id).await, Owner::There(_));
-        let got = if there {
-            let path = format!("/api/reviews/{id}/room");
-            match socket_call(
-                st,
-                &held,
-                me.token.as_deref(),
-                &me.creds,
-                client,
-                Method::GET,
-                &path,
-                &Value::Null,
-            )
-            .await
-            {
-                Some(Ok(v)) => Ok(v),
-                Some(Err((_, v))) => Err(v),
-                None => first_message(st, id, you).await.map_err(|e| e.to_json()),
-            }
-        } else {
-            first_message(st, id, you).await.map_err(|e| e.to_json())
+        let path = format!("/api/reviews/{id}/room");
+        let got = match socket_call(
+            st,
+            &held,
+            me.token.as_deref(),
+            &me.creds,
+            client,
+            Method::GET,
+            &path,
+            &Value::Null,
+        )
+        .await
+        {
+            Some(Ok(v)) => Ok(v),
+            Some(Err((_, v))) => Err(v),
+            None => first_message(st, id, you).await.map_err(|e| e.to_json()),
         };
         match got {
             Err(e) if e["code"] == MOVED_CODE => continue,
