@@ -374,19 +374,26 @@ pub async fn change(
     if !valid_id(id) {
         return Err(no_room());
     }
-    let who = who.ok_or_else(crate::game::room::sign_in_first)?;
-    let me = Who {
-        id: who.account.id.clone(),
-        name: who.account.name.clone(),
-    };
+    let me = who.map(|w| Who {
+        id: w.account.id.clone(),
+        name: w.account.name.clone(),
+    });
+    // An op without an account is refused as the tree refuses it (nobody controls for it).
+    if me.is_none() && !matches!(c, Change::Op { .. }) {
+        return Err(crate::game::room::sign_in_first());
+    }
     let local = rooms(st).local(id);
     let mut g = hold(st, &local).await?;
     let live = g.as_mut().expect("held");
     let store = &st.hub.store;
     let node = &st.hub.cluster.node;
     let now = now_ms();
-    let is_owner = live.row.owner.as_ref() == Some(&me);
-    let has_control = live.row.controller.as_ref() == Some(&me);
+    let is_owner = me.is_some() && live.row.owner == me;
+    let has_control = me.is_some() && live.row.controller == me;
+    let me = me.unwrap_or(Who {
+        id: String::new(),
+        name: String::new(),
+    });
     let rev = live.row.rev + 1;
     let (seq, event, answer) = match c {
         Change::Op { op, version } => {
@@ -407,14 +414,14 @@ pub async fn change(
             } else {
                 None
             };
-            let a = tree_link::apply(st, id, &me.id, &op, version).await?;
+            let a = tree_link::apply(st, id, Some(&me.id), &op, version).await?;
+            let answer = json!({"version": a.version, "node": a.node, "changed": a.changed});
+            if !a.changed {
+                return Ok(answer);
+            }
             live.row.version = a.version;
             live.tree = None;
             let event = json!({"type": "op", "v": a.version, "op": a.delta});
-            let mut answer = json!({"version": a.version});
-            if let Some(n) = a.node {
-                answer["node"] = json!(n);
-            }
             emit(st, &local, Seq::Tree(a.version), event).await;
             // A deleted branch under the cursor takes the cursor to the branch's parent.
             if let Some(to) = cursor_after_delete(before.as_deref(), &op, live.row.cursor) {
@@ -462,10 +469,12 @@ pub async fn change(
             (Seq::Room(rev), event, answer)
         }
         Change::Chat(text) => {
-            who.may_play()?;
+            if let Some(w) = who {
+                w.may_play()?;
+            }
             let text = crate::players::chat::clean(&text)?;
             for r in [
-                st.chat_accounts.check(&who.account.id),
+                st.chat_accounts.check(&me.id),
                 st.chat_clients.check(client),
             ] {
                 r.map_err(|r| r.to_error())?;
@@ -622,6 +631,11 @@ async fn emit(st: &AppState, local: &Local, seq: Seq, event: Value) {
     local.used_at.store(now_ms(), Ordering::Relaxed);
     local.send(seq, text.clone());
     relay::announce(st, &local.id, &text).await;
+}
+
+/// Whether review `id`'s room is listed in the lobby.
+pub async fn is_public(st: &AppState, id: &str) -> Result<bool, ActError> {
+    rows::is_public(&st.hub.store, id).await.map_err(storage)
 }
 
 /// The public rooms the lobby lists: `{"rooms": [...]}`.

@@ -55,6 +55,18 @@ pub async fn exists(store: &Store, id: &str) -> Result<bool, StoreError> {
         .is_some())
 }
 
+/// Whether room `id` is listed (false for a room never opened).
+pub async fn is_public(store: &Store, id: &str) -> Result<bool, StoreError> {
+    let row = sqlx::query("SELECT public FROM review_rooms WHERE review_id = $1")
+        .bind(id)
+        .fetch_optional(store.read_pool())
+        .await?;
+    Ok(match row {
+        Some(r) => r.try_get::<i64, _>(0)? != 0,
+        None => false,
+    })
+}
+
 /// Takes room `id` for node `me` if nobody holds it, `me` does, or its holder's lease ran out
 /// by `now` (a missing row is made first); true if `me` holds it now. One statement decides:
 /// two processes cannot both win.
