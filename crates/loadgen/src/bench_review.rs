@@ -7,7 +7,7 @@
 //! The changes are the same for a seed whatever the timing, so the signature counts rooms,
 //! watchers, changes and deltas delivered.
 
-use crate::bench::{cpu_secs, resident_kib, Latencies};
+use crate::bench::{closing_lines, cpu_secs, note_failure, resident_kib, Latencies};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -92,26 +92,16 @@ impl ReviewReport {
             self.ack.line("change → owner's ack"),
             format!("errors: {}", self.errors),
         ];
-        if let Some(c) = self.server_cpu_secs {
-            out.push(format!("server cpu over the changes: {c:.2} s"));
-        }
-        if let Some(r) = self.rss_kib {
-            out.push(format!(
-                "server memory with every socket open: {:.1} MiB",
-                r as f64 / 1024.0
-            ));
-        }
-        for e in &self.error_samples {
-            out.push(format!("  error: {e}"));
-        }
+        out.extend(closing_lines(
+            ("the changes", self.server_cpu_secs),
+            ("with every socket open", self.rss_kib),
+            &self.error_samples,
+        ));
         out
     }
 
     fn note(&mut self, e: String) {
-        self.errors += 1;
-        if self.error_samples.len() < 5 {
-            self.error_samples.push(e);
-        }
+        note_failure(&mut self.errors, &mut self.error_samples, e);
     }
 }
 
