@@ -186,12 +186,8 @@ pub(super) async fn doc(
     .iter()
     .filter_map(|r| r.try_get::<String, _>("op").ok())
     .collect();
-    let (snapshot, record, index, rules) = (
-        row.tree.clone(),
-        row.record.clone(),
-        row.index,
-        rules.clone(),
-    );
+    let (snapshot, record, index, rules) =
+        (row.tree.clone(), row.record.clone(), row.index, *rules);
     let fresh = snapshot.is_none();
     let review = id.to_string();
     let built = crate::game::work::heavy()
@@ -249,11 +245,25 @@ pub async fn create_review(
     source_game: Option<&str>,
     title: Option<&str>,
 ) -> Result<String, ActError> {
+    let source = source_game.map(|g| (g, None));
+    create_review_with(st, text, owner_account_id, source, title).await
+}
+
+/// [`create_review`] with the version of the source game the record was taken at (what
+/// makes one room per game and version).
+pub async fn create_review_with(
+    st: &AppState,
+    text: &str,
+    owner_account_id: Option<&str>,
+    source: Option<(&str, Option<i64>)>,
+    title: Option<&str>,
+) -> Result<String, ActError> {
     let bytes = text.as_bytes().to_vec();
     let up = crate::game::work::heavy()
         .run(move || super::read_upload(&bytes, None))
         .await??;
-    store_upload(st, up, owner_account_id, source_game, None, title).await
+    let (game, version) = source.unzip();
+    store_upload(st, up, owner_account_id, game, version.flatten(), title).await
 }
 
 /// Stores an upload read as a new review (see [`create_review`]); its id.
