@@ -461,6 +461,48 @@ async fn bad_ops_are_refused_with_their_code_and_change_nothing() {
             "{v}"
         );
 
+        // An upload with an API token is its account's, which edits with the token.
+        let (st, t) = call(
+            &s,
+            "POST",
+            "/api/tokens",
+            &owner,
+            Some(json!({"label": "reviews", "scopes": ["play"]})),
+        )
+        .await;
+        assert_eq!(st, 201, "{t}");
+        let token = t["token"].as_str().unwrap().to_string();
+        let resp = s
+            .http
+            .post(format!("{}/api/reviews", s.base))
+            .bearer_auth(&token)
+            .body(TREE)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 201);
+        let mine = resp.json::<Value>().await.unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let (st, v) = common::accounts::with_token(
+            &s,
+            "POST",
+            &format!("/api/reviews/{mine}/ops"),
+            Some(&token),
+            Some(json!({"op": {"op": "delete", "node": 9}})),
+        )
+        .await;
+        assert_eq!((st, v["version"].clone()), (200, json!(1)), "{v}");
+        let (st, v) = op(
+            &s,
+            &owner,
+            &mine,
+            json!({"op": {"op": "promote", "node": 8}}),
+        )
+        .await;
+        assert_eq!(st, 200, "the same account with its session: {v}");
+
         // A tree past the reader's limits is refused at upload, naming the limit.
         let count = baduk_server::review::count(&s.hub.store).await.unwrap();
         let big = format!("(;SZ[9]{})", ";B[];W[]".repeat(10_001));
