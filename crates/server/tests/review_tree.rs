@@ -302,6 +302,8 @@ async fn an_edited_tree_exports_whole_and_strict_readers_read_the_same_tree() {
         }
         let t2 = tree(&again, &id).await;
         assert_eq!(t2["version"], 115);
+        // The first server, whose tree is 100 ops behind, catches up.
+        assert_eq!(tree(&s, &id).await, t2);
         let third = Server::start(&url).await;
         assert_eq!(tree(&third, &id).await, t2);
         readers_agree(
