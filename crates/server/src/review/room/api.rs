@@ -166,7 +166,7 @@ async fn fork(
         &st,
         &text,
         Some(&who.account.id),
-        row.source_game.as_deref(),
+        row.source_game.as_deref().map(|g| (g, None)),
         title,
     )
     .await?;
@@ -226,8 +226,14 @@ async fn from_game(
         .check(&client)
         .map_err(|r| r.to_error())?;
     let title = format!("Game {id}");
-    let new =
-        tree_link::create(&st, &record, Some(&who.account.id), Some(&id), Some(&title)).await?;
+    let new = tree_link::create(
+        &st,
+        &record,
+        Some(&who.account.id),
+        Some((&id, Some(version))),
+        Some(&title),
+    )
+    .await?;
     if !rows::add_source(store, &id, version, &new, now_ms())
         .await
         .map_err(super::storage)?
