@@ -205,6 +205,12 @@ async fn make_room(
     Ok((id, cookie, ws, at))
 }
 
+/// A change: (room, a tree op (else a cursor move), its `v`).
+type ChangeKey = (usize, bool, i64);
+
+/// When each change was sent.
+type Sent = Arc<Mutex<HashMap<ChangeKey, Instant>>>;
+
 /// A delta a watcher received: (room, kind, v, when, bytes).
 type Seen = (usize, bool, i64, Instant, usize);
 
@@ -274,7 +280,7 @@ pub async fn run(o: &ReviewOptions) -> Result<ReviewReport, String> {
         .map(|(room, ws)| tokio::spawn(watch(ws, room, want, o.timeout)))
         .collect();
     // The owners' changes, every room at once.
-    let sent: Arc<Mutex<HashMap<(usize, bool, i64), Instant>>> = Default::default();
+    let sent: Sent = Default::default();
     let cpu0 = o.server_pid.and_then(cpu_secs);
     let start = Instant::now();
     let mut owners = Vec::new();
@@ -327,7 +333,7 @@ pub async fn run(o: &ReviewOptions) -> Result<ReviewReport, String> {
             Err(e) => report.note(e.to_string()),
         }
     }
-    let mut last: HashMap<(usize, bool, i64), Instant> = HashMap::new();
+    let mut last: HashMap<ChangeKey, Instant> = HashMap::new();
     for t in follow {
         let (seen, err) = t.await.map_err(|e| e.to_string())?;
         if let Some(e) = err {
