@@ -63,7 +63,7 @@ pub(super) struct TreeRow {
 }
 
 fn no_review() -> ActError {
-    ActError::not_found("no such review").with_code("review.none", Value::Null)
+    ActError::not_found("no such review")
 }
 
 /// Review `id`'s row (404 when there is none).
