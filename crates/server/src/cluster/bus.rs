@@ -427,6 +427,8 @@ mod tests {
             parse(r#"join:{"id":"g1","seat":0,"token_hash":"zz","player":null}"#),
             Event::Unreadable
         );
+        let room = r#"room:{"id":"r1","node":"n1","w":3}"#;
+        assert_eq!(parse(room), Event::Room(r#"{"id":"r1","node":"n1","w":3}"#));
         assert_eq!(
             parse("own:n1:g2"),
             Event::Owned {
