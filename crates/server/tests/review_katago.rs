@@ -384,3 +384,31 @@ async fn a_recorded_katago_transcript_is_stored_as_its_figures() {
         }
     }
 }
+
+#[tokio::test]
+async fn the_operators_engine_judges_a_branch_with_its_score_lead() {
+    let (_dir, argv) = fake("synth", &[]);
+    let s = server(argv).await;
+    let sgf = "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc](;B[gg])(;B[cg]))";
+    let (st, v) = s.post("/api/reviews", None, sgf).await;
+    assert_eq!(st, 201, "{v}");
+    let id = v["id"].as_str().unwrap();
+    // Node 4 is the second variation's B C3: three moves from the root.
+    let path = format!("/api/reviews/{id}/nodes/4/analysis");
+    let (st, a) = s.post(&path, None, "").await;
+    assert_eq!(st, 200, "{a}");
+    let end = std::time::Instant::now() + Duration::from_secs(60);
+    let a = loop {
+        let (_, a) = s.get(&path).await;
+        if a["status"] == "done" {
+            break a;
+        }
+        assert!(std::time::Instant::now() < end, "analysis stuck: {a}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(a["engine"], "katago", "{a}");
+    assert_eq!(a["position"], 3, "{a}");
+    // The fake's figures for turn 3, in Black's view: its win rate and its score lead.
+    assert!((a["winrate"].as_f64().unwrap() - 0.53).abs() < 1e-3, "{a}");
+    assert!((a["score"].as_f64().unwrap() - 1.5).abs() < 1e-3, "{a}");
+}

@@ -7,7 +7,7 @@
 mod common;
 
 use baduk_server::store::time::advance_test_clock;
-use common::accounts::{game_between, signup, uniq};
+use common::accounts::{call, game_between, signup, uniq};
 use common::{databases, Server};
 use serde_json::{json, Value};
 
@@ -67,6 +67,31 @@ async fn both_players_pause_a_game_for_a_review_and_resume_it_where_it_stood() {
             (475_000..=480_000).contains(&left),
             "two minutes spent: {left}"
         );
+        // The test clock's jump ran past this process's lease (rooms are taken only under
+        // one): its next renewal, a moment away, holds again.
+        let lease = || {
+            s.hub
+                .cluster
+                .lease_holds(baduk_server::store::time::now_ms())
+        };
+        assert!(common::eventually(10, lease).await, "the lease renews");
+        // Both players open the review room of the position: one room, at its last move; a
+        // stranger may not, and a game being played has none.
+        let path = format!("/api/games/{id}/review");
+        let (st1, r1) = call(&s, "POST", &path, &b, None).await;
+        let (st2, r2) = call(&s, "POST", &path, &w, None).await;
+        assert_eq!((st1, st2), (201, 200), "{r1} {r2}");
+        assert_eq!(r1["id"], r2["id"]);
+        let room = r1["id"].as_str().unwrap();
+        let (_, first) = call(&s, "GET", &format!("/api/reviews/{room}/room"), &w, None).await;
+        assert_eq!(first["cursor"], 1, "the room starts after E5: {first}");
+        let stranger = signup(&s, &uniq("rms")).await;
+        let (code, v) = call(&s, "POST", &path, &stranger, None).await;
+        assert_eq!(
+            (code, v["code"].as_str()),
+            (403, Some("review.game_running")),
+            "{v}"
+        );
         // Half an hour of review: no flag falls, no move is taken.
         advance_test_clock(30 * MIN);
         let st = s.state(&id).await;
@@ -94,6 +119,12 @@ async fn both_players_pause_a_game_for_a_review_and_resume_it_where_it_stood() {
         assert!(!paused);
         assert!(left - now_left < 5_000, "{left} then {now_left}");
         s2.ok(&id, &wt, "C3").await;
+        let (code, v) = call(&s2, "POST", &path, &b, None).await;
+        assert_eq!(
+            (code, v["code"].as_str()),
+            (409, Some("review.game_running")),
+            "{v}"
+        );
         // An offer can be declined, and a move clears a waiting one.
         s2.ok(&id, &bt, "review").await;
         s2.ok(&id, &wt, "review-decline").await;

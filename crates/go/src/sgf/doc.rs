@@ -258,6 +258,15 @@ impl SgfDoc {
         self.nodes.keys().copied()
     }
 
+    /// The last node of the main line (the root's first children followed to the end).
+    pub fn main_line_end(&self) -> u32 {
+        let mut at = 0;
+        while let Some(&c) = self.node(at).and_then(|n| n.children.first()) {
+            at = c;
+        }
+        at
+    }
+
     /// The ids from the root to `id` (empty when the tree has no such node).
     pub fn path(&self, id: u32) -> Vec<u32> {
         let mut out = Vec::new();

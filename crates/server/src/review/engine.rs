@@ -160,7 +160,7 @@ impl Engine {
     }
 
     /// The external analysis engine's client, if the operator named one.
-    fn external(&self, st: &AppState) -> Option<Arc<super::katago::KataGo>> {
+    pub(super) fn external(&self, st: &AppState) -> Option<Arc<super::katago::KataGo>> {
         self.external
             .get_or_init(|| {
                 st.limits
@@ -172,9 +172,18 @@ impl Engine {
     }
 
     /// Why the external engine failed review `id`, if it did.
-    fn fell_back(&self, id: &str) -> Option<String> {
+    pub(super) fn fell_back(&self, id: &str) -> Option<String> {
         let f = self.fell_back.lock().expect("engine lock");
         f.iter().find(|(k, _)| k == id).map(|(_, why)| why.clone())
+    }
+
+    /// Remembers that the external engine failed review `id` (our own engine takes over).
+    pub(super) fn fall_back(&self, id: &str, why: String) {
+        let mut f = self.fell_back.lock().expect("engine lock");
+        f.push_back((id.to_string(), why));
+        while f.len() > FELL_BACK {
+            f.pop_front();
+        }
     }
 
     /// Which engine reviews `id`'s Go positions, and why not the operator's if it failed.
@@ -229,7 +238,7 @@ impl Engine {
                 // A node of a review's tree (`id@node`) is one search; a review, its next
                 // position.
                 let done = match id.split_once('@') {
-                    Some((review, node)) => super::node::step(&st, review, node).await,
+                    Some((review, node)) => super::node::step(&st, &self, review, node).await,
                     None => step(&st, &self, &id).await,
                 };
                 match done {
@@ -418,13 +427,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
                     }
                     return Ok(done.len() + found.len() < total);
                 }
-                Err(why) => {
-                    let mut f = engine.fell_back.lock().expect("engine lock");
-                    f.push_back((id.to_string(), why));
-                    while f.len() > FELL_BACK {
-                        f.pop_front();
-                    }
-                }
+                Err(why) => engine.fall_back(id, why),
             }
         }
     }

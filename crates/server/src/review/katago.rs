@@ -513,14 +513,8 @@ pub async fn review_batch(
     .await
     .map_err(|e| format!("the record could not be read: {e}"))??;
     let (store, turns) = batch(k, total, done, g.moves.len());
-    let visits = limits
-        .analysis_engine
-        .as_ref()
-        .and_then(|e| e.visits)
-        .unwrap_or(limits.review_playouts)
-        .max(1);
+    let (visits, per) = budget(limits);
     let q = query(&g, &rules, &turns, visits);
-    let per = limits.review_time.unwrap_or(limits.bots.max_time);
     let answers = ext.analyze(q, &turns, per).await?;
     Ok(store
         .iter()
@@ -529,6 +523,37 @@ pub async fn review_batch(
             (t, position(&g, &rules, t, a, answers.get(&(t + 1))))
         })
         .collect())
+}
+
+/// The operator's budget for one position: the engine's visits and the time a position may
+/// take.
+fn budget(limits: &crate::config::Limits) -> (u64, Duration) {
+    let visits = limits
+        .analysis_engine
+        .as_ref()
+        .and_then(|e| e.visits)
+        .unwrap_or(limits.review_playouts)
+        .max(1);
+    (visits, limits.review_time.unwrap_or(limits.bots.max_time))
+}
+
+/// The position at the end of `g` (a line of a review's tree, read as a record) judged by the
+/// external engine under `rules`, in the same JSON as a main-line position.
+pub async fn review_end(
+    ext: &KataGo,
+    limits: &crate::config::Limits,
+    g: &SgfGame,
+    rules: &Rules,
+) -> Result<Value, String> {
+    let t = g.moves.len();
+    let (visits, per) = budget(limits);
+    let answers = ext
+        .analyze(query(g, rules, &[t], visits), &[t], per)
+        .await?;
+    let a = answers
+        .get(&t)
+        .ok_or_else(|| format!("no answer for turn {t}"))?;
+    Ok(position(g, rules, t, a, None))
 }
 
 #[cfg(test)]

@@ -173,7 +173,12 @@ pub(super) async fn start_node_analysis(
 
 /// Searches the position after node `node` of review `id` once and stores it (nothing when
 /// it is stored already or the node is gone); never more to do after it.
-pub(super) async fn step(st: &AppState, id: &str, node: &str) -> Result<bool, String> {
+pub(super) async fn step(
+    st: &AppState,
+    engine: &super::engine::Engine,
+    id: &str,
+    node: &str,
+) -> Result<bool, String> {
     let (n, key) = match node_of(st, id, node).await {
         Ok(k) => k,
         Err(e) if e.status == 404 => return Ok(false),
@@ -195,18 +200,37 @@ pub(super) async fn step(st: &AppState, id: &str, node: &str) -> Result<bool, St
         .await
         .and_then(|r| r.try_get("summary"))
         .map_err(|e| e.to_string())?;
-    let (_, _, doc) = tree::current(st, id).await.map_err(|e| e.message)?;
-    let config = go_config(st, id);
-    let permit = st.hub.bots.review_thread().await?;
-    let result = tokio::task::spawn_blocking(move || {
+    let (_, rules, doc) = tree::current(st, id).await.map_err(|e| e.message)?;
+    // The operator's external engine (KataGo) judges the node when there is one and it has
+    // not failed this review; else, or when it fails now, our own engine does.
+    let mut result = None;
+    if let Some(ext) = engine
+        .external(st)
+        .filter(|_| engine.fell_back(id).is_none())
+    {
         let g = doc.line_game(n).map_err(|e| e.to_string())?;
-        let summary: Value = serde_json::from_str(&summary).map_err(|e| e.to_string())?;
-        let mut r = Reviewer::new(config(g.size));
-        search_go(&g, &summary, g.moves.len(), &mut r)
-    })
-    .await
-    .map_err(|e| format!("the search failed: {e}"))??;
-    drop(permit);
+        match super::katago::review_end(&ext, &st.limits, &g, &rules).await {
+            Ok(v) => result = Some(v),
+            Err(why) => engine.fall_back(id, why),
+        }
+    }
+    let result = match result {
+        Some(v) => v,
+        None => {
+            let config = go_config(st, id);
+            let permit = st.hub.bots.review_thread().await?;
+            let v = tokio::task::spawn_blocking(move || {
+                let g = doc.line_game(n).map_err(|e| e.to_string())?;
+                let summary: Value = serde_json::from_str(&summary).map_err(|e| e.to_string())?;
+                let mut r = Reviewer::new(config(g.size));
+                search_go(&g, &summary, g.moves.len(), &mut r)
+            })
+            .await
+            .map_err(|e| format!("the search failed: {e}"))??;
+            drop(permit);
+            v
+        }
+    };
     sqlx::query(
         "INSERT INTO review_positions (review_id, position, result) VALUES ($1, $2, $3) \
          ON CONFLICT (review_id, position) DO NOTHING",

@@ -234,7 +234,9 @@ async fn from_game(
         Some(&title),
     )
     .await?;
-    if !rows::add_source(store, &id, version, &new, now_ms())
+    // The room starts where the game stands (its last move), not at the empty board.
+    let cursor = tree_link::main_line_end(&st, &new).await?;
+    if !rows::add_source(store, &id, version, &new, cursor, now_ms())
         .await
         .map_err(super::storage)?
     {

@@ -285,13 +285,14 @@ pub async fn source(store: &Store, game: &str, version: i64) -> Result<Option<St
     })
 }
 
-/// Records review `id` as the room of game `game` at `version`, listed; false (nothing
-/// stored) when another was recorded first.
+/// Records review `id` as the room of game `game` at `version`, listed, its cursor on node
+/// `cursor`; false (nothing stored) when another was recorded first.
 pub async fn add_source(
     store: &Store,
     game: &str,
     version: i64,
     id: &str,
+    cursor: u32,
     now: i64,
 ) -> Result<bool, StoreError> {
     let mut tx = store.writer_pool().begin().await?;
@@ -308,10 +309,11 @@ pub async fn add_source(
         return Ok(false);
     }
     sqlx::query(
-        "INSERT INTO review_rooms (review_id, node, public, updated_at) VALUES ($1, NULL, 1, $2) \
-         ON CONFLICT (review_id) DO UPDATE SET public = 1",
+        "INSERT INTO review_rooms (review_id, node, public, cursor, updated_at) \
+         VALUES ($1, NULL, 1, $2, $3) ON CONFLICT (review_id) DO UPDATE SET public = 1, cursor = $2",
     )
     .bind(id)
+    .bind(i64::from(cursor))
     .bind(now)
     .execute(&mut *tx)
     .await?;

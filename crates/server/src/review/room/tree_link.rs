@@ -42,3 +42,10 @@ pub async fn export(st: &AppState, id: &str) -> Result<String, ActError> {
     let (_, _, doc) = tree::current(st, id).await?;
     crate::game::work::heavy().run(move || doc.to_sgf()).await
 }
+
+/// The last node of review `id`'s main line (where a game's room starts: the position the
+/// game stood at).
+pub async fn main_line_end(st: &AppState, id: &str) -> Result<u32, ActError> {
+    let (_, _, doc) = tree::current(st, id).await?;
+    Ok(doc.main_line_end())
+}
