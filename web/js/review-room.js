@@ -1,0 +1,209 @@
+// A review room on the page (docs/api.md, "Review rooms"): the shared tree kept in step with the
+// room's socket (its first message, then one op, cursor, control, watchers, chat or meta delta
+// at a time), what this page sends (ops and chat over HTTP, the cursor over the socket), and the copy of the tree a
+// viewer explores alone. The page draws; this file only keeps the state and talks to the server.
+
+import { call, reviewSocket, account } from './api.js';
+import { ReviewTree } from './review-tree.js';
+
+const enc = encodeURIComponent;
+
+export class Room {
+  /**
+   * @param {string} id the review
+   * @param {{changed: (what: string) => void}} hooks `what`: 'tree' | 'cursor' | 'people' | 'chat' | 'meta'
+   */
+  constructor(id, hooks) {
+    this.id = id;
+    this.hooks = hooks;
+    this.shared = null; // the room's tree (ReviewTree)
+    this.cursor = 0;
+    this.owner = null;
+    this.controller = null;
+    this.you = null;
+    this.watchers = 0;
+    this.public = false;
+    this.title = '';
+    this.sourceGame = null;
+    this.chat = [];
+    this.alone = null; // {tree, node} while exploring alone
+    this.live = false; // the socket has given the room
+    this.ws = null;
+    this.seq = 0;
+    this.cursorTimer = null;
+  }
+
+  /** Starts from the review's summary (`GET /api/reviews/{id}`): its tree, then the socket. */
+  async start(summary) {
+    Object.assign(this, pick(summary));
+    try {
+      this.shared = new ReviewTree(await call('GET', `/api/reviews/${enc(this.id)}/tree`));
+    } catch {
+      // A server without trees: the record's main line, read-only.
+      this.shared = ReviewTree.fromSummary(summary);
+      this.hooks.changed('tree');
+      return;
+    }
+    this.you = account()?.name ?? null;
+    this.ws = reviewSocket(this.id, { onMessage: (m) => this.#message(m), onStatus: (s) => this.#status(s) });
+  }
+
+  /** The tree the page shows: the copy while exploring alone, else the shared one. */
+  tree() {
+    return this.alone ? this.alone.tree : this.shared;
+  }
+
+  /** Whether this page may change the shared board. */
+  inControl() {
+    return !!this.you && this.controller === this.you;
+  }
+
+  isOwner() {
+    return !!this.you && this.owner === this.you;
+  }
+
+  /** Leaves the shared board with a copy of its tree, at `node`. */
+  exploreAlone(node) {
+    this.alone = { tree: this.shared.clone(), node };
+    this.hooks.changed('tree');
+  }
+
+  /** Back to the shared board (its tree and the owner's cursor). */
+  backToShared() {
+    this.alone = null;
+    this.hooks.changed('tree');
+    this.hooks.changed('cursor');
+  }
+
+  /**
+   * Makes one change: on the copy while alone (the same apply the room's deltas use), else on
+   * the shared board (the controller only; the server answers the node a move made). Resolves
+   * to the node the op touched; throws a TreeError or the server's ApiError.
+   */
+  async edit(op) {
+    if (this.alone) {
+      const r = this.alone.tree.apply(op);
+      this.hooks.changed('tree');
+      return r.node;
+    }
+    // No `version`: one controller at a time, and the room's counter may count cursor moves too.
+    const ans = await call('POST', `/api/reviews/${enc(this.id)}/ops`, { op });
+    // The socket may have brought the delta first; else this answer applies it.
+    if (ans && ans.version > this.shared.version) this.#apply({ ...op, ...(ans.node !== undefined && op.op === 'move' ? { node: ans.node } : {}) }, ans.version);
+    if (op.op === 'move') return ans?.node ?? this.shared.childWith(op.parent, op.color, op.point)?.id ?? null;
+    return op.node;
+  }
+
+  /** Moves the shared cursor (the controller's page, whenever it goes to another node). */
+  moveCursor(node) {
+    if (!this.inControl() || this.alone || node === this.cursor) return;
+    this.cursor = node;
+    clearTimeout(this.cursorTimer);
+    // A key held down sends the node it stops on, not every one it passes.
+    this.cursorTimer = setTimeout(() => {
+      if (this.ws?.send({ id: ++this.seq, cursor: node })) return;
+      call('POST', `/api/reviews/${enc(this.id)}/cursor`, { node }).catch(() => {});
+    }, 60);
+  }
+
+  /** A chat line (its echo comes back over the socket). */
+  async say(text) {
+    return call('POST', `/api/reviews/${enc(this.id)}/chat`, { text });
+  }
+
+  /** Gives control to `name` (the owner's name takes it back). */
+  async give(name) {
+    await call('POST', `/api/reviews/${enc(this.id)}/control`, { to: name });
+    this.controller = name;
+    this.hooks.changed('people');
+  }
+
+  async setMeta(meta) {
+    const r = await call('PATCH', `/api/reviews/${enc(this.id)}`, meta);
+    Object.assign(this, pick({ ...meta, ...(r || {}) }));
+    this.hooks.changed('meta');
+  }
+
+  /** A copy of this review owned by this page's account; resolves to its id. */
+  async fork() {
+    return (await call('POST', `/api/reviews/${enc(this.id)}/fork`)).id;
+  }
+
+  #apply(op, v) {
+    try {
+      this.shared.apply(op);
+      this.shared.version = v;
+    } catch {
+      // This copy and the room's differ: read the room's tree again.
+      this.#resync();
+      return;
+    }
+    this.hooks.changed('tree');
+  }
+
+  async #resync() {
+    try {
+      this.shared = new ReviewTree(await call('GET', `/api/reviews/${enc(this.id)}/tree`));
+      this.hooks.changed('tree');
+    } catch {
+      /* the next delta or reconnection tries again */
+    }
+  }
+
+  #status(s) {
+    if (s === 'closed') this.live = false;
+    document.body.dataset.room = s;
+  }
+
+  #message(m) {
+    switch (m.type) {
+      case 'room':
+        this.live = true;
+        this.shared = new ReviewTree({ ...m.tree, version: m.version ?? m.tree.version });
+        Object.assign(this, pick(m));
+        this.cursor = m.cursor ?? 0;
+        this.chat = m.chat || [];
+        this.hooks.changed('tree');
+        this.hooks.changed('people');
+        this.hooks.changed('chat');
+        this.hooks.changed('cursor');
+        break;
+      case 'op':
+        if (m.v > this.shared.version) this.#apply(m.op, m.v);
+        break;
+      case 'cursor':
+        // The controller's page moves the cursor itself: the echoes of its own moves are old news.
+        if (this.inControl()) break;
+        this.cursor = m.node;
+        this.hooks.changed('cursor');
+        break;
+      case 'control':
+        this.controller = m.controller;
+        this.hooks.changed('people');
+        break;
+      case 'watchers':
+        this.watchers = m.n;
+        this.hooks.changed('people');
+        break;
+      case 'chat':
+        this.chat = [...this.chat, m.line].slice(-200);
+        this.hooks.changed('chat');
+        break;
+      case 'meta':
+        Object.assign(this, pick(m));
+        this.hooks.changed('meta');
+        break;
+      default: // acks and errors of this page's cursor moves: nothing to show
+
+    }
+  }
+}
+
+/** The room's fields a message or summary carries (names as the server spells them). */
+function pick(m) {
+  const out = {};
+  for (const [k, to] of [['owner', 'owner'], ['controller', 'controller'], ['you', 'you'], ['watchers', 'watchers'], ['public', 'public'], ['title', 'title'], ['source_game', 'sourceGame']]) {
+    if (m[k] !== undefined) out[to] = m[k];
+  }
+  return out;
+}
