@@ -182,6 +182,7 @@ export class ReviewTree {
       case 'promote': {
         if (n.parent === null) throw new TreeError('review.root');
         const p = this.node(n.parent);
+        if (p.children[0] === n.id) return { node: n.id, unchanged: true };
         p.children = [n.id, ...p.children.filter((c) => c !== n.id)];
         break;
       }
@@ -189,28 +190,31 @@ export class ReviewTree {
         n.comment = text(op.text, LIMITS.comment, 'review.comment_too_long', true);
         break;
       case 'name':
-        n.name = text(op.text, LIMITS.name, 'review.text', false);
+        n.name = text(op.text, LIMITS.name, 'review.name', false);
         break;
       case 'mark': {
         if (!KINDS.includes(op.kind)) throw new TreeError('review.op');
         const p = point(op.point);
-        const list = n.markup[op.kind].filter((q) => q !== p);
-        n.markup[op.kind] = op.on === false ? list : [...list, p];
+        const had = n.markup[op.kind].includes(p);
+        if (had === (op.on !== false)) return { node: n.id, unchanged: true };
+        n.markup[op.kind] = had ? n.markup[op.kind].filter((q) => q !== p) : [...n.markup[op.kind], p];
         break;
       }
       case 'label': {
         const p = point(op.point);
         const t = text(op.text, LIMITS.label, 'review.label', false);
         const list = n.markup.LB.filter(([q]) => q !== p);
+        if (!t && list.length === n.markup.LB.length) return { node: n.id, unchanged: true };
         n.markup.LB = t ? [...list, [p, t]] : list;
         break;
       }
       case 'line': {
         if (!LINES.includes(op.kind)) throw new TreeError('review.op');
         const [a, b] = [point(op.from), point(op.to)];
-        if (a === b) throw new TreeError('review.op');
-        const list = n.markup[op.kind].filter(([p, q]) => !(p === a && q === b));
-        n.markup[op.kind] = op.on === false ? list : [...list, [a, b]];
+        if (a === b) throw new TreeError('review.line', { point: a });
+        const had = n.markup[op.kind].some(([p, q]) => p === a && q === b);
+        if (had === (op.on !== false)) return { node: n.id, unchanged: true };
+        n.markup[op.kind] = had ? n.markup[op.kind].filter(([p, q]) => !(p === a && q === b)) : [...n.markup[op.kind], [a, b]];
         break;
       }
       default:
@@ -232,7 +236,7 @@ export class ReviewTree {
 function text(v, max, code, lines) {
   const s = String(v ?? '');
   if ([...s].length > max) throw new TreeError(code, { max });
-  const bad = lines ? /[\u0000-\u0008\u000b-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/;
+  const bad = lines ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/ : /[\u0000-\u001f\u007f-\u009f]/;
   if (bad.test(s)) throw new TreeError('review.text');
   return s;
 }

@@ -75,7 +75,14 @@ describe('the review tree model', () => {
     refused(t, { op: 'mark', node: 2, kind: 'TR', point: 'K10', on: true }, 'review.off_board');
     refused(t, { op: 'mark', node: 2, kind: 'TR', point: 'I5', on: true }, 'review.off_board');
     refused(t, { op: 'label', node: 2, point: 'D4', text: 'ABCDEFGHI' }, 'review.label');
-    refused(t, { op: 'line', node: 2, kind: 'LN', from: 'A1', to: 'A1', on: true }, 'review.op');
+    refused(t, { op: 'line', node: 2, kind: 'LN', from: 'A1', to: 'A1', on: true }, 'review.line');
+    refused(t, { op: 'name', node: 2, text: 'n'.repeat(101) }, 'review.name');
+    // A change that changes nothing leaves the version: the server sends no delta for it.
+    const v = t.version;
+    t.apply({ op: 'mark', node: 2, kind: 'SQ', point: 'E5', on: false });
+    t.apply({ op: 'line', node: 2, kind: 'AR', from: 'A1', to: 'J9', on: true });
+    t.apply({ op: 'promote', node: 2 });
+    assert.equal(t.version, v);
     refused(t, { op: 'comment', node: 2, text: 'x'.repeat(4001) }, 'review.comment_too_long');
     refused(t, { op: 'comment', node: 2, text: 'bell\u0007' }, 'review.text');
     refused(t, { op: 'shout', node: 2 }, 'review.op');
