@@ -1,10 +1,12 @@
 // A review room on the page (docs/api.md, "Review rooms"): the shared tree kept in step with the
 // room's socket (its first message, then one op, cursor, control, watchers, chat or meta delta
-// at a time), what this page sends (ops and chat over HTTP, the cursor over the socket), and the copy of the tree a
-// viewer explores alone. The page draws; this file only keeps the state and talks to the server.
+// at a time), what this page sends (ops and the cursor over the socket, chat over HTTP), and
+// the copy of the tree a viewer explores alone. The page draws; this file keeps the state and
+// talks to the server.
 
 import { call, reviewSocket, account } from './api.js';
-import { ReviewTree } from './review-tree.js';
+import { ReviewTree, TreeError } from './review-tree.js';
+import { t } from './i18n.js';
 
 const enc = encodeURIComponent;
 
@@ -30,6 +32,7 @@ export class Room {
     this.live = false; // the socket has given the room
     this.ws = null;
     this.seq = 0;
+    this.waiting = new Map(); // socket message id → {ok, fail, timer} of an op sent
     this.cursorTimer = null;
   }
 
@@ -86,8 +89,8 @@ export class Room {
       this.hooks.changed('tree');
       return r.node;
     }
-    // No `version`: one controller at a time, and the room's counter may count cursor moves too.
-    const ans = await call('POST', `/api/reviews/${enc(this.id)}/ops`, { op });
+    // Over the socket when it is open (its ack answers as the HTTP call does), else over HTTP.
+    const ans = (await this.#send({ op })) ?? (await call('POST', `/api/reviews/${enc(this.id)}/ops`, { op }));
     // The socket may have brought the delta first; else this answer applies it.
     if (ans && ans.version > this.shared.version) this.#apply({ ...op, ...(ans.node !== undefined && op.op === 'move' ? { node: ans.node } : {}) }, ans.version);
     if (op.op === 'move') return ans?.node ?? this.shared.childWith(op.parent, op.color, op.point)?.id ?? null;
@@ -127,6 +130,19 @@ export class Room {
   /** A copy of this review owned by this page's account; resolves to its id. */
   async fork() {
     return (await call('POST', `/api/reviews/${enc(this.id)}/fork`)).id;
+  }
+
+  /** Sends a change over the socket; its ack, or null when the socket is not open. */
+  #send(body) {
+    const id = ++this.seq;
+    if (!this.live || !this.ws?.send({ id, ...body })) return Promise.resolve(null);
+    return new Promise((ok, fail) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        fail(new TreeError('network', {}, t('error.network')));
+      }, 10000);
+      this.waiting.set(id, { ok, fail, timer });
+    });
   }
 
   #apply(op, v) {
@@ -193,7 +209,17 @@ export class Room {
         Object.assign(this, pick(m));
         this.hooks.changed('meta');
         break;
-      default: // acks and errors of this page's cursor moves: nothing to show
+      case 'ack':
+      case 'error': {
+        const w = this.waiting.get(m.id);
+        if (!w) break; // a cursor move's answer: nothing to show
+        this.waiting.delete(m.id);
+        clearTimeout(w.timer);
+        if (m.type === 'ack') w.ok(m);
+        else w.fail(new TreeError(m.code, m.args || {}, m.message || m.code));
+        break;
+      }
+      default:
 
     }
   }
