@@ -56,7 +56,7 @@ export class RoomPanel {
     }
     const together = this.#together();
     if (together) acts.append(together);
-    put(this.box, h('h2', {}, r.title || t('rv.room')), people, h('p', { class: 'hint', id: 'room-state', 'data-state': r.alone ? 'alone' : r.inControl() ? 'control' : 'follow' }, state), acts, this.#control(), this.#share(), this.#chat());
+    put(this.box, h('h2', { 'data-user': '', translate: 'no' }, r.title || t('rv.room')), people, h('p', { class: 'hint', id: 'room-state', 'data-state': r.alone ? 'alone' : r.inControl() ? 'control' : 'follow' }, state), acts, this.#control(), this.#share(), this.#title(), this.#chat());
   }
 
   /** "Review together": the owner opens the room to everyone; anyone else makes a copy. */
@@ -85,6 +85,25 @@ export class RoomPanel {
     const priv = h('button', { type: 'button', class: 'small quiet', id: 'room-private' }, t('rv.private'));
     priv.onclick = () => r.setMeta({ public: false }).catch((e) => this.page.error(e));
     return h('div', { class: 'room-share', id: 'room-share' }, h('p', { class: 'hint' }, t('rv.public_now')), h('input', { type: 'text', readonly: true, value: url, class: 'link', 'aria-label': t('rv.link') }), h('div', { class: 'row' }, copyButton(url, t('lobby.copy'), { id: 'copy-room' }), priv));
+  }
+
+  /** The owner names the room (the lobby's list shows the name). */
+  #title() {
+    const r = this.room;
+    if (!r.isOwner()) return null;
+    // A name being typed stays while the panel is drawn again.
+    if (!this.titleInput) this.titleInput = h('input', { type: 'text', id: 'room-title', maxlength: '100', autocomplete: 'off' });
+    const input = this.titleInput;
+    if (document.activeElement !== input) input.value = r.title || '';
+    input.setAttribute('aria-label', t('rv.title'));
+    input.placeholder = t('rv.title');
+    const save = h('button', { type: 'submit', class: 'small', id: 'room-title-save' }, t('rv.title_save'));
+    const form = h('form', { class: 'row give-form' }, input, save);
+    form.onsubmit = (e) => {
+      e.preventDefault();
+      r.setMeta({ title: input.value.trim() }).catch((x) => this.page.error(x));
+    };
+    return form;
   }
 
   /** The owner's control: a name to give it to (those seen in the chat offered), and "take it back". */
