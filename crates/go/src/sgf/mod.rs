@@ -23,6 +23,7 @@ use crate::rules::{Komi, Life, Rules, RulesError};
 use crate::scoring::record::Marks;
 use std::fmt;
 
+pub mod doc;
 pub mod stored;
 pub mod tree;
 mod write;
@@ -282,6 +283,26 @@ fn move_of(value: &str, size: Size) -> Result<Move, String> {
         .ok_or_else(|| format!("the move is off the {} board", board_name(size)))
 }
 
+/// The board size a game's root names (`SZ[N]` or `SZ[cols:rows]`; 19×19 without one).
+pub(crate) fn root_size(root: &SgfNode) -> Result<Size, SgfError> {
+    let Some(p) = root.prop("SZ") else {
+        return Ok(Size::nineteen());
+    };
+    let err = |message: String| SgfError {
+        line: root.line,
+        property: Some(p.shown()),
+        message,
+        limit: None,
+    };
+    let v = p.values[0].trim();
+    let dims: Option<(u32, u32)> = match v.split_once(':') {
+        Some((c, r)) => c.trim().parse().ok().zip(r.trim().parse().ok()),
+        None => v.parse().ok().map(|n| (n, n)),
+    };
+    let (c, r) = dims.ok_or_else(|| err("SZ is `N` or `cols:rows`".into()))?;
+    Size::new(c, r).map_err(|e| err(e.to_string()))
+}
+
 impl SgfGame {
     /// Reads the first game of an SGF collection ([`SgfGame::games`] says how many it holds)
     /// under [`SgfLimits::default`].
@@ -350,16 +371,7 @@ impl SgfGame {
                 ));
             }
         }
-        let mut size = Size::nineteen();
-        if let Some(p) = root.prop("SZ") {
-            let v = first(p);
-            let dims: Option<(u32, u32)> = match v.split_once(':') {
-                Some((c, r)) => c.trim().parse().ok().zip(r.trim().parse().ok()),
-                None => v.parse().ok().map(|n| (n, n)),
-            };
-            let (c, r) = dims.ok_or_else(|| err(root, p, "SZ is `N` or `cols:rows`".into()))?;
-            size = Size::new(c, r).map_err(|e| err(root, p, e.to_string()))?;
-        }
+        let size = root_size(root)?;
         let mut g = SgfGame {
             size,
             setup: Board::new(size),

@@ -18,7 +18,7 @@
 use crate::game::room::ActError;
 use crate::state::limit::ClientKey;
 use crate::state::AppState;
-use baduk_go::{Move, Rules, SgfGame};
+use baduk_go::{Move, Rules, SgfGame, Size};
 use baduk_search::go::review::{ReviewConfig, Reviewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -226,7 +226,13 @@ impl Engine {
                 continue;
             };
             let more = if self.still_watched(&id) {
-                match step(&st, &self, &id).await {
+                // A node of a review's tree (`id@node`) is one search; a review, its next
+                // position.
+                let done = match id.split_once('@') {
+                    Some((review, node)) => super::node::step(&st, review, node).await,
+                    None => step(&st, &self, &id).await,
+                };
+                match done {
                     Ok(more) => more,
                     Err(e) => {
                         tracing::warn!("review {id}: analysis stopped: {e}");
@@ -427,16 +433,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
     let waited = asked.elapsed();
     tracing::debug!("review {id}: position {k}: a thread after {waited:?}");
     let limits = st.limits.clone();
-    // The operator's patterns or the built-in ones (None would mean the hand-written priors,
-    // and no network: what every server without `--go-model` reviewed with until 2026-12-05).
-    let model = Some(
-        st.hub
-            .bots
-            .go_model()
-            .unwrap_or_else(baduk_search::go::patterns::Model::builtin),
-    );
-    let go_net = st.hub.bots.go_net();
-    let seed = crate::game::room::seed_of(id);
+    let config = go_config(st, id);
     // The tree searched at the position before this one goes on; any other starts afresh.
     let kept = engine
         .take_tree(id)
@@ -446,21 +443,7 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
         if kind == "go" {
             let summary: Value = serde_json::from_str(&summary).map_err(|e| e.to_string())?;
             let g = super::stored::from_json(&game).map_err(|e| e.message)?;
-            let mut r = kept.unwrap_or_else(|| {
-                // The network reads 19×19 boards only (its prior weight is the review's).
-                let net = (g.size.cols() == 19 && g.size.rows() == 19).then_some(go_net);
-                Reviewer::new(ReviewConfig {
-                    playouts: limits
-                        .review_playouts
-                        .clamp(1, crate::game::bots::MAX_GO_PLAYOUTS),
-                    time: Some(time),
-                    seed,
-                    model,
-                    net,
-                    max_nodes: REVIEW_TREE_BYTES / baduk_search::go::mcts::NODE_BYTES,
-                    ..ReviewConfig::default()
-                })
-            });
+            let mut r = kept.unwrap_or_else(|| Reviewer::new(config(g.size)));
             let v = search_go(&g, &summary, k, &mut r)?;
             Ok::<_, String>((v, Some(r)))
         } else {
@@ -487,6 +470,33 @@ async fn step(st: &AppState, engine: &Engine, id: &str) -> Result<bool, String> 
     store_position(st, id, k, &result).await?;
     tracing::debug!("review {id}: position {k}: stored");
     Ok(done.len() + 1 < total)
+}
+
+/// The Go reviewer's settings for review `id` on a board of a given size: the operator's
+/// budget (playouts, time), its patterns or the built-in ones (None would mean the
+/// hand-written priors, and no network: what every server without `--go-model` reviewed with
+/// until 2026-12-05) and, on 19×19 only, its network.
+pub(super) fn go_config(st: &AppState, id: &str) -> impl FnOnce(Size) -> ReviewConfig + Send {
+    let limits = st.limits.clone();
+    let model = Some(
+        st.hub
+            .bots
+            .go_model()
+            .unwrap_or_else(baduk_search::go::patterns::Model::builtin),
+    );
+    let go_net = st.hub.bots.go_net();
+    let seed = crate::game::room::seed_of(id);
+    move |size: Size| ReviewConfig {
+        playouts: limits
+            .review_playouts
+            .clamp(1, crate::game::bots::MAX_GO_PLAYOUTS),
+        time: Some(limits.review_time.unwrap_or(limits.bots.max_time)),
+        seed,
+        model,
+        net: (size.cols() == 19 && size.rows() == 19).then_some(go_net),
+        max_nodes: REVIEW_TREE_BYTES / baduk_search::go::mcts::NODE_BYTES,
+        ..ReviewConfig::default()
+    }
 }
 
 /// Stores the result of review `id`'s position `k` (kept if one is there already).
@@ -522,7 +532,12 @@ pub fn rounded(x: f64, per: f64) -> f64 {
 /// one search (`r`'s tree, kept from position `k − 1` when it was searched there): Black's win
 /// rate and score lead with its band, the preferred move and its principal variation, and what
 /// the played move lost against it (win rate and points, for the side that played it).
-fn search_go(g: &SgfGame, summary: &Value, k: usize, r: &mut Reviewer) -> Result<Value, String> {
+pub(super) fn search_go(
+    g: &SgfGame,
+    summary: &Value,
+    k: usize,
+    r: &mut Reviewer,
+) -> Result<Value, String> {
     let (rules, _) = go_plan(summary, g);
     let game = g.replay(rules, Some(k)).map_err(|e| e.to_string())?;
     let played = g.moves.get(k).map(|m| m.mv);

@@ -1,4 +1,5 @@
-//! Owns: reviews of uploaded records (this file), the engine's review (`engine`), an external
+//! Owns: reviews of uploaded records (this file), their editable trees (`tree`, over HTTP in
+//! `node` with the engine on any node), the engine's review (`engine`), an external
 //! analysis engine (`katago`), their export (`export`). May use: `game` (rules, bots, the heavy
 //! pool), `store`, `config`, the shared state (`state`), `players` (who asks) and `cluster`
 //! (where a review room lives); never `http`, `botapi`, `challenges`, `mail`.
@@ -15,17 +16,17 @@
 //! server-wide heavy pool ([`crate::game::work`]), never on the runtime's threads. A record is
 //! read once, at upload: what `GET` serves (the summary and the engine's plan) and the game
 //! itself ([`stored`]: what marks, the export and the engine start from) are stored then, so no
-//! later request reads the SGF again. A review is read-only: toggling marks computes a table and
+//! later request reads the SGF again. A Go review's tree (every variation, comment and markup)
+//! is edited by its controller's ops ([`tree::apply_op`]) and exported whole; the summary and
+//! the engine's review stay the uploaded main line's. Toggling marks computes a table and
 //! stores nothing.
 
 use crate::game::go_room::rules_label;
-use crate::game::hub::{new_id, now_ms};
 use crate::game::room::ActError;
 use crate::state::limit::ClientKey;
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
@@ -42,7 +43,9 @@ use std::sync::Arc;
 pub mod engine;
 pub mod export;
 pub mod katago;
+mod node;
 pub mod stored;
+pub mod tree;
 use engine::{Engine, Plan};
 use stored::sgf_error;
 
@@ -55,7 +58,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route(
             "/api/reviews",
-            post(create).layer(DefaultBodyLimit::max(BODY_LIMIT)),
+            post(node::create).layer(DefaultBodyLimit::max(BODY_LIMIT)),
         )
         .route("/api/reviews/{id}", get(get_review))
         .route("/api/reviews/{id}/marks", post(marks))
@@ -64,15 +67,13 @@ pub fn routes() -> Router<AppState> {
             "/api/reviews/{id}/analysis",
             get(get_analysis).post(start_analysis),
         )
+        .route("/api/reviews/{id}/tree", get(node::get_tree))
+        .route("/api/reviews/{id}/ops", post(node::post_op))
+        .route(
+            "/api/reviews/{id}/nodes/{node}/analysis",
+            get(node::get_node_analysis).post(node::start_node_analysis),
+        )
         .layer(Extension(engine))
-}
-
-/// `?game=N`: which game of a collection (1-based).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateQuery {
-    #[serde(default)]
-    game: Option<usize>,
 }
 
 /// What a record's text was found to be.
@@ -166,6 +167,8 @@ struct Upload {
     summary: Value,
     plan: Plan,
     game: Option<String>,
+    /// The Go record's tree ([`tree`]'s snapshot).
+    tree: Option<String>,
 }
 
 /// Reads an uploaded record. Every refusal is a 4xx naming why.
@@ -195,6 +198,7 @@ fn read_upload(bytes: &[u8], game: Option<usize>) -> Result<Upload, ActError> {
             summary,
             plan,
             game: None,
+            tree: None,
         });
     }
     let text = baduk_go::sgf::decode(bytes).map_err(|e| sgf_error(&e))?;
@@ -213,7 +217,7 @@ fn read_upload(bytes: &[u8], game: Option<usize>) -> Result<Upload, ActError> {
         Some(n) => n - 1,
         None => 0,
     };
-    let g = stored::read(&text, index)?;
+    let (g, tree) = stored::read_with_tree(&text, index)?;
     let summary = go_summary(&g, index)?;
     let plan = engine::go_plan_of(&summary, &g);
     Ok(Upload {
@@ -223,6 +227,7 @@ fn read_upload(bytes: &[u8], game: Option<usize>) -> Result<Upload, ActError> {
         summary,
         plan,
         game: Some(stored::to_json(&g)),
+        tree: Some(tree),
     })
 }
 
@@ -593,55 +598,6 @@ fn storage(e: sqlx::Error) -> ActError {
     ActError::internal("the review could not be read or stored; nothing was changed")
 }
 
-async fn create(
-    State(st): State<AppState>,
-    Extension(client): Extension<ClientKey>,
-    q: Result<Query<CreateQuery>, axum::extract::rejection::QueryRejection>,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<Response, ActError> {
-    let Query(q) = q.map_err(|e| ActError::bad_request(format!("query: {e}")))?;
-    let body = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ActError::new(
-                413,
-                format!("the record is too large: a review takes at most {BODY_LIMIT} bytes"),
-            )
-            .with_code("review.too_large", json!({"max": BODY_LIMIT}))
-        } else {
-            ActError::bad_request(format!("the record could not be read: {e}"))
-        }
-    })?;
-    if let Err(r) = st.budgets.creates.check(&client) {
-        return Err(r.to_error());
-    }
-    let up = crate::game::work::heavy()
-        .run(move || read_upload(&body, q.game))
-        .await??;
-    let id = new_id();
-    let store = &st.hub.store;
-    sqlx::query(
-        "INSERT INTO reviews (id, kind, record, game_index, summary, created_at, plan, game) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    )
-    .bind(&id)
-    .bind(up.kind.word())
-    .bind(&up.text)
-    .bind(up.index as i64)
-    .bind(up.summary.to_string())
-    .bind(now_ms())
-    .bind(serde_json::to_string(&up.plan).expect("a plan serialises"))
-    .bind(&up.game)
-    .execute(store.writer_pool())
-    .await
-    .map_err(storage)?;
-    let kind = up.kind;
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({"id": id, "url": format!("/r/{id}"), "game": kind.word()})),
-    )
-        .into_response())
-}
-
 /// How many reviews the database holds.
 pub async fn count(store: &crate::store::Store) -> Result<i64, String> {
     let row = sqlx::query("SELECT COUNT(*) AS n FROM reviews")
@@ -724,7 +680,10 @@ async fn get_review(
 ) -> Result<Response, ActError> {
     let s = load(&st, &id).await?;
     let analysis = engine::status(&st, &engine, &id, &s.plan, client).await?;
-    let extra = json!({"id": id, "url": format!("/r/{id}"), "analysis": analysis});
+    let mut extra = tree::meta(&st, &id).await?;
+    extra["id"] = json!(id);
+    extra["url"] = json!(format!("/r/{id}"));
+    extra["analysis"] = analysis;
     Ok(json_text(splice(&s.summary, &extra)?))
 }
 
@@ -780,6 +739,13 @@ async fn get_record(
         crate::game::work::heavy()
             .run(move || Ok::<_, ActError>(export::sgf(&stored::from_json(&game)?, &a)))
             .await??
+    } else if s.kind == "go" {
+        // The current tree, whole; a record whose tree cannot be read comes back as uploaded.
+        match tree::current(&st, &id).await {
+            Ok((_, _, doc)) => crate::game::work::heavy().run(move || doc.to_sgf()).await?,
+            Err(e) if e.status < 500 => s.record,
+            Err(e) => return Err(e),
+        }
     } else {
         s.record
     };
@@ -809,6 +775,9 @@ struct MarksReq {
     /// A chain to toggle (dead ↔ alive) after `dead`.
     #[serde(default)]
     toggle: Option<String>,
+    /// The position after this node of the tree instead of `move` (any branch).
+    #[serde(default)]
+    node: Option<u32>,
 }
 
 /// The most points a marks request may name.
@@ -899,6 +868,7 @@ async fn marks(
             upto: None,
             dead: None,
             toggle: None,
+            node: None,
         }
     } else {
         serde_json::from_slice(&body)
@@ -912,6 +882,24 @@ async fn marks(
         return Err(ActError::bad_request(
             "dead stones are marked on Go records; a Wall Go record has none",
         ));
+    }
+    if let Some(node) = req.node {
+        if req.upto.is_some() {
+            return Err(ActError::bad_request(
+                "a position is `move` (of the main line) or `node` (of the tree), not both",
+            ));
+        }
+        let (_, _, doc) = tree::current(&st, &id).await?;
+        let v = crate::game::work::heavy()
+            .run(move || {
+                if doc.node(node).is_none() {
+                    return Err(ActError::not_found(format!("the tree has no node {node}"))
+                        .with_code("review.no_node", json!({"node": node})));
+                }
+                marks_table(&doc.line_game(node).map_err(|e| sgf_error(&e))?, req)
+            })
+            .await??;
+        return Ok(Json(v));
     }
     let game = s.game.unwrap_or_default();
     let v = crate::game::work::heavy()

@@ -7,7 +7,8 @@
 
 use crate::game::room::ActError;
 use crate::state::AppState;
-use baduk_go::sgf::SgfLimits;
+use baduk_go::sgf::doc::SgfDoc;
+use baduk_go::sgf::{SgfLimits, SgfTree};
 use baduk_go::{SgfError, SgfGame};
 use serde_json::{json, Value};
 
@@ -49,6 +50,16 @@ pub fn sgf_error(e: &SgfError) -> ActError {
 /// Reads game `index` of an uploaded SGF text under the server's limits.
 pub fn read(text: &str, index: usize) -> Result<SgfGame, ActError> {
     SgfGame::parse_with(text, index, &SGF_LIMITS).map_err(|e| sgf_error(&e))
+}
+
+/// Reads game `index` of an uploaded SGF text under the server's limits, once: its main line
+/// and its whole tree (the tree's snapshot, [`baduk_go::sgf::doc::SgfDoc::snapshot`]).
+pub fn read_with_tree(text: &str, index: usize) -> Result<(SgfGame, String), ActError> {
+    let (tree, mut work) = SgfTree::parse_counted(text, &SGF_LIMITS);
+    let tree = tree.map_err(|e| sgf_error(&e))?;
+    let g = SgfGame::from_tree(&tree, index, &mut work).map_err(|e| sgf_error(&e))?;
+    let doc = SgfDoc::from_tree(&tree, index).map_err(|e| sgf_error(&e))?;
+    Ok((g, doc.snapshot()))
 }
 
 /// The stored form of a game read.

@@ -122,6 +122,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "conditional moves",
         include_str!("../../migrations/0018_conditional.sql"),
     ),
+    (
+        19,
+        "review tree",
+        include_str!("../../migrations/0019_review_tree.sql"),
+    ),
 ];
 
 /// The database behind the server.
