@@ -335,6 +335,7 @@ const view = {
   recLine: [], // Go: the record's main line, node ids by move number
   recPos: new Map(), // node id → its move number on the record's main line
   labAt: null, // the node view.lab was counted at
+  line: [], // Go: the path from the root to the node shown, as last drawn
   graph: 'lead', // what the engine's graph draws: Black's score lead, or 'winrate'
 };
 let room = null;
@@ -431,7 +432,8 @@ function changed(what) {
     view.roomSeen = true;
   }
   if (what === 'tree' && room.alone) view.node = room.alone.node;
-  if (!tn.node(view.node)) view.node = tn.node(room.cursor) ? room.cursor : tn.root;
+  // A node deleted under the view: the view goes up its line to what is left.
+  if (!tn.node(view.node)) view.node = [...view.line].reverse().find((k) => tn.node(k)) ?? tn.root;
   render();
 }
 
@@ -447,11 +449,11 @@ async function edit(op) {
   try {
     const nid = await room.edit(op);
     if (op.op === 'move' && nid !== null) return select(nid);
-    if (op.op === 'delete') return select(tree().node(view.node) ? view.node : (room.alone?.node ?? tree().root));
+    // A deleted branch under the view left it at the branch's parent (`changed`).
+    if (op.op === 'delete') return select(view.node);
   } catch (e) {
     view.message = tr('error', refusal(e));
   }
-  if (op.op === 'delete' && !tree().node(view.node)) view.node = tree().root;
   render();
 }
 
@@ -998,6 +1000,7 @@ function render() {
   $('message').textContent = view.message;
   $('message').className = view.message ? 'message error' : 'message';
   document.body.dataset.node = d.game === 'go' ? String(view.node) : '';
+  if (d.game === 'go') view.line = tree().path(view.node);
   document.body.dataset.treeVersion = d.game === 'go' ? String(tree().version) : '';
   renderNav();
   renderRules();
