@@ -143,6 +143,8 @@ enum BenchCmd {
     Bots(bot_cmd::BenchBotsArgs),
     /// A million stored games: start-up, moves on cold games, memory, deadlines.
     Million(million_cmd::MillionArgs),
+    /// Review rooms against a running `baduk serve`: owners' changes, watchers following.
+    ReviewRooms(serve_cmd::BenchReviewArgs),
 }
 
 fn main() {
@@ -182,6 +184,7 @@ fn main() {
             BenchCmd::Abuse(a) => serve_cmd::bench_abuse(a),
             BenchCmd::Bots(a) => bot_cmd::bench_bots(a),
             BenchCmd::Million(a) => million_cmd::bench_million(a),
+            BenchCmd::ReviewRooms(a) => serve_cmd::bench_review(a),
         },
     };
     if let Err(e) = result {

@@ -507,6 +507,49 @@ pub fn bench_serve(a: BenchServeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Arguments of `bench review-rooms`.
+#[derive(Args, Debug)]
+pub struct BenchReviewArgs {
+    /// Address of the running server.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Review rooms (each with an owner).
+    #[arg(long, default_value_t = 50)]
+    pub rooms: usize,
+    /// Watchers in all, spread evenly over the rooms.
+    #[arg(long, default_value_t = 1000)]
+    pub watchers: usize,
+    /// Changes each owner makes (new branches and cursor moves, alternately).
+    #[arg(long, default_value_t = 20)]
+    pub changes: usize,
+    /// Sockets opened at once while setting up.
+    #[arg(long, default_value_t = 64)]
+    pub parallel: usize,
+    /// The server's process id, to print its memory and CPU.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+}
+
+/// Runs `bench review-rooms`: prints the signature, then the rates, bytes and latencies.
+pub fn bench_review(a: BenchReviewArgs) -> Result<(), CliError> {
+    crate::huge_pages::turn_off();
+    let opts = baduk_loadgen::bench_review::ReviewOptions {
+        addr: a.addr,
+        rooms: a.rooms.max(1),
+        watchers: a.watchers,
+        changes: a.changes,
+        parallel: a.parallel,
+        server_pid: a.server_pid,
+        timeout: std::time::Duration::from_secs(60),
+    };
+    let report = baduk_server::block_on(baduk_loadgen::bench_review::run(&opts))
+        .map_err(|e| CliError::input(format!("baduk bench review-rooms: {e}")))?;
+    for line in report.lines() {
+        println!("{line}");
+    }
+    Ok(())
+}
+
 /// Arguments of `bench abuse`.
 #[derive(Args, Debug)]
 pub struct BenchAbuseArgs {

@@ -6,9 +6,11 @@
 //! - [`bench_players`]: accounts, seeks and rated games of many signed-in players.
 //! - [`abuse`]: hostile clients beside honest games, and what the honest ones still get.
 //! - [`bench_bots`]: many games at once against bots brought by `baduk bot connect`.
+//! - [`bench_review`]: review rooms, their owners' changes and the watchers following them.
 
 pub mod abuse;
 pub mod bench;
 pub mod bench_bots;
 pub mod bench_million;
 pub mod bench_players;
+pub mod bench_review;

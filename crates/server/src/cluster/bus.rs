@@ -9,7 +9,9 @@
 //! "node":NODE,"players":BOOL,"event":MESSAGE}`: every other process with watchers of the game
 //! passes it on to them. Once a second each process reports its clients' use of the rate
 //! budgets, `use:{"node","budget","use":[[CLIENT,N],…]}`, and the sockets they hold open,
-//! `sockets:{"node","open":[[CLIENT,N],…]}` (clients by keyed hash; `cluster::usage`).
+//! `sockets:{"node","open":[[CLIENT,N],…]}` (clients by keyed hash; `cluster::usage`). A review
+//! room's change announces `room:{…}` (`review::room::relay` reads it): the processes with
+//! watchers of that room pass it on to them.
 
 use crate::game::hub::{Hub, Reload};
 use crate::game::room::{ActionRow, Player};
@@ -85,6 +87,8 @@ pub enum Event<'a> {
     BadReport,
     /// An event this process cannot read: every loaded game is checked by its version.
     Unreadable,
+    /// A review room's event (its JSON text), for `review::room` to read.
+    Room(&'a str),
     /// Node `node` owns game `id` now.
     Owned {
         /// The new owner.
@@ -150,6 +154,9 @@ pub fn parse(payload: &str) -> Event<'_> {
             // A chat line this version cannot read is dropped (the history has it).
             Err(_) => Event::Unreadable,
         };
+    }
+    if let Some(json) = payload.strip_prefix("room:") {
+        return Event::Room(json);
     }
     if let Some(json) = payload.strip_prefix("use:") {
         #[derive(serde::Deserialize)]
@@ -306,6 +313,11 @@ pub async fn follow(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListene
                             continue;
                         }
                         Event::BadReport => continue,
+                        // A review room's event: in order, to the rooms' follower.
+                        Event::Room(json) => {
+                            let _ = hub.cluster.room_events.send(json.into());
+                            continue;
+                        }
                         _ => {}
                     }
                     let hub = hub.clone();
@@ -316,6 +328,7 @@ pub async fn follow(hub: Arc<Hub>, url: String, first: sqlx::postgres::PgListene
                             | Event::Joined { .. }
                             | Event::Used { .. }
                             | Event::Sockets { .. }
+                            | Event::Room(_)
                             | Event::BadReport => {}
                             Event::Owned { node, id }
                                 if node == hub.cluster.node

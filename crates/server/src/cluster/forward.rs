@@ -5,7 +5,7 @@
 //! internal endpoint, `/internal/forward/…`, answers only calls that carry the cluster's
 //! shared secret (compared in constant time).
 
-use crate::cluster::{owner, Owner, LEASE_MS};
+use crate::cluster::{owner_of_held, Held, Owner, LEASE_MS};
 use crate::game::room::ActError;
 use crate::state::limit::ClientKey;
 use crate::state::{AppState, BODY_LIMIT};
@@ -60,13 +60,24 @@ pub fn secret_ok(st: &AppState, headers: &HeaderMap) -> bool {
     given.len() == secret.len() && bool::from(given.ct_eq(secret.as_bytes()))
 }
 
-/// The game id of a request that must be played by the game's owner (an action), if it is one.
-/// A player's conditional moves (every method) go there too: the owner keeps them with the
-/// game and plays them.
-fn owned_route(method: &Method, path: &str) -> Option<String> {
+/// What a request must be answered by the owner of, if anything: a game's action (a player's
+/// conditional moves, every method, go there too: the owner keeps them with the game and plays
+/// them), or a change to a review room (or its state as the room holds it).
+fn owned_route(method: &Method, path: &str) -> Option<Held> {
+    if let Some(rest) = path.strip_prefix("/api/reviews/") {
+        let (id, tail) = rest.split_once('/').unwrap_or((rest, ""));
+        let room = match tail {
+            "" => method == Method::PATCH,
+            "ops" | "cursor" | "control" | "chat" => method == Method::POST,
+            "room" => method == Method::GET,
+            _ => false,
+        };
+        return room.then(|| Held::Room(id.to_string()));
+    }
     let rest = path.strip_prefix("/api/games/")?;
     let (id, tail) = rest.split_once('/')?;
-    ((tail == "actions" && method == Method::POST) || tail == "conditional").then(|| id.to_string())
+    ((tail == "actions" && method == Method::POST) || tail == "conditional")
+        .then(|| Held::Game(id.to_string()))
 }
 
 /// How long a request waits for a game whose owner died to be taken over.
@@ -137,11 +148,11 @@ async fn send(
     }
 }
 
-/// Sends a call for game `id` to its owner, waiting (a bounded time) for a game whose owner
-/// died to be taken over; None: this process owns it, answer here.
+/// Sends a call for `held` (a game or a review room) to its owner, waiting (a bounded time)
+/// for a game whose owner died to be taken over; None: this process owns it, answer here.
 async fn to_owner(
     st: &AppState,
-    id: &str,
+    held: &Held,
     method: Method,
     path_and_query: &str,
     headers: &HeaderMap,
@@ -150,7 +161,7 @@ async fn to_owner(
 ) -> Option<Result<(StatusCode, HeaderMap, Bytes), ActError>> {
     let end = tokio::time::Instant::now() + moving_wait();
     loop {
-        match owner(&st.hub, id).await {
+        match owner_of_held(&st.hub, held).await {
             Owner::Here => return None,
             Owner::There(addr) => {
                 if st.hub.cluster.secret.is_none() {
@@ -173,9 +184,9 @@ async fn to_owner(
                 {
                     // The owner lost the game meanwhile (its commit was fenced, nothing was
                     // stored): ask the new owner.
-                    Sent::Answer(s, _, b) if moved(s, &b) => crate::cluster::forget_owner(&st.hub, id),
+                    Sent::Answer(s, _, b) if moved(s, &b) => crate::cluster::forget_held(&st.hub, held),
                     Sent::Answer(s, h, b) => return Some(Ok((s, h, b))),
-                    Sent::Unreachable => crate::cluster::forget_owner(&st.hub, id),
+                    Sent::Unreachable => crate::cluster::forget_held(&st.hub, held),
                     Sent::Lost => {
                         return Some(Err(ActError::unavailable(
                             "the server process playing this game stopped while answering; reload the game to see whether the action was stored",
@@ -209,30 +220,30 @@ pub async fn route(State(st): State<AppState>, req: Request, next: Next) -> Resp
     if req.extensions().get::<Forwarded>().is_some() {
         return next.run(req).await;
     }
-    let Some(id) = owned_route(req.method(), req.uri().path()) else {
+    let Some(held) = owned_route(req.method(), req.uri().path()) else {
         return next.run(req).await;
     };
     // An action from a client: its acknowledgement's latency is measured here, where it
     // arrived, whichever process plays it.
     let started = std::time::Instant::now();
-    let action = req.uri().path().ends_with("/actions");
-    let resp = play_or_forward(&st, id, req, next).await;
+    let action = matches!(held, Held::Game(_)) && req.uri().path().ends_with("/actions");
+    let resp = play_or_forward(&st, held, req, next).await;
     if action && resp.status().is_success() {
         st.hub.metrics.ack.observe(started.elapsed());
     }
     resp
 }
 
-/// An action played here (this process owns its game) or sent to the owner; one played here
-/// that finds the game gone to another process meanwhile (nothing stored) is sent there.
-async fn play_or_forward(st: &AppState, id: String, req: Request, next: Next) -> Response {
+/// An action played here (this process owns its game or room) or sent to the owner; one played
+/// here that finds it gone to another process meanwhile (nothing stored) is sent there.
+async fn play_or_forward(st: &AppState, held: Held, req: Request, next: Next) -> Response {
     let client = req.extensions().get::<ClientKey>().copied();
     let (parts, body) = req.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
         return ActError::bad_request("the request body is too large or unreadable")
             .into_response();
     };
-    if matches!(owner(&st.hub, &id).await, Owner::Here) {
+    if matches!(owner_of_held(&st.hub, &held).await, Owner::Here) {
         let resp = next
             .clone()
             .run(Request::from_parts(
@@ -259,7 +270,7 @@ async fn play_or_forward(st: &AppState, id: String, req: Request, next: Next) ->
         .unwrap_or_default();
     match to_owner(
         st,
-        &id,
+        &held,
         parts.method.clone(),
         &pq,
         &parts.headers,
@@ -308,9 +319,11 @@ pub async fn internal(st: AppState, api: axum::Router, req: Request) -> Response
         .strip_prefix(INTERNAL_PREFIX)
         .unwrap_or("")
         .to_string();
-    if !pq.starts_with("/api/games/") {
-        return ActError::not_found("internal endpoint: only game requests are forwarded")
-            .into_response();
+    if !pq.starts_with("/api/games/") && !pq.starts_with("/api/reviews/") {
+        return ActError::not_found(
+            "internal endpoint: only game and review room requests are forwarded",
+        )
+        .into_response();
     }
     let Ok(uri) = pq.parse() else {
         return ActError::bad_request("internal endpoint: bad path").into_response();
@@ -355,6 +368,28 @@ pub async fn socket_action(
     client: &ClientKey,
     action: &str,
 ) -> Option<Result<Value, (u16, Value)>> {
+    // The socket's `ack` needs the version alone: the owner builds and sends no state.
+    let path = format!("/api/games/{id}/actions?ack=1");
+    let body = json!({ "action": action });
+    let held = Held::Game(id.to_string());
+    socket_call(st, &held, token, creds, client, Method::POST, &path, &body).await
+}
+
+/// A socket's call (`method` on `path` with JSON `body`) for `held`: sent to its owner with the
+/// socket's credentials (a seat's or API `token`, else its cookie, CSRF value and
+/// authorization) when another process owns it; None: answer here. A refusal comes back as its
+/// status and JSON body.
+#[allow(clippy::too_many_arguments)]
+pub async fn socket_call(
+    st: &AppState,
+    held: &Held,
+    token: Option<&str>,
+    creds: &Creds,
+    client: &ClientKey,
+    method: Method,
+    path: &str,
+    body: &Value,
+) -> Option<Result<Value, (u16, Value)>> {
     let mut headers = HeaderMap::new();
     headers.insert(
         header::CONTENT_TYPE,
@@ -379,10 +414,12 @@ pub async fn socket_action(
             }
         }
     }
-    let body = Bytes::from(json!({ "action": action }).to_string());
-    // The socket's `ack` needs the version alone: the owner builds and sends no state.
-    let path = format!("/api/games/{id}/actions?ack=1");
-    let answer = to_owner(st, id, Method::POST, &path, &headers, client, &body).await?;
+    let body = if method == Method::GET {
+        Bytes::new()
+    } else {
+        Bytes::from(body.to_string())
+    };
+    let answer = to_owner(st, held, method, path, &headers, client, &body).await?;
     Some(match answer {
         Ok((status, _, body)) => {
             let v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);

@@ -290,11 +290,36 @@ impl Store {
         Ok(Some((owner, addr.unwrap_or_default(), until.unwrap_or(0))))
     }
 
+    /// Where review room `id` is held: its node's id and address, and until when its lease
+    /// holds (None: no room stored).
+    pub async fn room_owner_of(
+        &self,
+        id: &str,
+    ) -> Result<Option<(Option<String>, String, i64)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT r.node, n.addr, n.alive_until FROM review_rooms r \
+             LEFT JOIN nodes n ON n.id = r.node WHERE r.review_id = $1",
+        )
+        .bind(id)
+        .fetch_optional(self.read())
+        .await?;
+        let Some(r) = row else { return Ok(None) };
+        let owner: Option<String> = r.try_get(0)?;
+        let addr: Option<String> = r.try_get(1)?;
+        let until: Option<i64> = r.try_get(2)?;
+        Ok(Some((owner, addr.unwrap_or_default(), until.unwrap_or(0))))
+    }
+
     /// A node leaves (graceful shutdown): its games belong to nobody (the others take them at
     /// once) and its row goes.
     pub async fn leave(&self, node: &str) -> Result<(), StoreError> {
         let mut tx = self.write().begin().await?;
         sqlx::query("UPDATE games SET owner = NULL WHERE owner = $1")
+            .bind(node)
+            .execute(&mut *tx)
+            .await?;
+        // Its review rooms too: the next request for one takes it wherever it arrives.
+        sqlx::query("UPDATE review_rooms SET node = NULL WHERE node = $1")
             .bind(node)
             .execute(&mut *tx)
             .await?;
@@ -374,6 +399,48 @@ pub async fn owner(hub: &Hub, id: &str) -> Owner {
         }
         Ok(Some(_)) => Owner::Moving,
         // The database cannot say: answer here (the commit's own check decides).
+        Err(_) => Owner::Here,
+    }
+}
+
+/// What a request forwarded to its owner is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// A game (its id).
+    Game(String),
+    /// A review room (its review's id).
+    Room(String),
+}
+
+/// Where `held` is answered now (see [`owner`] and [`room_owner`]).
+pub async fn owner_of_held(hub: &Hub, held: &Held) -> Owner {
+    match held {
+        Held::Game(id) => owner(hub, id).await,
+        Held::Room(id) => room_owner(hub, id).await,
+    }
+}
+
+/// Forgets where `held` was answered (a game's owner is remembered; a room's is read each
+/// time).
+pub fn forget_held(hub: &Hub, held: &Held) {
+    if let Held::Game(id) = held {
+        forget_owner(hub, id);
+    }
+}
+
+/// Where review room `id` is held: on another live node, or here (held here, by nobody, by a
+/// node whose lease ran out, or no such room: this process takes it when it answers, as
+/// `review::room` does with the lease check in its claim).
+pub async fn room_owner(hub: &Hub, id: &str) -> Owner {
+    let now = now_ms();
+    match hub.store.room_owner_of(id).await {
+        Ok(Some((Some(o), addr, until)))
+            if o != hub.cluster.node && until > now && !addr.is_empty() =>
+        {
+            Owner::There(addr)
+        }
+        Ok(_) => Owner::Here,
+        // The database cannot say: answer here (the room's own claim decides).
         Err(_) => Owner::Here,
     }
 }

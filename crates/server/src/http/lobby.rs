@@ -1,7 +1,8 @@
 //! The lobby's WebSocket (`/ws/lobby`): the open seeks, sent on connect and again whenever they
 //! change, so a seek made, taken or cancelled shows on every lobby page at once (docs/api.md,
 //! "Play now"); for a signed-in (named, human) player also its open challenges on connect and
-//! its account's events live (docs/api.md, "Challenges").
+//! its account's events live (docs/api.md, "Challenges"); and the public review rooms
+//! (`{"type": "review_rooms", "rooms"}`, on connect and when the list changes).
 
 use super::sockets::{ping_or_close, send_within, too_many_sockets, SocketSeat};
 use crate::game::room::ActError;
@@ -49,6 +50,15 @@ fn seeks_message(list: &Value) -> Message {
     Message::Text(v.to_string().into())
 }
 
+/// The public review rooms as a socket message.
+fn review_rooms_message(rooms: &Value) -> Message {
+    Message::Text(
+        json!({"type": "review_rooms", "rooms": rooms})
+            .to_string()
+            .into(),
+    )
+}
+
 /// The account's open challenges as a socket message (`{"type": "challenges", "incoming",
 /// "outgoing"}`), or the error that kept them.
 async fn challenges_message(st: &AppState, account: &str) -> Message {
@@ -84,6 +94,8 @@ async fn follow(
     let mut events = account.as_deref().map(|a| st.hub.events.subscribe(a));
     let mut rx = st.seek_list.subscribe();
     rx.borrow_and_update();
+    let mut listed = crate::review::room::rooms(&st).listing.subscribe();
+    listed.borrow_and_update();
     // The list as it is now (the one held may be older: nobody followed it).
     let first = match crate::players::seeks::list_json(&st.hub.store).await {
         Ok(v) => v,
@@ -102,6 +114,14 @@ async fn follow(
             return;
         }
     }
+    // The public review rooms as they are now.
+    let rooms = match crate::review::room::list_json(&st).await {
+        Ok(v) => v["rooms"].clone(),
+        Err(_) => json!([]),
+    };
+    if !send_within(&mut socket, review_rooms_message(&rooms), send_limit).await {
+        return;
+    }
     let mut ping = tokio::time::interval((idle / 3).max(Duration::from_millis(100)));
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     ping.tick().await;
@@ -112,6 +132,13 @@ async fn follow(
                 if changed.is_err() { return; }
                 let msg = seeks_message(&rx.borrow_and_update().clone());
                 if !send_within(&mut socket, msg, send_limit).await {
+                    return;
+                }
+            }
+            changed = listed.changed() => {
+                if changed.is_err() { return; }
+                let v = listed.borrow_and_update().clone();
+                if !send_within(&mut socket, review_rooms_message(&v["rooms"]), send_limit).await {
                     return;
                 }
             }

@@ -44,6 +44,7 @@ pub mod engine;
 pub mod export;
 pub mod katago;
 mod node;
+pub mod room;
 pub mod stored;
 pub mod tree;
 use engine::{Engine, Plan};
@@ -60,7 +61,7 @@ pub fn routes() -> Router<AppState> {
             "/api/reviews",
             post(node::create).layer(DefaultBodyLimit::max(BODY_LIMIT)),
         )
-        .route("/api/reviews/{id}", get(get_review))
+        .route("/api/reviews/{id}", get(get_review).patch(room::api::patch))
         .route("/api/reviews/{id}/marks", post(marks))
         .route("/api/reviews/{id}/record", get(get_record))
         .route(
@@ -73,6 +74,7 @@ pub fn routes() -> Router<AppState> {
             "/api/reviews/{id}/nodes/{node}/analysis",
             get(node::get_node_analysis).post(node::start_node_analysis),
         )
+        .merge(room::api::routes())
         .layer(Extension(engine))
 }
 
@@ -681,6 +683,7 @@ async fn get_review(
     let s = load(&st, &id).await?;
     let analysis = engine::status(&st, &engine, &id, &s.plan, client).await?;
     let mut extra = tree::meta(&st, &id).await?;
+    extra["public"] = json!(room::is_public(&st, &id).await?);
     extra["id"] = json!(id);
     extra["url"] = json!(format!("/r/{id}"));
     extra["analysis"] = analysis;

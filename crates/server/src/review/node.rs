@@ -6,7 +6,7 @@
 //! position on two branches, or a node asked for twice, is searched once.
 
 use super::engine::{go_config, search_go, Engine, Place};
-use super::tree::{self, apply_op};
+use super::tree;
 use super::{read_upload, storage, BODY_LIMIT};
 use crate::game::room::ActError;
 use crate::players::Auth;
@@ -66,10 +66,14 @@ pub(super) async fn post_op(
     if let Err(r) = st.budgets.actions.check(&client) {
         return Err(r.to_error());
     }
-    let account = auth.as_ref().and_then(|Extension(a)| a.account_id());
-    let a = apply_op(&st, &id, account, op, version).await?;
+    // Through the review's room: applied once where the room is held, sent to every watcher.
+    let who = auth.as_ref().and_then(|Extension(a)| a.who.as_ref());
+    let change = super::room::Change::Op {
+        op: op.clone(),
+        version,
+    };
     Ok(Json(
-        json!({"version": a.version, "node": a.node, "changed": a.changed}),
+        super::room::change(&st, &id, who, &client, change).await?,
     ))
 }
 

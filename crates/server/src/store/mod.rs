@@ -127,6 +127,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "review tree",
         include_str!("../../migrations/0019_review_tree.sql"),
     ),
+    (
+        20,
+        "review rooms",
+        include_str!("../../migrations/0020_review_rooms.sql"),
+    ),
 ];
 
 /// The database behind the server.

@@ -33,10 +33,17 @@ pub struct Cluster {
     pub(crate) leases: Mutex<HashMap<String, (String, i64)>>,
     /// What the other processes report of each client's use of the limits.
     pub remote_use: std::sync::Arc<crate::net::RemoteUse>,
+    /// The review rooms' events other processes announced (`room:` payloads, their JSON
+    /// text), passed on by the bus to whoever follows rooms here (`review::room`).
+    pub room_events: tokio::sync::broadcast::Sender<std::sync::Arc<str>>,
 }
 
 /// The most games whose owner a node remembers.
 pub const OWNER_CACHE: usize = 100_000;
+
+/// Review rooms' events from other processes held for the rooms' follower before it lags (it
+/// then sends every room here whole again).
+const ROOM_EVENTS: usize = 8_192;
 
 impl std::fmt::Debug for Cluster {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -56,6 +63,7 @@ impl Cluster {
             left: AtomicBool::new(false),
             owners: Mutex::new(HashMap::new()),
             leases: Mutex::new(HashMap::new()),
+            room_events: tokio::sync::broadcast::channel(ROOM_EVENTS).0,
             client: reqwest::Client::builder()
                 .connect_timeout(Duration::from_secs(1))
                 .timeout(Duration::from_secs(30))
