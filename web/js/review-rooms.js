@@ -1,5 +1,6 @@
-// The lobby's list of public review rooms (`GET /api/review-rooms`): each room's title, owner
-// and watchers, and a link in. Read when the lobby opens and every 10 seconds while it is seen.
+// The lobby's list of public review rooms: each room's title, owner and watchers, and a link in.
+// The lobby's socket brings the list when it changes (lobby.js passes it on); `GET
+// /api/review-rooms` reads it when the lobby opens and every 30 seconds while it is seen.
 
 import { call } from './api.js';
 import { t } from './i18n.js';
@@ -41,6 +42,10 @@ if (col) {
   load();
   setInterval(() => {
     if (!document.hidden) load();
-  }, 10000);
+  }, 30000);
+  document.addEventListener('baduk:review-rooms', (e) => {
+    rooms = e.detail;
+    paint();
+  });
   document.getElementById('lang')?.addEventListener('click', () => setTimeout(paint));
 }
