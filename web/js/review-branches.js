@@ -2,7 +2,7 @@
 // per branch, as Sabaki and OGS draw it) and the list of the branches at the current node, each
 // named by its first move. Clicks go to a node; the page does the rest.
 
-import { t } from './i18n.js';
+import { t, lang } from './i18n.js';
 import { h, put } from './ui.js';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -86,10 +86,16 @@ export function drawGraph(box, tree, current, go) {
   }
 }
 
+/** The letter of a position's `i`th branch: A, B, … (가, 나, … on the Korean page). */
+export function branchLetter(i) {
+  const ko = '가나다라마바사아자차카타파하';
+  return lang() === 'ko' && i < ko.length ? ko[i] : String.fromCharCode(65 + (i % 26));
+}
+
 /** A node in words: "12 ● D4" (its number, colour and point), or the start. */
 export function nodeWords(n) {
   if (!n.move) return n.number ? `${n.number}` : t('rv.start');
-  return `${n.number} ${n.move.color === 'B' ? '●' : '○'} ${n.move.point === 'pass' ? t('move.pass') : n.move.point}`;
+  return `${n.number} ${n.move.color === 'B' ? '●' : '○'} ${n.move.point === 'pass' ? t('rv.pass') : n.move.point}`;
 }
 
 /**
@@ -104,7 +110,7 @@ export function drawBranches(box, tree, id, go) {
     parts.push(
       h('span', { class: 'label' }, t('rv.branches', kids.length)),
       ...kids.map((c, i) => {
-        const b = h('button', { type: 'button', class: 'small quiet', 'data-branch': c.id }, `${String.fromCharCode(65 + i)}: ${nodeWords(c)}${c.name ? ` · ${c.name}` : ''}`);
+        const b = h('button', { type: 'button', class: 'small quiet', 'data-branch': c.id }, `${branchLetter(i)}: ${nodeWords(c)}${c.name ? ` · ${c.name}` : ''}`);
         b.onclick = () => go(c.id);
         return b;
       }),

@@ -4,10 +4,11 @@
 
 import { t } from './i18n.js';
 import { h, put } from './ui.js';
+import { branchLetter } from './review-branches.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 export const TOOLS = ['play', 'TR', 'SQ', 'CR', 'MA', 'LB', 'AR', 'LN'];
-const ICONS = { play: '●', TR: '△', SQ: '□', CR: '○', MA: '✕', LB: 'A', AR: '→', LN: '—' };
+const ICONS = { play: '●', TR: '△', SQ: '□', CR: '○', MA: '✕', AR: '→', LN: '—' };
 
 function el(name, attrs, parent) {
   const e = document.createElementNS(NS, name);
@@ -30,17 +31,19 @@ export function drawMarkup(svg, tree, id, pending = null) {
   const n = tree.node(id);
   if (!n) return;
   const grid = tree.board(id).grid;
-  const g = el('g', { class: 'markup' }, svg);
   const at = (p) => tree.parse(p);
   // The moves that follow: a ring at each, lettered A, B, … when there are several.
+  const next = el('g', { class: 'markup next-moves' }, svg);
   const kids = n.children.map((c) => tree.node(c)).filter((c) => c?.move && c.move.point !== 'pass');
   kids.forEach((c, i) => {
     const q = at(c.move.point);
     if (!q || grid[q.y][q.x] !== '.') return;
-    const v = el('g', { class: `next-move ${c.move.color === 'B' ? 'black' : 'white'}${i ? ' branch' : ''}`, 'data-next': c.move.point, 'data-node': c.id }, g);
+    const v = el('g', { class: `next-move ${c.move.color === 'B' ? 'black' : 'white'}${i ? ' branch' : ''}`, 'data-next': c.move.point, 'data-node': c.id }, next);
     el('circle', { cx: q.x, cy: q.y, r: 0.3 }, v);
-    if (kids.length > 1) el('text', { x: q.x, y: q.y }, v).textContent = String.fromCharCode(65 + i);
+    if (kids.length > 1) el('text', { x: q.x, y: q.y }, v).textContent = branchLetter(i);
   });
+  // The node's own marks are the record's (its labels as written).
+  const g = el('g', { class: 'markup', translate: 'no' }, svg);
   const m = n.markup;
   for (const p of m.TR) {
     const q = at(p);
@@ -107,7 +110,7 @@ export class Tools {
 
   render(enabled) {
     const buttons = TOOLS.map((k) => {
-      const b = h('button', { type: 'button', class: `small tool${k === this.tool ? ' on' : ''}`, 'data-tool': k, 'aria-pressed': String(k === this.tool), title: t(`rv.tool.${k}`), 'aria-label': t(`rv.tool.${k}`), disabled: !enabled }, ICONS[k]);
+      const b = h('button', { type: 'button', class: `small tool${k === this.tool ? ' on' : ''}`, 'data-tool': k, 'aria-pressed': String(k === this.tool), title: t(`rv.tool.${k}`), 'aria-label': t(`rv.tool.${k}`), disabled: !enabled }, ICONS[k] ?? t('rv.tool_icon_LB'));
       b.onclick = () => {
         this.tool = k;
         this.from = null;
