@@ -6,7 +6,7 @@
 mod common;
 
 use baduk_server::store::time::{advance_test_clock, now_ms};
-use common::accounts::{call, get, signup, uniq, Session};
+use common::accounts::{call, game_between, get, signup, uniq, Session};
 use common::{databases, Server};
 use serde_json::{json, Value};
 
@@ -28,32 +28,6 @@ fn refused((st, v): (u16, Value), status: u16, code: &str, what: &str) {
         (status, Some(code)),
         "{what}: {v}"
     );
-}
-
-/// A game between two new accounts: `black` creates it with `body`, `white` joins. Returns
-/// (id, black's seat token, white's seat token).
-async fn game_between(
-    s: &Server,
-    black: &Session,
-    white: &Session,
-    body: Value,
-) -> (String, String, String) {
-    let mut body = body;
-    body["seats"] = json!({"white": {"kind": "open"}});
-    let (st, v) = call(s, "POST", "/api/games", black, Some(body)).await;
-    assert_eq!(st, 201, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
-    let bt = v["seats"]["black"]["token"].as_str().unwrap().to_string();
-    let (st, j) = call(
-        s,
-        "POST",
-        &format!("/api/games/{id}/join"),
-        white,
-        Some(json!({"seat": "white"})),
-    )
-    .await;
-    assert_eq!(st, 200, "{j}");
-    (id, bt, j["token"].as_str().unwrap().to_string())
 }
 
 /// Moves the test clock forward to the next `weekday` (Monday 0) at `hour` UTC, at least a

@@ -522,44 +522,21 @@ async fn a_password_reset_link_works_once_ends_every_session_and_the_old_passwor
     }
 }
 
-/// A game between `black` and `white` (accounts), black to play; returns its id.
-async fn game_between(s: &Server, black: &Session, white: &Session) -> String {
-    game_with_clock(s, black, white, None).await
-}
-
-/// A game between `black` and `white` (accounts) on `clock` (None: untimed), black to play.
+/// A game between `black` and `white` (accounts) on `clock` (None: untimed), black to play;
+/// returns its id.
 async fn game_with_clock(
     s: &Server,
     black: &Session,
     white: &Session,
     clock: Option<&str>,
 ) -> String {
-    let (st, g) = call(
-        s,
-        "POST",
-        "/api/games",
-        black,
-        Some({
-            let mut spec = json!({"game": "go", "size": 9, "seats": {"white": {"kind": "open"}}});
-            if let Some(c) = clock {
-                spec["clock"] = json!(c);
-            }
-            spec
-        }),
-    )
-    .await;
-    assert_eq!(st, 201, "{g}");
-    let id = g["id"].as_str().unwrap().to_string();
-    let (st, j) = call(
-        s,
-        "POST",
-        &format!("/api/games/{id}/join"),
-        white,
-        Some(json!({"seat": "white"})),
-    )
-    .await;
-    assert_eq!(st, 200, "{j}");
-    id
+    let mut spec = json!({"game": "go", "size": 9});
+    if let Some(c) = clock {
+        spec["clock"] = json!(c);
+    }
+    common::accounts::game_between(s, black, white, spec)
+        .await
+        .0
 }
 
 #[tokio::test]
@@ -594,7 +571,7 @@ async fn a_your_move_mail_comes_once_after_the_hours_chosen_and_one_click_unsubs
         )
         .await;
         assert_eq!(st, 200);
-        let id = game_between(&s, &park, &choi).await;
+        let id = game_with_clock(&s, &park, &choi, None).await;
         let t0 = now();
         let base = s.base.clone();
         // Park to play: not yet after an hour, once after two, never twice.
@@ -700,7 +677,7 @@ async fn an_smtp_server_down_or_refusing_keeps_the_mail_queued_and_retried_with_
         .await;
         assert_eq!(st, 202, "{v}");
         let other = signup(&s, &uniq("yoo")).await;
-        let id = game_between(&s, &kang, &other).await;
+        let id = game_with_clock(&s, &kang, &other, None).await;
         let t0 = now();
         assert_eq!(flush(&s, &cfg, t0).await, 0);
         play(&s, &id, &kang, "E5").await;

@@ -269,3 +269,29 @@ pub async fn play(s: &Server, id: &str, who: &Session, action: &str) {
     let (st, v) = call(s, "POST", &path, who, Some(json!({ "action": action }))).await;
     assert_eq!(st, 200, "{action}: {v}");
 }
+
+/// A game between two accounts made with `body` (its seats replaced): `black` creates it,
+/// `white` joins. Returns (id, black's seat token, white's seat token).
+pub async fn game_between(
+    s: &Server,
+    black: &Session,
+    white: &Session,
+    body: Value,
+) -> (String, String, String) {
+    let mut body = body;
+    body["seats"] = json!({"white": {"kind": "open"}});
+    let (st, v) = call(s, "POST", "/api/games", black, Some(body)).await;
+    assert_eq!(st, 201, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let bt = v["seats"]["black"]["token"].as_str().unwrap().to_string();
+    let (st, j) = call(
+        s,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        white,
+        Some(json!({"seat": "white"})),
+    )
+    .await;
+    assert_eq!(st, 200, "{j}");
+    (id, bt, j["token"].as_str().unwrap().to_string())
+}

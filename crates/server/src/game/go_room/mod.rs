@@ -87,6 +87,10 @@ pub struct GoRoom {
     /// How many moves the waiting undo request takes back (1: the asker's last; 2: the asker's
     /// last and the reply).
     pub undo_moves: usize,
+    /// Who offered to pause the game for a review (seat), if an offer is waiting.
+    pub review_offer: Option<usize>,
+    /// Whether the game is paused for a review (both agreed; `resume` ends it).
+    pub review_paused: bool,
     /// The dead-stone phase, once reached (kept after the end).
     pub marking: Option<Marking>,
     /// Lines of verification play or art. 7 confirmation, when a dispute ran one.
@@ -164,6 +168,8 @@ impl GoRoom {
             phase: Phase::Play,
             undo_request: None,
             undo_moves: 0,
+            review_offer: None,
+            review_paused: false,
             marking: None,
             verification: Vec::new(),
             checks: Vec::new(),
@@ -297,6 +303,9 @@ impl GoRoom {
         ing: [u32; 2],
     ) -> Result<(), ActError> {
         let me = color_of(seat);
+        if let Some(done) = self.review_mode(seat, verb, arg) {
+            return done;
+        }
         match (verb, arg) {
             ("undo", None) => {
                 if self.undo_request.is_some() {
@@ -359,13 +368,71 @@ impl GoRoom {
                 self.game.play(mv).map_err(|e| illegal(&e, &self.rules))?;
                 self.undo_request = None;
                 self.undo_moves = 0;
+                self.review_offer = None;
                 self.after_move(ing);
                 Ok(())
             }
             _ => Err(ActError::bad_request(format!(
-                "`{action}`: not a Go action during play (a point such as D4, pass, resign, undo, undo-accept, undo-decline)"
+                "`{action}`: not a Go action during play (a point such as D4, pass, resign, undo, undo-accept, undo-decline, review, review-decline, resume)"
             ))
             .with_code("action.unknown", json!({"action": action}))),
+        }
+    }
+
+    /// Review mode during play: `review` offers it (or accepts the opponent's offer: the game
+    /// pauses), `review-decline` turns an offer down, `resume` ends the pause; while paused
+    /// no other play action is taken (resigning still is). None: not a review-mode action.
+    fn review_mode(
+        &mut self,
+        seat: usize,
+        verb: &str,
+        arg: Option<&str>,
+    ) -> Option<Result<(), ActError>> {
+        let refuse = |code: &'static str, msg: &str| {
+            Some(Err(
+                ActError::conflict(msg.to_string()).with_code(code, Value::Null)
+            ))
+        };
+        match (verb, arg) {
+            ("review", None) if self.review_paused => refuse(
+                "review_mode.paused",
+                "the game is already paused for a review",
+            ),
+            ("review", None) => match self.review_offer {
+                Some(s) if s == seat => refuse(
+                    "review_mode.waiting",
+                    "your offer of a review is waiting for your opponent",
+                ),
+                Some(_) => {
+                    self.review_offer = None;
+                    self.review_paused = true;
+                    Some(Ok(()))
+                }
+                None => {
+                    self.review_offer = Some(seat);
+                    Some(Ok(()))
+                }
+            },
+            ("review-decline", None) => match self.review_offer {
+                Some(s) if s != seat => {
+                    self.review_offer = None;
+                    Some(Ok(()))
+                }
+                _ => refuse(
+                    "review_mode.none",
+                    "no offer of a review from your opponent is waiting",
+                ),
+            },
+            ("resume", None) if self.review_paused => {
+                self.review_paused = false;
+                Some(Ok(()))
+            }
+            ("resume", None) => refuse("review_mode.not_paused", "the game is not paused"),
+            _ if self.review_paused => refuse(
+                "review_mode.paused",
+                "the game is paused for a review: resume it first",
+            ),
+            _ => None,
         }
     }
 
@@ -730,6 +797,10 @@ impl GoRoom {
             "last_move": self.game.history().last().map(|r| r.mv.to_string()),
             "undo_request": self.undo_request.map(|s| SEATS[s]),
             "undo_moves": self.undo_moves,
+            "review_mode": {
+                "offered_by": self.review_offer.filter(|_| !self.is_over()).map(|s| SEATS[s]),
+                "paused": self.review_paused && !self.is_over(),
+            },
             "ko": self.ko_point().map(|p| p.to_string()),
             "phase": self.phase.word(),
             "handicap_left": match self.phase { Phase::Handicap(n) => n, _ => 0 },

@@ -253,6 +253,8 @@ pub const UNDO_PER_TURN: usize = 2;
 pub const UNDO_PER_GAME: usize = 50;
 /// Actions (marks, restore, accept) a seat may make in one dead-stone phase.
 pub const MARKS_PER_PHASE: usize = 200;
+/// The actions of review mode (offer or accept, decline, resume): unrated Go between people.
+const REVIEW_ACTIONS: [&str; 3] = ["review", "review-decline", "resume"];
 /// Actions one game's log may hold; past it only `resign` is accepted (memory stays bounded).
 pub const MAX_ACTIONS: usize = 5_000;
 
@@ -288,6 +290,8 @@ pub struct Room {
     pub illegal_in_row: [u32; 2],
     /// Each seat's private plan of replies (conditional moves), if it made one.
     pub plans: [Option<crate::game::conditional::Plan>; 2],
+    /// When the game was paused for a review, while it is (no clock runs then).
+    pub review_paused_at: Option<i64>,
 }
 
 /// Builds the game's core from its settings.
@@ -333,6 +337,7 @@ impl Room {
             rated: false,
             rating_changes: Vec::new(),
             illegal_in_row: [0, 0],
+            review_paused_at: None,
             plans: [None, None],
         })
     }
@@ -470,7 +475,7 @@ impl Room {
 
     /// When the side to move runs out of time (ms since 1970), if a clock runs.
     pub fn deadline(&self) -> Option<i64> {
-        if self.is_over() {
+        if self.is_over() || self.review_paused() {
             return None;
         }
         let side = self.to_move()?;
@@ -606,6 +611,9 @@ impl Room {
                 }
             }
         }
+        if REVIEW_ACTIONS.contains(&verb.as_str()) {
+            self.may_review()?;
+        }
         let ing = self.clocks.ing_extensions();
         match &mut self.core {
             Core::Go(g) => {
@@ -636,9 +644,11 @@ impl Room {
             && self.is_over()
             && !wall_expiry
         {
-            // A resignation on one's own turn: the time since the last move is spent too.
+            // A resignation on one's own turn: the time since the last move is spent too
+            // (up to a review's pause, if it came during one).
+            let until = self.review_paused_at.unwrap_or(now);
             self.clocks
-                .stop(seat, self.counted(seat, self.turn_start, now));
+                .stop(seat, self.counted(seat, self.turn_start, until));
         } else if before == Some(seat)
             && self.move_count() != moves_before
             && self.clocks.charge(
@@ -652,6 +662,15 @@ impl Room {
         {
             // Cannot happen after the deadline check above; keep the clock honest anyway.
             self.clocks.flag(seat);
+        }
+        match (self.review_paused_at, self.review_paused()) {
+            (None, true) => self.review_paused_at = Some(now),
+            // The pause is not the side to move's time: its turn goes on where it stood.
+            (Some(at), false) => {
+                self.review_paused_at = None;
+                self.turn_start = self.turn_start.saturating_add(now.saturating_sub(at));
+            }
+            _ => {}
         }
         if self.to_move() != before || self.move_count() != moves_before {
             self.turn_start = now;
@@ -667,6 +686,32 @@ impl Room {
         };
         self.actions.push(row.clone());
         Ok(row)
+    }
+
+    /// Whether the game is paused for a review (review mode).
+    pub fn review_paused(&self) -> bool {
+        matches!(&self.core, Core::Go(g) if g.review_paused && !g.is_over())
+    }
+
+    /// Review mode is for unrated Go games between two people: 409 otherwise.
+    fn may_review(&self) -> Result<(), ActError> {
+        if !matches!(self.core, Core::Go(_)) {
+            return Err(ActError::conflict("review mode is for Go games")
+                .with_code("review_mode.go_only", Value::Null));
+        }
+        if self.rated {
+            return Err(ActError::conflict(
+                "review mode is for unrated games: a rated game is played out",
+            )
+            .with_code("review_mode.rated", Value::Null));
+        }
+        if self.seats.iter().any(|s| s.spec.is_bot()) {
+            return Err(
+                ActError::conflict("review mode needs two people at the board")
+                    .with_code("review_mode.bots", Value::Null),
+            );
+        }
+        Ok(())
     }
 
     /// The caps on what a seat may repeat (undo requests, dead-stone marks, the log's length).

@@ -55,14 +55,16 @@ impl Room {
         let mut m = serde_json::Map::new();
         for (i, n) in self.seat_names().iter().enumerate() {
             let on = running && to_move == Some(i);
+            // Paused for a review, a clock shows what it had when the pause began.
+            let at = self.review_paused_at.unwrap_or(now);
             let spent = if on {
-                self.counted(i, self.turn_start, now)
+                self.counted(i, self.turn_start, at)
             } else {
                 0
             };
             let mut v = self.clocks.view(i, on, spent);
             // A correspondence clock stopped for its side's weekend or vacation.
-            if on && self.clock_stopped(i, now) {
+            if on && (self.clock_stopped(i, now) || self.review_paused_at.is_some()) {
                 v["paused"] = json!(true);
             }
             m.insert(n.to_string(), v);
