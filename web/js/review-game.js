@@ -35,8 +35,8 @@ function button(id, label, onclick, cls = 'small') {
 /** Review mode's part for a player: offer, accept, open the room, resume. */
 function reviewMode(st, mine) {
   const rm = st.review_mode;
-  const human = Object.values(st.seats || {}).every((s) => s.kind === 'human');
-  if (!rm || st.rated || !human || st.status === 'finished') return [];
+  const bots = Object.values(st.seats || {}).some((s) => s.kind === 'bot');
+  if (!rm || st.rated || bots || st.status === 'finished') return [];
   const act = (action) => window.__baduk?.act?.(action, mine[0]);
   if (rm.paused) {
     const parts = [h('p', { class: 'review-banner', id: 'review-paused' }, t('rv.mode_paused'))];
@@ -45,7 +45,9 @@ function reviewMode(st, mine) {
   }
   if (!mine.length) return [];
   if (rm.offered_by && mine.includes(rm.offered_by)) return [h('p', { class: 'hint', id: 'review-offered' }, t('rv.mode_offered_you'))];
-  if (rm.offered_by) return [h('p', { class: 'hint', id: 'review-offered' }, t('rv.mode_offered_other')), button('review-accept', t('rv.mode_accept'), () => act('review'), 'small primary')];
+  if (rm.offered_by) return [h('p', { class: 'hint', id: 'review-offered' }, t('rv.mode_offered_other')), h('div', { class: 'row' }, button('review-accept', t('rv.mode_accept'), () => act('review'), 'small primary'), button('review-decline', t('rv.mode_decline'), () => act('review-decline')))];
+  // Offered during play only (not while the dead stones are marked).
+  if (st.phase !== 'play') return [];
   return [button('review-mode', t('rv.mode'), () => act('review'))];
 }
 
