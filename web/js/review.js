@@ -615,7 +615,7 @@ function renderNav() {
       ...ids.map((nid) => {
         const m = tn.node(nid);
         const forks = tn.node(m.parent).children.length > 1;
-        const li = h('li', { 'data-move': m.number, 'data-node': nid }, h('button', { type: 'button', class: `mv${forks ? ' fork' : ''}` }, `${forks ? '⑂ ' : ''}${nodeWords(m).replace(/^\d+ /, '')}`));
+        const li = h('li', { 'data-move': m.number, 'data-node': nid }, h('button', { type: 'button', class: `mv${forks ? ' fork' : ''}`, title: forks ? t('rv.fork') : null }, nodeWords(m).replace(/^\d+ /, '')));
         if (m.comment) li.append(h('span', { class: 'has-comment', title: m.comment }, '💬'));
         li.firstChild.onclick = () => select(nid);
         return li;
