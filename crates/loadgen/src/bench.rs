@@ -984,6 +984,36 @@ pub async fn run(opts: &BenchOptions) -> Result<BenchReport, String> {
     Ok(report)
 }
 
+/// Notes one failure: counted, and kept among the first few samples.
+pub fn note_failure(errors: &mut u64, samples: &mut Vec<String>, e: String) {
+    *errors += 1;
+    if samples.len() < 5 {
+        samples.push(e);
+    }
+}
+
+/// The closing lines of a report: the server's CPU over `cpu.0` and its memory `rss.0` (when
+/// measured), then the failures' samples.
+pub fn closing_lines(
+    cpu: (&str, Option<f64>),
+    rss: (&str, Option<u64>),
+    samples: &[String],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(c) = cpu.1 {
+        out.push(format!("server cpu over {}: {c:.2} s", cpu.0));
+    }
+    if let Some(r) = rss.1 {
+        out.push(format!(
+            "server memory {}: {:.1} MiB",
+            rss.0,
+            r as f64 / 1024.0
+        ));
+    }
+    out.extend(samples.iter().map(|e| format!("  error: {e}")));
+    out
+}
+
 impl BenchReport {
     fn note_error(&mut self, e: String) {
         self.errors += 1;

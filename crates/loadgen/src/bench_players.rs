@@ -8,7 +8,7 @@
 //! saw, so the moves of a game depend only on the seed and on who is paired with whom (which
 //! depends on timing): the signature counts players, games and moves, not their hash.
 
-use crate::bench::{cpu_secs, resident_kib, Latencies};
+use crate::bench::{closing_lines, cpu_secs, note_failure, resident_kib, Latencies};
 use baduk_rng::Rng;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -90,26 +90,16 @@ impl PlayersReport {
             self.ack.line("ack"),
             format!("errors: {}", self.errors),
         ];
-        if let Some(c) = self.server_cpu_secs {
-            out.push(format!("server cpu over seek and play: {c:.2} s"));
-        }
-        if let Some(r) = self.rss_end_kib {
-            out.push(format!(
-                "server memory after the games: {:.1} MiB",
-                r as f64 / 1024.0
-            ));
-        }
-        for e in &self.error_samples {
-            out.push(format!("  error: {e}"));
-        }
+        out.extend(closing_lines(
+            ("seek and play", self.server_cpu_secs),
+            ("after the games", self.rss_end_kib),
+            &self.error_samples,
+        ));
         out
     }
 
     fn note(&mut self, e: String) {
-        self.errors += 1;
-        if self.error_samples.len() < 5 {
-            self.error_samples.push(e);
-        }
+        note_failure(&mut self.errors, &mut self.error_samples, e);
     }
 }
 

@@ -7,7 +7,7 @@
 //! The changes are the same for a seed whatever the timing, so the signature counts rooms,
 //! watchers, changes and deltas delivered.
 
-use crate::bench::{cpu_secs, resident_kib, Latencies};
+use crate::bench::{closing_lines, cpu_secs, note_failure, resident_kib, Latencies};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -92,26 +92,16 @@ impl ReviewReport {
             self.ack.line("change → owner's ack"),
             format!("errors: {}", self.errors),
         ];
-        if let Some(c) = self.server_cpu_secs {
-            out.push(format!("server cpu over the changes: {c:.2} s"));
-        }
-        if let Some(r) = self.rss_kib {
-            out.push(format!(
-                "server memory with every socket open: {:.1} MiB",
-                r as f64 / 1024.0
-            ));
-        }
-        for e in &self.error_samples {
-            out.push(format!("  error: {e}"));
-        }
+        out.extend(closing_lines(
+            ("the changes", self.server_cpu_secs),
+            ("with every socket open", self.rss_kib),
+            &self.error_samples,
+        ));
         out
     }
 
     fn note(&mut self, e: String) {
-        self.errors += 1;
-        if self.error_samples.len() < 5 {
-            self.error_samples.push(e);
-        }
+        note_failure(&mut self.errors, &mut self.error_samples, e);
     }
 }
 
@@ -215,6 +205,12 @@ async fn make_room(
     Ok((id, cookie, ws, at))
 }
 
+/// A change: (room, a tree op (else a cursor move), its `v`).
+type ChangeKey = (usize, bool, i64);
+
+/// When each change was sent.
+type Sent = Arc<Mutex<HashMap<ChangeKey, Instant>>>;
+
 /// A delta a watcher received: (room, kind, v, when, bytes).
 type Seen = (usize, bool, i64, Instant, usize);
 
@@ -284,7 +280,7 @@ pub async fn run(o: &ReviewOptions) -> Result<ReviewReport, String> {
         .map(|(room, ws)| tokio::spawn(watch(ws, room, want, o.timeout)))
         .collect();
     // The owners' changes, every room at once.
-    let sent: Arc<Mutex<HashMap<(usize, bool, i64), Instant>>> = Default::default();
+    let sent: Sent = Default::default();
     let cpu0 = o.server_pid.and_then(cpu_secs);
     let start = Instant::now();
     let mut owners = Vec::new();
@@ -337,7 +333,7 @@ pub async fn run(o: &ReviewOptions) -> Result<ReviewReport, String> {
             Err(e) => report.note(e.to_string()),
         }
     }
-    let mut last: HashMap<(usize, bool, i64), Instant> = HashMap::new();
+    let mut last: HashMap<ChangeKey, Instant> = HashMap::new();
     for t in follow {
         let (seen, err) = t.await.map_err(|e| e.to_string())?;
         if let Some(e) = err {

@@ -128,6 +128,13 @@ async fn an_owner_and_three_watchers_on_two_processes_follow_control_and_a_resta
         assert_eq!(r["version"], first["version"], "{r}");
         watchers.push(w);
     }
+    // Everyone counts everyone, on both processes.
+    loop {
+        let w = next_of(&mut os, "watchers", 10).await;
+        if w["n"] == 4 {
+            break;
+        }
+    }
     // The owner's changes: a new branch from move 2, then the cursor on it, 12 times.
     let points = [
         "A1", "B1", "C1", "D1", "E1", "F1", "H1", "J1", "A2", "B2", "D2", "E2",

@@ -302,6 +302,8 @@ async fn an_edited_tree_exports_whole_and_strict_readers_read_the_same_tree() {
         }
         let t2 = tree(&again, &id).await;
         assert_eq!(t2["version"], 115);
+        // The first server, whose tree is 100 ops behind, catches up.
+        assert_eq!(tree(&s, &id).await, t2);
         let third = Server::start(&url).await;
         assert_eq!(tree(&third, &id).await, t2);
         readers_agree(
@@ -460,6 +462,48 @@ async fn bad_ops_are_refused_with_their_code_and_change_nothing() {
             (403, Some("review.no_control")),
             "{v}"
         );
+
+        // An upload with an API token is its account's, which edits with the token.
+        let (st, t) = call(
+            &s,
+            "POST",
+            "/api/tokens",
+            &owner,
+            Some(json!({"label": "reviews", "scopes": ["play"]})),
+        )
+        .await;
+        assert_eq!(st, 201, "{t}");
+        let token = t["token"].as_str().unwrap().to_string();
+        let resp = s
+            .http
+            .post(format!("{}/api/reviews", s.base))
+            .bearer_auth(&token)
+            .body(TREE)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 201);
+        let mine = resp.json::<Value>().await.unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let (st, v) = common::accounts::with_token(
+            &s,
+            "POST",
+            &format!("/api/reviews/{mine}/ops"),
+            Some(&token),
+            Some(json!({"op": {"op": "delete", "node": 9}})),
+        )
+        .await;
+        assert_eq!((st, v["version"].clone()), (200, json!(1)), "{v}");
+        let (st, v) = op(
+            &s,
+            &owner,
+            &mine,
+            json!({"op": {"op": "promote", "node": 8}}),
+        )
+        .await;
+        assert_eq!(st, 200, "the same account with its session: {v}");
 
         // A tree past the reader's limits is refused at upload, naming the limit.
         let count = baduk_server::review::count(&s.hub.store).await.unwrap();

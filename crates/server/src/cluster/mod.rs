@@ -67,6 +67,14 @@ pub enum Owner {
     Moving,
 }
 
+/// A holder's row joined with its node: (holder, its address, until when its lease holds).
+fn holder_row(r: &sqlx::any::AnyRow) -> Result<(Option<String>, String, i64), StoreError> {
+    let owner: Option<String> = r.try_get(0)?;
+    let addr: Option<String> = r.try_get(1)?;
+    let until: Option<i64> = r.try_get(2)?;
+    Ok((owner, addr.unwrap_or_default(), until.unwrap_or(0)))
+}
+
 /// The lease and ownership queries (docs/scaling.md).
 impl Store {
     /// Stores a node's lease (a new row, or a renewal of its own); true if a row was written.
@@ -283,11 +291,7 @@ impl Store {
         .bind(id)
         .fetch_optional(self.read())
         .await?;
-        let Some(r) = row else { return Ok(None) };
-        let owner: Option<String> = r.try_get(0)?;
-        let addr: Option<String> = r.try_get(1)?;
-        let until: Option<i64> = r.try_get(2)?;
-        Ok(Some((owner, addr.unwrap_or_default(), until.unwrap_or(0))))
+        row.as_ref().map(holder_row).transpose()
     }
 
     /// Where review room `id` is held: its node's id and address, and until when its lease
@@ -303,11 +307,7 @@ impl Store {
         .bind(id)
         .fetch_optional(self.read())
         .await?;
-        let Some(r) = row else { return Ok(None) };
-        let owner: Option<String> = r.try_get(0)?;
-        let addr: Option<String> = r.try_get(1)?;
-        let until: Option<i64> = r.try_get(2)?;
-        Ok(Some((owner, addr.unwrap_or_default(), until.unwrap_or(0))))
+        row.as_ref().map(holder_row).transpose()
     }
 
     /// A node leaves (graceful shutdown): its games belong to nobody (the others take them at

@@ -7,7 +7,6 @@ use crate::game::room::ActError;
 use crate::players::Auth;
 use crate::state::limit::ClientKey;
 use crate::state::{too_many, AppState, GameSockets, BODY_LIMIT};
-use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap};
@@ -254,32 +253,7 @@ struct WsIn {
     on: Option<bool>,
 }
 
-/// Sends one message within the send timeout; false: the socket is gone or too slow.
-pub(super) async fn send_within(socket: &mut WebSocket, msg: Message, limit: Duration) -> bool {
-    matches!(
-        tokio::time::timeout(limit, socket.send(msg)).await,
-        Ok(Ok(()))
-    )
-}
-
-/// A socket's ping tick: one silent (no message, no pong) for `idle` is closed, any other is
-/// pinged. False: closed, gone or too slow.
-pub(super) async fn ping_or_close(
-    socket: &mut WebSocket,
-    heard: tokio::time::Instant,
-    idle: Duration,
-    send_limit: Duration,
-) -> bool {
-    if heard.elapsed() >= idle {
-        let bye = Message::Close(Some(axum::extract::ws::CloseFrame {
-            code: 1001,
-            reason: "idle: nothing heard from this socket".into(),
-        }));
-        let _ = send_within(socket, bye, send_limit).await;
-        return false;
-    }
-    send_within(socket, Message::Ping(Bytes::new()), send_limit).await
-}
+pub(super) use crate::state::ws::{ping_or_close, send_within};
 
 /// The full state as a socket message (on connect, after falling behind, on `sync`).
 fn snapshot_json(room: &crate::game::room::Room) -> Value {

@@ -1,6 +1,7 @@
 //! Owns: reviews of uploaded records (this file), their editable trees (`tree`, over HTTP in
 //! `node` with the engine on any node), the engine's review (`engine`), an external
-//! analysis engine (`katago`), their export (`export`). May use: `game` (rules, bots, the heavy
+//! analysis engine (`katago`), their export (`export`), the live rooms every review is
+//! (`room`: cursor, control, chat, one holder on a cluster). May use: `game` (rules, bots, the heavy
 //! pool), `store`, `config`, the shared state (`state`), `players` (who asks) and `cluster`
 //! (where a review room lives); never `http`, `botapi`, `challenges`, `mail`.
 //!

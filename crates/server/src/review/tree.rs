@@ -133,20 +133,20 @@ fn server(st: &AppState) -> usize {
     Arc::as_ptr(&st.hub) as usize
 }
 
-/// Review `id`'s tree at `version`, if kept (taken out of memory when `take`).
-fn kept_doc(st: &AppState, id: &str, version: i64, take: bool) -> Option<Arc<SgfDoc>> {
+/// Review `id`'s tree as kept, at a version up to `version` (another process may have
+/// applied the ops after it), taken out of memory when `take` or when it is behind.
+fn kept_doc(st: &AppState, id: &str, version: i64, take: bool) -> Option<(i64, Arc<SgfDoc>)> {
     let me = server(st);
     let mut k = kept().lock().expect("kept trees");
     let i = k.iter().position(|(s, r, _, _)| *s == me && r == id)?;
-    if k[i].2 != version {
-        k.remove(i);
+    let (s, r, v, d) = k.remove(i)?;
+    if v > version {
         return None;
     }
-    let (s, r, v, d) = k.remove(i)?;
-    if !take {
+    if !take && v == version {
         k.push_back((s, r, v, d.clone()));
     }
-    Some(d)
+    Some((v, d))
 }
 
 fn keep_doc(st: &AppState, id: &str, version: i64, doc: Arc<SgfDoc>) {
@@ -171,14 +171,20 @@ pub(super) async fn doc(
     if row.kind != "go" {
         return Err(not_go());
     }
-    if let Some(d) = kept_doc(st, id, row.version, take) {
-        return Ok(d);
+    // The kept tree as it is, or with the ops made since (by another process); else the
+    // snapshot and the ops after it.
+    let kept = kept_doc(st, id, row.version, take);
+    if let Some((v, d)) = &kept {
+        if *v == row.version {
+            return Ok(d.clone());
+        }
     }
+    let from = kept.as_ref().map_or(row.tree_version, |(v, _)| *v);
     let ops: Vec<String> = sqlx::query(
         "SELECT op FROM review_ops WHERE review_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
     )
     .bind(id)
-    .bind(row.tree_version)
+    .bind(from)
     .bind(row.version)
     .fetch_all(st.hub.store.read_pool())
     .await
@@ -186,22 +192,21 @@ pub(super) async fn doc(
     .iter()
     .filter_map(|r| r.try_get::<String, _>("op").ok())
     .collect();
-    let (snapshot, record, index, rules) = (
-        row.tree.clone(),
-        row.record.clone(),
-        row.index,
-        rules.clone(),
-    );
-    let fresh = snapshot.is_none();
+    let (snapshot, record, index, rules) =
+        (row.tree.clone(), row.record.clone(), row.index, *rules);
+    let fresh = snapshot.is_none() && kept.is_none();
     let review = id.to_string();
     let built = crate::game::work::heavy()
         .run(move || -> Result<(SgfDoc, Option<String>), ActError> {
-            let mut d = match &snapshot {
-                Some(t) => SgfDoc::from_snapshot(t).map_err(|e| {
+            let mut d = match (kept, &snapshot) {
+                (Some((_, d)), _) => Arc::unwrap_or_clone(d),
+                (None, Some(t)) => SgfDoc::from_snapshot(t).map_err(|e| {
                     tracing::error!("review {review}: the tree's snapshot is unreadable: {e}");
                     ActError::internal("a stored review is unreadable")
                 })?,
-                None => SgfDoc::parse(&record, index, &SGF_LIMITS).map_err(|e| sgf_error(&e))?,
+                (None, None) => {
+                    SgfDoc::parse(&record, index, &SGF_LIMITS).map_err(|e| sgf_error(&e))?
+                }
             };
             for text in &ops {
                 let done = serde_json::from_str::<Value>(text)
@@ -249,11 +254,25 @@ pub async fn create_review(
     source_game: Option<&str>,
     title: Option<&str>,
 ) -> Result<String, ActError> {
+    let source = source_game.map(|g| (g, None));
+    create_review_with(st, text, owner_account_id, source, title).await
+}
+
+/// [`create_review`] with the version of the source game the record was taken at (what
+/// makes one room per game and version).
+pub async fn create_review_with(
+    st: &AppState,
+    text: &str,
+    owner_account_id: Option<&str>,
+    source: Option<(&str, Option<i64>)>,
+    title: Option<&str>,
+) -> Result<String, ActError> {
     let bytes = text.as_bytes().to_vec();
     let up = crate::game::work::heavy()
         .run(move || super::read_upload(&bytes, None))
         .await??;
-    store_upload(st, up, owner_account_id, source_game, None, title).await
+    let (game, version) = source.unzip();
+    store_upload(st, up, owner_account_id, game, version.flatten(), title).await
 }
 
 /// Stores an upload read as a new review (see [`create_review`]); its id.

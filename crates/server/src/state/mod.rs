@@ -6,6 +6,7 @@
 
 pub mod limit;
 pub mod waiters;
+pub mod ws;
 
 use crate::game::hub::{now_ms, Hub};
 use crate::game::room::ActError;

@@ -45,11 +45,22 @@ async fn cursor(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Json<Value>, ActError> {
-    let req: CursorReq = parse_json(&body)?;
+    let to = |r: CursorReq| Change::Cursor(r.node);
+    Ok(Json(asked(&st, &auth, &client, &id, &body, to).await?))
+}
+
+/// A signed-in account's change of room `id`, its body read as `R` and made into a change.
+async fn asked<R: serde::de::DeserializeOwned>(
+    st: &AppState,
+    auth: &Auth,
+    client: &ClientKey,
+    id: &str,
+    body: &Bytes,
+    to: impl FnOnce(R) -> Change,
+) -> Result<Value, ActError> {
+    let req: R = parse_json(body)?;
     let who = auth.require()?;
-    Ok(Json(
-        change(&st, &id, Some(who), &client, Change::Cursor(req.node)).await?,
-    ))
+    change(st, id, Some(who), client, to(req)).await
 }
 
 #[derive(Deserialize)]
@@ -65,11 +76,8 @@ async fn control(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Json<Value>, ActError> {
-    let req: ControlReq = parse_json(&body)?;
-    let who = auth.require()?;
-    Ok(Json(
-        change(&st, &id, Some(who), &client, Change::Control(req.to)).await?,
-    ))
+    let to = |r: ControlReq| Change::Control(r.to);
+    Ok(Json(asked(&st, &auth, &client, &id, &body, to).await?))
 }
 
 #[derive(Deserialize)]
@@ -85,9 +93,8 @@ async fn chat(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Response, ActError> {
-    let req: ChatReq = parse_json(&body)?;
-    let who = auth.require()?;
-    let v = change(&st, &id, Some(who), &client, Change::Chat(req.text)).await?;
+    let to = |r: ChatReq| Change::Chat(r.text);
+    let v = asked(&st, &auth, &client, &id, &body, to).await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
@@ -108,13 +115,11 @@ pub async fn patch(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Json<Value>, ActError> {
-    let req: MetaReq = parse_json(&body)?;
-    let who = auth.require()?;
-    let c = Change::Meta {
-        public: req.public,
-        title: req.title,
+    let to = |r: MetaReq| Change::Meta {
+        public: r.public,
+        title: r.title,
     };
-    Ok(Json(change(&st, &id, Some(who), &client, c).await?))
+    Ok(Json(asked(&st, &auth, &client, &id, &body, to).await?))
 }
 
 /// `GET /api/reviews/{id}/room`: the room's first message, as its holder has it.
@@ -161,7 +166,7 @@ async fn fork(
         &st,
         &text,
         Some(&who.account.id),
-        row.source_game.as_deref(),
+        row.source_game.as_deref().map(|g| (g, None)),
         title,
     )
     .await?;
@@ -221,8 +226,14 @@ async fn from_game(
         .check(&client)
         .map_err(|r| r.to_error())?;
     let title = format!("Game {id}");
-    let new =
-        tree_link::create(&st, &record, Some(&who.account.id), Some(&id), Some(&title)).await?;
+    let new = tree_link::create(
+        &st,
+        &record,
+        Some(&who.account.id),
+        Some((&id, Some(version))),
+        Some(&title),
+    )
+    .await?;
     if !rows::add_source(store, &id, version, &new, now_ms())
         .await
         .map_err(super::storage)?

@@ -159,14 +159,6 @@ impl Rooms {
             map.remove(id);
         }
     }
-
-    /// How many rooms this process holds now.
-    pub fn held(&self) -> usize {
-        self.all()
-            .iter()
-            .filter(|l| l.live.try_lock().map_or(true, |g| g.is_some()))
-            .count()
-    }
 }
 
 impl Local {
@@ -385,8 +377,6 @@ pub async fn change(
     let local = rooms(st).local(id);
     let mut g = hold(st, &local).await?;
     let live = g.as_mut().expect("held");
-    let store = &st.hub.store;
-    let node = &st.hub.cluster.node;
     let now = now_ms();
     let is_owner = me.is_some() && live.row.owner == me;
     let has_control = me.is_some() && live.row.controller == me;
@@ -401,13 +391,7 @@ pub async fn change(
                 return Err(no_control(live.row.controller.as_ref()));
             }
             // The holder's check first (nothing stored when another process holds it now).
-            let Some(tx) = rows::fence(store, id, node, live.row.rev, now)
-                .await
-                .map_err(storage)?
-            else {
-                *g = None;
-                return Err(moved());
-            };
+            let tx = fenced(st, id, live.row.rev, now).await?;
             tx.commit().await.map_err(|e| storage(e.into()))?;
             let before = if op["op"] == "delete" {
                 Some(tree_of(st, id, live).await?)
@@ -449,13 +433,7 @@ pub async fn change(
                 return Err(not_owner());
             }
             let target = account_named(st, &to).await?;
-            let Some(mut tx) = rows::fence(store, id, node, rev, now)
-                .await
-                .map_err(storage)?
-            else {
-                *g = None;
-                return Err(moved());
-            };
+            let mut tx = fenced(st, id, rev, now).await?;
             sqlx::query("UPDATE reviews SET controller = $1 WHERE id = $2")
                 .bind(&target.id)
                 .bind(id)
@@ -479,13 +457,7 @@ pub async fn change(
             ] {
                 r.map_err(|r| r.to_error())?;
             }
-            let Some(mut tx) = rows::fence(store, id, node, rev, now)
-                .await
-                .map_err(storage)?
-            else {
-                *g = None;
-                return Err(moved());
-            };
+            let mut tx = fenced(st, id, rev, now).await?;
             rows::add_chat(&mut tx, id, rev, &me, &text, now)
                 .await
                 .map_err(storage)?;
@@ -507,13 +479,7 @@ pub async fn change(
                 None => live.row.title.clone(),
             };
             let public = public.unwrap_or(live.row.public);
-            let Some(mut tx) = rows::fence(store, id, node, rev, now)
-                .await
-                .map_err(storage)?
-            else {
-                *g = None;
-                return Err(moved());
-            };
+            let mut tx = fenced(st, id, rev, now).await?;
             sqlx::query("UPDATE review_rooms SET public = $1 WHERE review_id = $2")
                 .bind(public as i64)
                 .bind(id)
@@ -542,6 +508,20 @@ pub async fn change(
     Ok(answer)
 }
 
+/// Begins a change of held room `id` with its counter at `rev` (see [`rows::fence`]); `moved`
+/// when another process holds it now.
+async fn fenced(
+    st: &AppState,
+    id: &str,
+    rev: i64,
+    now: i64,
+) -> Result<sqlx::Transaction<'static, sqlx::Any>, ActError> {
+    rows::fence(&st.hub.store, id, &st.hub.cluster.node, rev, now)
+        .await
+        .map_err(storage)?
+        .ok_or_else(moved)
+}
+
 /// Moves the held room's cursor to `n` (stored, then sent).
 async fn move_cursor(
     st: &AppState,
@@ -550,18 +530,7 @@ async fn move_cursor(
     n: i64,
 ) -> Result<(), ActError> {
     let rev = live.row.rev + 1;
-    let Some(mut tx) = rows::fence(
-        &st.hub.store,
-        &local.id,
-        &st.hub.cluster.node,
-        rev,
-        now_ms(),
-    )
-    .await
-    .map_err(storage)?
-    else {
-        return Err(moved());
-    };
+    let mut tx = fenced(st, &local.id, rev, now_ms()).await?;
     sqlx::query("UPDATE review_rooms SET cursor = $1 WHERE review_id = $2")
         .bind(n)
         .bind(&local.id)

@@ -307,11 +307,6 @@ pub async fn add_source(
     if done.rows_affected() != 1 {
         return Ok(false);
     }
-    sqlx::query("UPDATE reviews SET source_version = $1 WHERE id = $2")
-        .bind(version)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
     sqlx::query(
         "INSERT INTO review_rooms (review_id, node, public, updated_at) VALUES ($1, NULL, 1, $2) \
          ON CONFLICT (review_id) DO UPDATE SET public = 1",

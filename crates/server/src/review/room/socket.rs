@@ -11,8 +11,8 @@ use crate::game::room::ActError;
 use crate::players::accounts::{Identity, Via, API_TOKEN_PREFIX};
 use crate::players::Auth;
 use crate::state::limit::ClientKey;
+use crate::state::ws::{ping_or_close, send_within};
 use crate::state::{too_many, too_many_sockets, AppState, ClientSocket};
-use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, Method};
@@ -119,14 +119,6 @@ pub async fn ws_room(
         }))
 }
 
-/// Sends one message within the send timeout; false: the socket is gone or too slow.
-async fn send_within(socket: &mut WebSocket, msg: Message, limit: Duration) -> bool {
-    matches!(
-        tokio::time::timeout(limit, socket.send(msg)).await,
-        Ok(Ok(()))
-    )
-}
-
 /// The room whole, from where it is held: (message, tree version, room counter).
 async fn snapshot(
     st: &AppState,
@@ -223,6 +215,12 @@ async fn act(st: &AppState, room: &str, me: &SocketWho, client: &ClientKey, msg:
     }
     let held = Held::Room(room.to_string());
     let path = format!("/api/reviews/{room}/{path}");
+    // A token's scopes hold over the socket as over HTTP (a `read` token only reads).
+    if let Some(w) = &me.who {
+        if let Err(e) = crate::players::tokens::token_may(w, &Method::POST, &path) {
+            return error_reply(&id, e.status, &e.to_json());
+        }
+    }
     for attempt in 0..2 {
         let forwarded = socket_call(
             st,
@@ -331,15 +329,7 @@ async fn follow(mut socket: WebSocket, st: AppState, id: String, client: ClientK
                 }
             }
             _ = ping.tick() => {
-                if heard.elapsed() >= idle {
-                    let bye = Message::Close(Some(axum::extract::ws::CloseFrame {
-                        code: 1001,
-                        reason: "idle: nothing heard from this socket".into(),
-                    }));
-                    let _ = send_within(&mut socket, bye, send_limit).await;
-                    return;
-                }
-                if !send_within(&mut socket, Message::Ping(Bytes::new()), send_limit).await {
+                if !ping_or_close(&mut socket, heard, idle, send_limit).await {
                     return;
                 }
             }

@@ -26,15 +26,15 @@ pub async fn apply(
     tree::apply_op(st, id, account, op, version).await
 }
 
-/// Makes a review of SGF `text` owned by `owner`; its id.
+/// Makes a review of SGF `text` owned by `owner`, from game `source` (at a version); its id.
 pub async fn create(
     st: &AppState,
     text: &str,
     owner: Option<&str>,
-    source_game: Option<&str>,
+    source: Option<(&str, Option<i64>)>,
     title: Option<&str>,
 ) -> Result<String, ActError> {
-    tree::create_review(st, text, owner, source_game, title).await
+    tree::create_review_with(st, text, owner, source, title).await
 }
 
 /// The current tree of review `id`, whole, as SGF.
