@@ -105,9 +105,18 @@ export class ReviewTree {
   board(id) {
     const hit = this.boards.get(id);
     if (hit) return hit;
+    // The nodes above without a board yet, made from the top down (a long line is no deep recursion).
+    const todo = [];
+    for (let k = id; k !== null && !this.boards.has(k); k = this.node(k).parent) todo.push(k);
+    for (const k of todo.reverse()) this.boards.set(k, this.#after(k));
+    return this.boards.get(id);
+  }
+
+  /** The position after node `id`, its parent's known. */
+  #after(id) {
     const n = this.node(id);
     const { cols, rows } = this.size;
-    const before = n.parent === null ? { grid: Array.from({ length: rows }, () => '.'.repeat(cols)), ko: null } : this.board(n.parent);
+    const before = n.parent === null ? { grid: Array.from({ length: rows }, () => '.'.repeat(cols)), ko: null } : this.boards.get(n.parent);
     const g = before.grid.map((r) => r.split(''));
     for (const [k, c] of [['AB', 'B'], ['AW', 'W'], ['AE', '.']]) {
       for (const p of n.setup[k] || []) {
@@ -120,9 +129,7 @@ export class ReviewTree {
       const q = this.parse(n.move.point);
       if (q) ko = play(g, q, n.move.color).ko;
     }
-    const out = { grid: g.map((r) => r.join('')), ko: ko ? this.name(ko.x, ko.y) : null };
-    this.boards.set(id, out);
-    return out;
+    return { grid: g.map((r) => r.join('')), ko: ko ? this.name(ko.x, ko.y) : null };
   }
 
   /** Why `color` may not play `point` after node `parent` (a TreeError), or null when it may. */

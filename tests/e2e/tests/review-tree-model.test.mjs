@@ -106,6 +106,13 @@ describe('the review tree model', () => {
     assert.deepEqual(t.path(retake), [0, ko, away, back, retake]);
   });
 
+  test('a line of 20000 moves replays without a deep recursion', () => {
+    const nodes = [{ id: 0, parent: null, children: [1], number: 0, move: null, comment: '' }];
+    for (let i = 1; i <= 20000; i++) nodes.push({ id: i, parent: i - 1, children: i < 20000 ? [i + 1] : [], number: i, move: { color: i % 2 ? 'B' : 'W', point: 'pass' }, comment: '' });
+    const t = new ReviewTree({ version: 0, size: { cols: 9, rows: 9 }, root: 0, next_id: 20001, nodes });
+    assert.equal(t.board(20000).grid.join(''), '.'.repeat(81));
+  });
+
   test('a copy explored alone changes apart from the shared tree', () => {
     const t = small();
     const c = t.clone();
