@@ -34,21 +34,34 @@ export class Room {
     this.seq = 0;
     this.waiting = new Map(); // socket message id → {ok, fail, timer} of an op sent
     this.cursorTimer = null;
+    this.provisional = false; // the shared tree is the summary's main line until the room's comes
+    this.asked = false; // the tree was asked for over HTTP (no socket gave it)
+    this.ready = new Promise((ok) => {
+      this.isReady = ok;
+    });
   }
 
-  /** Starts from the review's summary (`GET /api/reviews/{id}`): its tree, then the socket. */
-  async start(summary) {
+  /**
+   * Starts from the review's summary (`GET /api/reviews/{id}`): its main line drawn at once,
+   * the room's whole tree from the socket's first message (over HTTP where no socket gives
+   * it). `ready` resolves when the room's tree is there, or is known not to come.
+   */
+  start(summary) {
     Object.assign(this, pick(summary));
-    try {
-      this.shared = new ReviewTree(await call('GET', `/api/reviews/${enc(this.id)}/tree`));
-    } catch {
-      // A server without trees: the record's main line, read-only.
-      this.shared = ReviewTree.fromSummary(summary);
-      this.hooks.changed('tree');
-      return;
-    }
     this.you = account()?.name ?? null;
+    this.shared = ReviewTree.fromSummary(summary);
+    this.provisional = true;
     this.ws = reviewSocket(this.id, { onMessage: (m) => this.#message(m), onStatus: (s) => this.#status(s) });
+  }
+
+  /** The room's tree in place of the one held; 'remap' when it replaces the summary's line (other ids). */
+  #replace(tree) {
+    const remap = this.provisional;
+    this.provisional = false;
+    this.shared = tree;
+    if (remap) this.alone = null;
+    this.hooks.changed(remap ? 'remap' : 'tree');
+    this.isReady();
   }
 
   /** The tree the page shows: the copy while exploring alone, else the shared one. */
@@ -159,15 +172,21 @@ export class Room {
 
   async #resync() {
     try {
-      this.shared = new ReviewTree(await call('GET', `/api/reviews/${enc(this.id)}/tree`));
-      this.hooks.changed('tree');
+      this.#replace(new ReviewTree(await call('GET', `/api/reviews/${enc(this.id)}/tree`)));
     } catch {
-      /* the next delta or reconnection tries again */
+      // A server without trees keeps the record's main line (read-only); otherwise the next
+      // delta or reconnection tries again.
+      this.isReady();
     }
   }
 
   #status(s) {
     if (s === 'closed') this.live = false;
+    // No socket gave the room's tree: read it over HTTP, once.
+    if (s === 'closed' && this.provisional && !this.asked) {
+      this.asked = true;
+      this.#resync();
+    }
     document.body.dataset.room = s;
   }
 
@@ -175,11 +194,10 @@ export class Room {
     switch (m.type) {
       case 'room':
         this.live = true;
-        this.shared = new ReviewTree({ ...m.tree, version: m.version ?? m.tree.version });
         Object.assign(this, pick(m));
         this.cursor = m.cursor ?? 0;
         this.chat = m.chat || [];
-        this.hooks.changed('tree');
+        this.#replace(new ReviewTree({ ...m.tree, version: m.version ?? m.tree.version }));
         this.hooks.changed('people');
         this.hooks.changed('chat');
         this.hooks.changed('cursor');

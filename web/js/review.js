@@ -420,6 +420,7 @@ function select(nid) {
 /** The room (or the copy) changed: what to show now. */
 function changed(what) {
   if (!view.data) return;
+  if (what === 'remap') remap();
   const tn = tree();
   if (what === 'cursor' && !room.alone) {
     if (room.inControl()) {
@@ -437,9 +438,24 @@ function changed(what) {
   render();
 }
 
+/**
+ * The room's tree came in place of the summary's main line (drawn while it came): its ids
+ * differ, so the record's line, the node shown and the lab's node are found again in it.
+ */
+function remap() {
+  const at = (nid) => view.recPos.get(nid);
+  const [k, lab] = [at(view.node), at(view.labAt)];
+  findRecord(room.shared, view.data);
+  const line = view.recLine;
+  view.node = line[Math.min(k ?? line.length - 1, line.length - 1)];
+  view.labAt = lab === undefined ? null : line[Math.min(lab, line.length - 1)];
+  view.line = [];
+  engineHere = new NodeEngine(id, render);
+}
+
 /** Whether a click on the board may change the tree shown (the copy, or the room's as its controller). */
 function editable() {
-  return view.data.game === 'go' && (!!room.alone || room.inControl());
+  return view.data.game === 'go' && !room.provisional && (!!room.alone || room.inControl());
 }
 
 /** Makes one op: on the room's tree (controller), else on a copy explored alone. */
@@ -1052,7 +1068,8 @@ async function ask(body) {
  */
 function onPoint(name) {
   const d = view.data;
-  if (view.busy || d.game !== 'go') return;
+  // Until the room's tree is there (its ids), a click changes nothing.
+  if (view.busy || d.game !== 'go' || room.provisional) return;
   const tn = tree();
   const p = tn.parse(name);
   if (!p) return;
@@ -1136,7 +1153,7 @@ async function main() {
     view.rules = named >= 0 ? named : fallback >= 0 ? fallback : Math.max(0, d.legality.findIndex((v) => v.accepts));
     await session();
     room = new Room(id, { changed });
-    await room.start(d);
+    room.start(d);
     findRecord(room.shared, d);
     view.node = view.recLine[view.recLine.length - 1];
     view.lab = d.table;
@@ -1167,6 +1184,8 @@ async function main() {
   render();
   performance.mark('baduk-review-board-drawn');
   if (['queued', 'running', 'partial'].includes(d.analysis?.status)) refreshAnalysis();
+  // Ready once the room's whole tree is there (the main line is drawn before).
+  if (room) await room.ready;
   document.body.dataset.ready = '1';
   window.__baduk = { view, room: () => room };
 }
