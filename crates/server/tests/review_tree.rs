@@ -285,6 +285,31 @@ async fn an_edited_tree_exports_whole_and_strict_readers_read_the_same_tree() {
         assert!(text.contains("C[A game \\] with \\\\ escapes]"), "{text}");
         readers_agree(&text, &canonical(&t1, 0), "the export");
 
+        // Ops sent at once apply one after the other: none lost, none refused.
+        let mut sent = Vec::new();
+        for x in ["A", "B", "C", "D", "E", "F", "G", "H", "J", "K"] {
+            let (s, owner, id) = (s.base.clone(), owner.clone(), id.clone());
+            sent.push(tokio::spawn(async move {
+                let http = reqwest::Client::new();
+                let r = http
+                    .post(format!("{s}/api/reviews/{id}/ops"))
+                    .header("cookie", format!("baduk_session={}", owner.cookie.unwrap()))
+                    .header("x-csrf-token", owner.csrf.unwrap())
+                    .header("content-type", "application/json")
+                    .body(json!({"op": {"op": "mark", "node": 4, "kind": "MA", "point": format!("{x}10"), "on": true}}).to_string())
+                    .send()
+                    .await
+                    .unwrap();
+                r.status().as_u16()
+            }));
+        }
+        for h in sent {
+            assert_eq!(h.await.unwrap(), 200);
+        }
+        let t1 = tree(&s, &id).await;
+        assert_eq!(t1["version"], 25);
+        assert_eq!(node(&t1, 4)["markup"]["MA"].as_array().unwrap().len(), 10);
+
         // A server started afresh on the same database rebuilds the same tree.
         let url = s.hub.store.url().to_string();
         let again = Server::start(&url).await;
@@ -301,7 +326,7 @@ async fn an_edited_tree_exports_whole_and_strict_readers_read_the_same_tree() {
             .await;
         }
         let t2 = tree(&again, &id).await;
-        assert_eq!(t2["version"], 115);
+        assert_eq!(t2["version"], 125);
         // The first server, whose tree is 100 ops behind, catches up.
         assert_eq!(tree(&s, &id).await, t2);
         let third = Server::start(&url).await;

@@ -17,7 +17,7 @@ use baduk_go::sgf::doc::{Op, OpError, SgfDoc};
 use baduk_go::Rules;
 use serde_json::{json, Value};
 use sqlx::Row;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 /// Ops between two snapshots of a tree.
@@ -63,7 +63,7 @@ pub(super) struct TreeRow {
 }
 
 fn no_review() -> ActError {
-    ActError::not_found("no such review").with_code("review.none", Value::Null)
+    ActError::not_found("no such review")
 }
 
 /// Review `id`'s row (404 when there is none).
@@ -343,6 +343,22 @@ async fn check_control(
     Err(ActError::forbidden(message).with_code("review.no_control", json!({"name": name})))
 }
 
+/// The lock of review `id`'s edits in this process: its ops apply one at a time (other
+/// processes' ops are ordered by the stored version).
+async fn edit_lock(st: &AppState, id: &str) -> tokio::sync::OwnedMutexGuard<()> {
+    type Locks = Mutex<HashMap<(usize, String), Arc<tokio::sync::Mutex<()>>>>;
+    static LOCKS: std::sync::OnceLock<Locks> = std::sync::OnceLock::new();
+    let lock = {
+        let mut l = LOCKS
+            .get_or_init(Default::default)
+            .lock()
+            .expect("edit locks");
+        l.retain(|_, m| Arc::strong_count(m) > 1);
+        l.entry((server(st), id.to_string())).or_default().clone()
+    };
+    lock.lock_owned().await
+}
+
 fn stale(current: i64) -> ActError {
     ActError::conflict(format!(
         "the review is at version {current}: reload the tree and try again"
@@ -361,6 +377,7 @@ pub async fn apply_op(
     op: &Value,
     version: Option<i64>,
 ) -> Result<Applied, ActError> {
+    let _one_at_a_time = edit_lock(st, id).await;
     for _ in 0..TRIES {
         let row = row(st, id).await?;
         if row.kind != "go" {

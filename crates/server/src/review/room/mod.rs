@@ -323,11 +323,11 @@ fn no_control(controller: Option<&Who>) -> ActError {
             "only {}, who has control, may change the shared board",
             c.name
         ))
-        .with_code("review.no_control", json!({"controller": c.name})),
+        .with_code("review.no_control", json!({"name": c.name})),
         None => ActError::forbidden(
             "nobody may change the shared board of an anonymous upload: make your own copy (fork)",
         )
-        .with_code("review.no_control", json!({"controller": null})),
+        .with_code("review.no_control", json!({"name": null})),
     }
 }
 
