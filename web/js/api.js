@@ -293,6 +293,11 @@ export function lobbySocket(handlers) {
   return socketTo('/ws/lobby', handlers);
 }
 
+/** A review room's WebSocket (/ws/reviews/{id}): the room, then its deltas; reconnects like a game's. */
+export function reviewSocket(id, handlers) {
+  return socketTo(`/ws/reviews/${encodeURIComponent(id)}`, handlers);
+}
+
 function socketTo(path, { onMessage, onStatus }) {
   let ws = null;
   let delay = 300;

@@ -64,7 +64,8 @@ page.planner = new Planner(id, {
 });
 
 // What tests and curious people can read: round-trip times of this page's own actions.
-window.__baduk = { rtts: [], sounds: [], page };
+// review-game.js acts through the same path (review mode's `review` and `resume`).
+window.__baduk = { rtts: [], sounds: [], page, act: (action, seat) => act(action, seat), mySeats: () => mySeats() };
 
 /**
  * The seats of the signed-in account ("Seats of accounts"): the one the server named as `you`
@@ -247,6 +248,7 @@ function render() {
   hello();
   page.chat?.sync();
   tick();
+  document.dispatchEvent(new CustomEvent('baduk:render'));
 }
 
 /**
@@ -1046,6 +1048,7 @@ async function start() {
         /* answers to our own mute and hello */
       }
       else if (msg.type === 'delta' && msg.delta) applyChange(msg.delta);
+      else if (msg.type === 'review' && msg.id) document.dispatchEvent(new CustomEvent('baduk:review', { detail: msg }));
       else if (msg.type === 'state' && msg.state) {
         page.syncAt = 0;
         apply(msg.state);

@@ -550,6 +550,8 @@ const paintTurns = turnsCard($('#turns-card'));
 lobbySocket({
   onMessage(msg) {
     if (msg.type === 'seeks') renderSeeks(msg);
+    // The public review rooms (review-rooms.js draws them).
+    else if (msg.type === 'review_rooms') document.dispatchEvent(new CustomEvent('baduk:review-rooms', { detail: msg.rooms || [] }));
     else challenges.onEvent(msg);
     // A game of this account started or finished: its list changed.
     if (msg.type === 'gameStart' || msg.type === 'gameFinish') refreshTurns();

@@ -1,12 +1,19 @@
-// The review page (/r/{id}): a stored record replayed move by move, its legality under each rule
-// set, and the rules lab — dead chains toggled on any position, the table of every rule set
-// recomputed by the server (docs/api.md, "Reviews"). Wall Go records replay with their regions.
+// The review page (/r/{id}): a stored record and its whole tree (variations, comments, markup),
+// its legality under each rule set, the rules lab — dead chains toggled on any position, the
+// table of every rule set recomputed by the server (docs/api.md, "Reviews") — and the review
+// room: the owner's board followed live, edits by whoever has control, a copy explored alone.
+// Wall Go records replay with their regions.
 
 import { lang, t } from './i18n.js';
-import { writeHeaders } from './api.js';
+import { writeHeaders, session } from './api.js';
 import { h, put, addTo, fmtNum, ruleName, noteText, initChrome, say, resultShort, variantWords } from './ui.js';
 import { GoBoard } from './go-board.js';
-import { WallBoard, parseTurn } from './wall-board.js';
+import { Room } from './review-room.js';
+import { RoomPanel, refusal } from './review-room-ui.js';
+import { Tools, drawMarkup } from './review-markup.js';
+import { drawGraph, drawBranches, nodeWords } from './review-branches.js';
+import { EditPanel } from './review-edit.js';
+import { NodeEngine } from './review-node.js';
 
 const S = {
   en: {
@@ -94,6 +101,14 @@ const S = {
     info_game: 'game {0} of {1}',
     wall_place: 'place {0}',
     wall_pass: '{0} pass',
+    move_var: 'Move {0} · a variation',
+    tree: 'Moves and variations ({0})',
+    local_only: 'This position is only in your copy: the server counts and searches positions of the shared board.',
+    analyse_here: 'Search this position',
+    graph_lead: "Black's score lead (and win rate) across the game",
+    graph_show: 'Graph:',
+    graph_lead_word: 'score lead',
+    graph_wr_word: 'win rate',
   },
   ko: {
     title: '복기',
@@ -180,6 +195,14 @@ const S = {
     info_game: '{1}국 중 {0}국',
     wall_place: '{0} 배치',
     wall_pass: '{0} 넘김',
+    move_var: '{0}수 · 변화도',
+    tree: '수순과 변화도 ({0})',
+    local_only: '이 국면은 내 사본에만 있습니다: 서버는 함께 보는 판의 국면만 계가하고 탐색합니다.',
+    analyse_here: '이 국면 탐색',
+    graph_lead: '대국 전체의 흑 집 차이 (와 승률)',
+    graph_show: '그래프:',
+    graph_lead_word: '집 차이',
+    graph_wr_word: '승률',
     // How a replay ended (the server's `end_code`; English pages print its own sentence).
     'end.passes': '연속 착수포기로 끝남',
     'end.jk_sequence': '한일 규칙 4.3조의 끝내기 순서로 끝남',
@@ -301,7 +324,6 @@ const id = decodeURIComponent(location.pathname.split('/').pop() || '');
 const view = {
   data: null,
   pos: 0,
-  boards: [], // Go: the board after each move, rows top first
   rules: 0, // index into data.legality
   lab: null, // the last table from the server: {move, dead, rows, …}
   overlay: false,
@@ -309,9 +331,21 @@ const view = {
   message: '',
   analysis: null,
   showPv: true,
+  node: 0, // Go: the node shown (review-tree.js ids)
+  recLine: [], // Go: the record's main line, node ids by move number
+  recPos: new Map(), // node id → its move number on the record's main line
+  labAt: null, // the node view.lab was counted at
+  line: [], // Go: the path from the root to the node shown, as last drawn
+  graph: 'lead', // what the engine's graph draws: Black's score lead, or 'winrate'
 };
+let room = null;
+let panel = null;
+let tools = null;
+let editor = null;
+let engineHere = null;
 let goBoard = null;
 let wallBoard = null;
+let parseTurn = null; // wall-board.js's, loaded for Wall Go records only
 
 async function call(method, path, body) {
   // A write carries the session's CSRF value (the browser sends the session cookie).
@@ -333,52 +367,138 @@ async function call(method, path, body) {
   return data;
 }
 
-/** The board after every move, from the set-up and each move's captured stones. */
-function replayBoards(d) {
-  const { cols, rows } = d.size;
-  const grid = Array.from({ length: rows }, () => Array(cols).fill('.'));
-  const at = (name) => ({ x: d.columns.indexOf(name[0]), y: rows - parseInt(name.slice(1), 10) });
-  for (const p of d.setup.black) grid[at(p).y][at(p).x] = 'B';
-  for (const p of d.setup.white) grid[at(p).y][at(p).x] = 'W';
-  const out = [grid.map((r) => r.join(''))];
+/** The tree shown: the room's, or the copy explored alone. */
+const tree = () => room.tree();
+
+/** Where node `nid` sits on the record's main line (its move number), or null off it. */
+function recAt(nid) {
+  const k = view.recPos.get(nid);
+  return k === undefined || !tree().node(nid) ? null : k;
+}
+
+/** The record's main line in the tree: from the root, the child playing each record move. */
+function findRecord(tn, d) {
+  const line = [tn.root];
   for (const m of d.moves) {
-    if (m.move !== 'pass') {
-      const p = at(m.move);
-      grid[p.y][p.x] = m.color;
-    }
-    for (const c of m.captured) {
-      const p = at(c);
-      grid[p.y][p.x] = '.';
-    }
-    out.push(grid.map((r) => r.join('')));
+    const c = tn.childWith(line[line.length - 1], m.color, m.move);
+    if (!c) break;
+    line.push(c.id);
   }
-  return out;
+  view.recLine = line;
+  view.recPos = new Map(line.map((nid, k) => [nid, k]));
 }
 
 function verdict() {
   return view.data.legality?.[view.rules] ?? null;
 }
 
+/** Goes to move `pos` of the record's main line (Go: its node in the tree). */
 function go(pos) {
-  const n = view.data.moves.length;
-  view.pos = Math.max(0, Math.min(n, pos));
+  const d = view.data;
+  if (d.game !== 'go') {
+    view.pos = Math.max(0, Math.min(d.moves.length, pos));
+    render();
+    return;
+  }
+  const line = view.recLine.filter((nid) => tree().node(nid));
+  select(line[Math.max(0, Math.min(line.length - 1, pos))]);
+}
+
+/**
+ * Shows node `nid`. The controller's page moves the room's cursor with it; a watcher who steps
+ * away from the board the room follows explores alone from there.
+ */
+function select(nid) {
+  if (!tree().node(nid)) nid = tree().root;
+  if (room.live && !room.alone && !room.inControl() && room.controller && nid !== room.cursor) room.exploreAlone(nid);
+  view.node = nid;
+  if (room.alone) room.alone.node = nid;
+  else room.moveCursor(nid);
   render();
+}
+
+/** The room (or the copy) changed: what to show now. */
+function changed(what) {
+  if (!view.data) return;
+  if (what === 'remap') remap();
+  const tn = tree();
+  if (what === 'cursor' && !room.alone) {
+    if (room.inControl()) {
+      // The controller's page coming in: a fresh room's cursor (the start) follows the page.
+      if (!view.roomSeen && room.cursor !== tn.root && tn.node(room.cursor)) view.node = room.cursor;
+      else room.moveCursor(view.node);
+    } else if (room.controller && tn.node(room.cursor)) {
+      view.node = room.cursor;
+    }
+    view.roomSeen = true;
+  }
+  if (what === 'tree' && room.alone) view.node = room.alone.node;
+  // A node deleted under the view: the view goes up its line to what is left.
+  if (!tn.node(view.node)) view.node = [...view.line].reverse().find((k) => tn.node(k)) ?? tn.root;
+  render();
+}
+
+/**
+ * The room's tree came in place of the summary's main line (drawn while it came): its ids
+ * differ, so the record's line, the node shown and the lab's node are found again in it.
+ */
+function remap() {
+  const at = (nid) => view.recPos.get(nid);
+  const [k, lab] = [at(view.node), at(view.labAt)];
+  findRecord(room.shared, view.data);
+  const line = view.recLine;
+  view.node = line[Math.min(k ?? line.length - 1, line.length - 1)];
+  view.labAt = lab === undefined ? null : line[Math.min(lab, line.length - 1)];
+  view.line = [];
+  engineHere = new NodeEngine(id, render);
+}
+
+/** Whether a click on the board may change the tree shown (the copy, or the room's as its controller). */
+function editable() {
+  return view.data.game === 'go' && !room.provisional && (!!room.alone || room.inControl());
+}
+
+/** Makes one op: on the room's tree (controller), else on a copy explored alone. */
+async function edit(op) {
+  if (!room.alone && !room.inControl()) room.exploreAlone(view.node);
+  view.message = '';
+  try {
+    const nid = await room.edit(op);
+    if (op.op === 'move' && nid !== null) return select(nid);
+    // A deleted branch under the view left it at the branch's parent (`changed`).
+    if (op.op === 'delete') return select(view.node);
+  } catch (e) {
+    view.message = tr('error', refusal(e));
+  }
+  render();
+}
+
+/** The next-move stones of the player to move, as the board's hover shows them. */
+function emptyPoints(grid) {
+  const out = new Set();
+  grid.forEach((row, y) => [...row].forEach((c, x) => c === '.' && out.add(tree().name(x, y))));
+  return out;
 }
 
 function renderGoBoard() {
   const d = view.data;
-  const lab = view.lab && view.lab.move === view.pos ? view.lab : null;
-  const last = view.pos > 0 ? d.moves[view.pos - 1].move : null;
+  const tn = tree();
+  const n = tn.node(view.node);
+  const b = tn.board(view.node);
+  const k = recAt(view.node);
+  const lab = labHere();
   const state = {
     size: d.size,
     columns: d.columns,
-    board: view.boards[view.pos],
-    last_move: last === 'pass' ? null : last,
-    version: view.pos,
+    board: b.grid,
+    last_move: n.move && n.move.point !== 'pass' ? n.move.point : null,
+    version: `${view.node}:${tn.version}`,
     phase: 'finished',
     marking: lab ? { dead: lab.dead, seki: lab.seki, territory: {} } : null,
   };
-  goBoard.render(state, { interactive: !view.busy, mode: 'marking' });
+  const playing = tools.tool === 'play' && view.data.game === 'go';
+  const color = tn.toMove(view.node, d.first || 'B');
+  goBoard.render(state, { interactive: !view.busy, mode: playing ? 'play' : 'marking', legal: playing ? emptyPoints(b.grid) : new Set(), hoverColor: color === 'B' ? 'black' : 'white' });
   const svg = goBoard.svg;
   const NS = 'http://www.w3.org/2000/svg';
   const mark = (name, attrs) => {
@@ -386,27 +506,27 @@ function renderGoBoard() {
     if (!p) return;
     const e = document.createElementNS(NS, attrs.tag);
     delete attrs.tag;
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, typeof v === 'function' ? v(p) : v);
+    for (const [key, v] of Object.entries(attrs)) e.setAttribute(key, typeof v === 'function' ? v(p) : v);
     svg.appendChild(e);
   };
   // The illegal move of the chosen rule set: a red ring where it was (or is about to be) played.
   const v = verdict();
-  if (v && !v.accepts && v.illegal.move !== 'pass' && (view.pos === v.illegal.number || view.pos === v.illegal.number - 1)) {
+  if (k !== null && v && !v.accepts && v.illegal.move !== 'pass' && (k === v.illegal.number || k === v.illegal.number - 1)) {
     mark(v.illegal.move, { tag: 'circle', cx: (p) => p.x, cy: (p) => p.y, r: 0.4, class: 'illegal-mark', 'data-illegal': v.illegal.move });
   }
-  const here = analysisAt(view.pos);
-  if (view.showPv && here && here.pv && view.pos < d.moves.length) {
-    let c = here.to_move === 'B' ? 'black' : 'white';
+  const here = engineAt(view.node);
+  if (view.showPv && here && here.pv && n.children.length + (k === null ? 1 : 0) > 0) {
+    let c = here.to_move === 'W' ? 'white' : 'black';
     here.pv.slice(0, 6).forEach((mv, i) => {
       const p = goBoard.parse(mv);
-      if (p && view.boards[view.pos][p.y][p.x] === '.') {
+      if (p && b.grid[p.y][p.x] === '.') {
         const g = document.createElementNS(NS, 'g');
         g.setAttribute('class', `pv ${c}`);
         g.setAttribute('data-pv', String(i + 1));
         const circle = document.createElementNS(NS, 'circle');
-        for (const [k, v] of Object.entries({ cx: p.x, cy: p.y, r: 0.45 })) circle.setAttribute(k, v);
+        for (const [key, val] of Object.entries({ cx: p.x, cy: p.y, r: 0.45 })) circle.setAttribute(key, val);
         const text = document.createElementNS(NS, 'text');
-        for (const [k, v] of Object.entries({ x: p.x, y: p.y + 0.17 })) text.setAttribute(k, v);
+        for (const [key, val] of Object.entries({ x: p.x, y: p.y + 0.17 })) text.setAttribute(key, val);
         text.textContent = String(i + 1);
         g.append(circle, text);
         svg.appendChild(g);
@@ -417,10 +537,11 @@ function renderGoBoard() {
   if (view.overlay && lab) {
     for (const p of lab.life.alive) mark(p, { tag: 'circle', cx: (q) => q.x, cy: (q) => q.y, r: 0.12, class: 'life alive', 'data-life': 'alive' });
     for (const p of lab.life.dead) mark(p, { tag: 'path', d: (q) => `M${q.x - 0.15} ${q.y - 0.15}L${q.x + 0.15} ${q.y + 0.15}M${q.x + 0.15} ${q.y - 0.15}L${q.x - 0.15} ${q.y + 0.15}`, class: 'life dead', 'data-life': 'dead' });
-    for (const [k, cls] of [['black_territory', 'bt'], ['white_territory', 'wt']]) {
-      for (const p of lab.life[k]) mark(p, { tag: 'path', d: (q) => `M${q.x} ${q.y - 0.17}L${q.x + 0.16} ${q.y + 0.12}L${q.x - 0.16} ${q.y + 0.12}Z`, class: `life ${cls}`, 'data-life': k });
+    for (const [key, cls] of [['black_territory', 'bt'], ['white_territory', 'wt']]) {
+      for (const p of lab.life[key]) mark(p, { tag: 'path', d: (q) => `M${q.x} ${q.y - 0.17}L${q.x + 0.16} ${q.y + 0.12}L${q.x - 0.16} ${q.y + 0.12}Z`, class: `life ${cls}`, 'data-life': key });
     }
   }
+  drawMarkup(svg, tn, view.node, tools.from);
 }
 
 function renderWallBoard() {
@@ -433,45 +554,39 @@ function renderWallBoard() {
   wallBoard.render(st, { interactive: false, showRegions: true, suggest });
 }
 
-function renderNav() {
+/** The nav's words and buttons for Wall Go: the record's actions, one by one. */
+function renderWallNav() {
   const d = view.data;
   const n = d.moves.length;
   $('rv-pos').textContent = view.pos ? tr('move', view.pos, n) : tr('start', n);
   const slider = $('rv-slider');
   slider.max = String(n);
   slider.value = String(view.pos);
-  slider.setAttribute('aria-label', tr('slider'));
-  for (const [b, k] of [['rv-first', 'first'], ['rv-prev', 'prev'], ['rv-next', 'next'], ['rv-last', 'last']]) {
-    $(b).title = tr(k);
-    $(b).setAttribute('aria-label', tr(k));
-  }
   $('rv-first').disabled = $('rv-prev').disabled = view.pos === 0;
   $('rv-next').disabled = $('rv-last').disabled = view.pos === n;
-  // The comment of this position (the root's at the start).
-  const c = view.pos === 0 ? d.comment : d.game === 'go' ? d.moves[view.pos - 1].comment : null;
-  $('comment').textContent = c || '';
-  $('comment').hidden = !c;
-  // The move list: numbers, comments marked, this move and the illegal one highlighted.
+  $('comment').hidden = true;
   $('moves-title').textContent = tr('moves', n);
   const list = $('moves');
   if (list.children.length !== n || list.dataset.lang !== lang()) {
     list.dataset.lang = lang();
     put(list,
       ...d.moves.map((m, i) => {
-        const text = d.game === 'go' ? `${m.color === 'B' ? '●' : '○'} ${m.move === 'pass' ? tr('pass') : m.move}` : wallMoveText(m);
-        const li = h('li', { 'data-move': i + 1 }, h('button', { type: 'button', class: 'mv' }, text));
-        if (d.game === 'go' && m.comment) li.append(h('span', { class: 'has-comment', title: m.comment }, '💬'));
+        const li = h('li', { 'data-move': i + 1 }, h('button', { type: 'button', class: 'mv' }, wallMoveText(m)));
         li.firstChild.onclick = () => go(i + 1);
         return li;
       }),
     );
   }
-  const v = d.game === 'go' ? verdict() : null;
+  markCurrent(list, (li) => +li.dataset.move === view.pos, () => false);
+}
+
+/** Marks the list's current item (and an illegal one) and keeps it in sight inside the list. */
+function markCurrent(list, isCurrent, isIllegal) {
   for (const li of list.children) {
-    const k = +li.dataset.move;
-    li.classList.toggle('current', k === view.pos);
-    li.classList.toggle('illegal', !!v && !v.accepts && v.illegal.number === k);
-    if (k === view.pos) li.firstChild.setAttribute('aria-current', 'true');
+    const cur = isCurrent(li);
+    li.classList.toggle('current', cur);
+    li.classList.toggle('illegal', isIllegal(li));
+    if (cur) li.firstChild.setAttribute('aria-current', 'true');
     else li.firstChild.removeAttribute('aria-current');
   }
   // The current move in sight inside the list only: scrolling the page would hide its header.
@@ -482,6 +597,52 @@ function renderNav() {
     if (cr.top < lr.top) list.scrollTop -= lr.top - cr.top;
     else if (cr.bottom > lr.bottom) list.scrollTop += cr.bottom - lr.bottom;
   }
+}
+
+function renderNav() {
+  const d = view.data;
+  for (const [b, key] of [['rv-first', 'first'], ['rv-prev', 'prev'], ['rv-next', 'next'], ['rv-last', 'last']]) {
+    $(b).title = tr(key);
+    $(b).setAttribute('aria-label', tr(key));
+  }
+  $('rv-slider').setAttribute('aria-label', tr('slider'));
+  if (d.game !== 'go') return renderWallNav();
+  const tn = tree();
+  const n = tn.node(view.node);
+  const total = d.moves.length;
+  const k = recAt(view.node);
+  $('rv-pos').textContent = k === null ? tr('move_var', n.number) : k ? tr('move', k, total) : tr('start', total);
+  const slider = $('rv-slider');
+  slider.max = String(total);
+  slider.value = String(k ?? Math.min(n.number, total));
+  $('rv-first').disabled = $('rv-prev').disabled = n.parent === null;
+  $('rv-next').disabled = $('rv-last').disabled = !n.children.length;
+  // The comment of this node (the root's at the start); its editor when this page may edit.
+  $('comment').textContent = n.comment || '';
+  $('comment').hidden = !n.comment || editable();
+  // The move list: the line through this node to its end, branch points marked.
+  const ids = tn.path(tn.lineEnd(view.node)).slice(1);
+  $('moves-title').textContent = tr('moves', ids.length);
+  const list = $('moves');
+  const key = `${lang()}|${tn.version}|${ids.join(',')}`;
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    put(list,
+      ...ids.map((nid) => {
+        const m = tn.node(nid);
+        const forks = tn.node(m.parent).children.length > 1;
+        const li = h('li', { 'data-move': m.number, 'data-node': nid }, h('button', { type: 'button', class: `mv${forks ? ' fork' : ''}`, title: forks ? t('rv.fork') : null }, nodeWords(m).replace(/^\d+ /, '')));
+        if (m.comment) li.append(h('span', { class: 'has-comment', title: m.comment }, '💬'));
+        li.firstChild.onclick = () => select(nid);
+        return li;
+      }),
+    );
+  }
+  const v = verdict();
+  markCurrent(list, (li) => +li.dataset.node === view.node, (li) => !!v && !v.accepts && recAt(+li.dataset.node) === v.illegal.number);
+  drawBranches($('branches'), tn, view.node, select);
+  $('tree-title').textContent = tr('tree', tn.nodes.size - 1);
+  drawGraph($('tree-box'), tn, view.node, select);
 }
 
 function renderRules() {
@@ -507,13 +668,16 @@ function renderRules() {
   const ok = d.legality.filter((v) => v.accepts).map((v) => ruleName(v.rules));
   const bad = d.legality.filter((v) => !v.accepts).map((v) => `${ruleName(v.rules)} (${v.illegal.number})`);
   const v = verdict();
+  const pos = recAt(view.node);
   let say = null;
-  if (v && !v.accepts) {
+  if (pos === null) {
+    say = null; // a variation: the record's verdicts are about its main line
+  } else if (v && !v.accepts) {
     const msg = illegalText(v.illegal);
-    if (view.pos === v.illegal.number - 1) say = tr('illegal_here', ruleName(v.rules), msg);
-    else if (view.pos === v.illegal.number) say = tr('illegal', v.illegal.number, ruleName(v.rules), msg);
-    else if (view.pos > v.illegal.number) say = tr('after_illegal', ruleName(v.rules), v.illegal.number);
-  } else if (v && v.end && view.pos === d.moves.length) {
+    if (pos === v.illegal.number - 1) say = tr('illegal_here', ruleName(v.rules), msg);
+    else if (pos === v.illegal.number) say = tr('illegal', v.illegal.number, ruleName(v.rules), msg);
+    else if (pos > v.illegal.number) say = tr('after_illegal', ruleName(v.rules), v.illegal.number);
+  } else if (v && v.end && pos === d.moves.length) {
     say = tr('end', endText(v));
   }
   $('why').textContent = say || '';
@@ -534,11 +698,12 @@ function renderLab() {
     put(table);
     return;
   }
-  const lab = view.lab && view.lab.move === view.pos ? view.lab : null;
-  const scoreBtn = h('button', { type: 'button', class: 'small', id: 'score-here', disabled: view.busy }, tr('score_here'));
-  scoreBtn.onclick = () => ask({ move: view.pos });
+  const lab = labHere();
+  const q = nodeQuery();
+  const scoreBtn = h('button', { type: 'button', class: 'small', id: 'score-here', disabled: view.busy || !q }, tr('score_here'));
+  scoreBtn.onclick = () => ask(q);
   const restore = h('button', { type: 'button', class: 'small quiet', id: 'restore', disabled: view.busy || !lab || lab.dead_from !== 'marks' }, tr('restore'));
-  restore.onclick = () => ask({ move: view.pos });
+  restore.onclick = () => ask(q);
   const ov = h('input', { type: 'checkbox', id: 'overlay', checked: view.overlay });
   ov.onchange = () => {
     view.overlay = ov.checked;
@@ -549,6 +714,7 @@ function renderLab() {
     h('h2', {}, tr('lab')),
     h('p', { class: 'hint' }, tr('lab_hint')),
     h('div', { class: 'row' }, lab ? null : scoreBtn, lab ? restore : null),
+    q ? null : h('p', { class: 'hint', id: 'local-only' }, tr('local_only')),
     h('label', { class: 'switch' }, ov, ' ', tr('overlay')),
     view.overlay && lab ? h('p', { class: 'hint', id: 'legend' }, tr('legend')) : null,
     view.busy ? h('p', { class: 'hint', id: 'busy' }, tr('busy')) : null,
@@ -582,7 +748,7 @@ function renderLab() {
     h(
       'div',
       { class: 'table-wrap' },
-      h('table', { class: 'scores', id: 'scores' }, h('caption', {}, tr('table', lab.move)), h('thead', {}, h('tr', {}, ...head)), h('tbody', {}, ...rows)),
+      h('table', { class: 'scores', id: 'scores' }, h('caption', {}, tr('table', lab.move ?? tree().node(view.labAt)?.number ?? '')), h('thead', {}, h('tr', {}, ...head)), h('tbody', {}, ...rows)),
     ),
     h('h3', {}, tr('why')),
     why,
@@ -663,7 +829,7 @@ function renderGraph(box) {
   svg.setAttribute('class', 'graph');
   svg.setAttribute('id', 'graph');
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', tr(d.game === 'go' ? 'graph' : 'graph_wall'));
+  svg.setAttribute('aria-label', tr(d.game !== 'go' ? 'graph_wall' : view.graph === 'lead' ? 'graph_lead' : 'graph'));
   const x = (k) => (n ? (k / n) * W : 0);
   const y = (v) => H - v * H;
   const add = (name, attrs) => {
@@ -674,37 +840,75 @@ function renderGraph(box) {
   };
   add('rect', { x: 0, y: 0, width: W, height: H, class: 'g-bg' });
   add('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'g-mid' });
+  // Go draws Black's score lead first (its band around it), the win rate a thin line beside;
+  // the switch swaps them. Wall Go draws A's evaluation.
+  const lead = d.game === 'go' && view.graph === 'lead';
+  const band = (p) => (typeof p.score_band === 'number' ? p.score_band : 0);
+  const max = Math.max(10, ...ps.map((p) => Math.abs(p.score ?? 0) + band(p)));
+  const sv = (v) => 0.5 + v / (2 * max);
+  const val = (p) => (lead ? sv(p.score ?? 0) : graphValue(p));
   if (ps.length) {
-    const pts = ps.map((p) => `${x(p.position).toFixed(1)},${y(graphValue(p)).toFixed(1)}`);
+    const pts = ps.map((p) => `${x(p.position).toFixed(1)},${y(val(p)).toFixed(1)}`);
     // Black's share filled dark from below, White's the light rest: both colours, not only a line.
     add('path', { d: `M${x(ps[0].position)},${H}L${pts.join('L')}L${x(ps[ps.length - 1].position)},${H}Z`, class: 'g-black' });
-    add('polyline', { points: pts.join(' '), class: 'g-line' });
+    if (d.game === 'go' && ps.some((p) => band(p) > 0)) {
+      const up = ps.map((p) => `${x(p.position).toFixed(1)},${y(sv(p.score + band(p))).toFixed(1)}`);
+      const down = ps.map((p) => `${x(p.position).toFixed(1)},${y(sv(p.score - band(p))).toFixed(1)}`).reverse();
+      add('polygon', { points: [...up, ...down].join(' '), class: 'g-band', id: 'score-band' });
+    }
+    add('polyline', { points: pts.join(' '), class: lead ? 'g-line g-lead' : 'g-line' });
     if (d.game === 'go') {
-      // Black's lead (from the engine's ownership) with its band, on a scale of ±max points.
-      const band = (p) => (typeof p.score_band === 'number' ? p.score_band : 0);
-      const max = Math.max(10, ...ps.map((p) => Math.abs(p.score) + band(p)));
-      const sy = (v) => (H / 2 - (v / max) * (H / 2)).toFixed(1);
-      if (ps.some((p) => band(p) > 0)) {
-        const up = ps.map((p) => `${x(p.position).toFixed(1)},${sy(p.score + band(p))}`);
-        const down = ps.map((p) => `${x(p.position).toFixed(1)},${sy(p.score - band(p))}`).reverse();
-        add('polygon', { points: [...up, ...down].join(' '), class: 'g-band', id: 'score-band' });
-      }
-      const sp = ps.map((p) => `${x(p.position).toFixed(1)},${sy(p.score)}`);
-      add('polyline', { points: sp.join(' '), class: 'g-score' });
+      const other = ps.map((p) => `${x(p.position).toFixed(1)},${y(lead ? graphValue(p) : sv(p.score)).toFixed(1)}`);
+      add('polyline', { points: other.join(' '), class: lead ? 'g-wr' : 'g-score' });
     }
   }
   // A mistake read in one search is known before the position after it is searched (or, for
   // the last move of a game over, never is): its mark sits on the curve where one is drawn.
   for (const m of mistakes()) {
-    const at = analysisAt(m.k) ?? m.before;
-    add('circle', { cx: x(m.k), cy: y(graphValue(at)), r: 5, class: 'g-mistake', 'data-mistake': m.k });
+    const on = analysisAt(m.k) ?? m.before;
+    add('circle', { cx: x(m.k), cy: y(val(on)), r: 5, class: 'g-mistake', 'data-mistake': m.k });
   }
-  add('line', { x1: x(view.pos), y1: 0, x2: x(view.pos), y2: H, class: 'g-cursor' });
+  const at = d.game === 'go' ? recAt(view.node) : view.pos;
+  if (at !== null) add('line', { x1: x(at), y1: 0, x2: x(at), y2: H, class: 'g-cursor' });
   svg.addEventListener('click', (e) => {
     const r = svg.getBoundingClientRect();
     go(Math.round(((e.clientX - r.left) / r.width) * n));
   });
+  if (d.game === 'go') {
+    const pick = h('select', { id: 'graph-mode' }, h('option', { value: 'lead', selected: lead }, tr('graph_lead_word')), h('option', { value: 'winrate', selected: !lead }, tr('graph_wr_word')));
+    pick.onchange = () => {
+      view.graph = pick.value;
+      render();
+    };
+    addTo(box, h('label', { class: 'graph-mode' }, tr('graph_show'), ' ', pick));
+  }
   addTo(box, svg);
+}
+
+/** The engine's figures for node `nid`: the record's review on its main line, else the node's own search. */
+function engineAt(nid) {
+  const k = recAt(nid);
+  return (k !== null ? analysisAt(k) : null) ?? engineHere?.get(nid) ?? null;
+}
+
+/** The engine at the node shown (the lead beside the win rate), or the button that asks for it. */
+function renderNodeEngine(box) {
+  if (view.data.game !== 'go') return;
+  const here = engineAt(view.node);
+  if (here) {
+    addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), percent(here.winrate), `${leadText(here.score)}${typeof here.score_band === 'number' ? ` ± ${points(here.score_band)}` : ''}`, moveWord(here.best))));
+    return;
+  }
+  const q = nodeQuery();
+  const st = engineHere.state(view.node);
+  if (typeof st === 'string') {
+    addTo(box, h('p', { class: 'engine-status', id: 'node-engine-status', 'data-status': st }, tr(st === 'running' ? 'running' : 'queued_next')));
+    return;
+  }
+  const b = h('button', { type: 'button', class: 'small', id: 'analyse-node', disabled: !q }, tr('analyse_here'));
+  const at = view.node;
+  b.onclick = () => engineHere.start(at);
+  addTo(box, h('div', { class: 'row' }, b), st ? h('p', { class: 'why' }, tr('error', refusal(st))) : null);
 }
 
 function renderEngine() {
@@ -722,6 +926,7 @@ function renderEngine() {
     const run = h('button', { type: 'button', class: 'primary small', id: 'run-engine' }, tr('run'));
     run.onclick = startEngine;
     addTo(box, run);
+    renderNodeEngine(box);
     return;
   }
   const word =
@@ -729,8 +934,8 @@ function renderEngine() {
   const bar = h('progress', { id: 'engine-progress', max: String(a.total), value: String(a.done) });
   addTo(box, h('p', { class: 'engine-status', id: 'engine-status', 'data-status': a.status }, `${word} · ${tr('progress', a.done, a.total)}`), bar);
   renderGraph(box);
-  const here = analysisAt(view.pos);
-  if (here && d.game === 'go') addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_here', here.to_move === 'B' ? tr('black') : tr('white'), percent(here.winrate), `${leadText(here.score)}${typeof here.score_band === 'number' ? ` ± ${points(here.score_band)}` : ''}`, moveWord(here.best))));
+  const here = d.game === 'go' ? engineAt(view.node) : analysisAt(view.pos);
+  renderNodeEngine(box);
   if (here && d.game !== 'go' && here.to_move) addTo(box, h('p', { class: 'hint', id: 'engine-here' }, tr('best_wall', here.to_move, Math.round(here.value), moveWord(here.best))));
   const pv = h('input', { type: 'checkbox', id: 'show-pv', checked: view.showPv });
   pv.onchange = () => {
@@ -806,24 +1011,50 @@ function render() {
           .join(' · ')
       : variantWords(d.variant).join(' · ');
   $('export').textContent = tr('export');
+  // The whole tree as it stands (the room's, with its edits); the engine's comments on the main line.
   $('export').href = `/api/reviews/${encodeURIComponent(id)}/record${view.analysis?.done ? '?analysis=1' : ''}`;
   $('message').textContent = view.message;
   $('message').className = view.message ? 'message error' : 'message';
+  document.body.dataset.node = d.game === 'go' ? String(view.node) : '';
+  if (d.game === 'go') view.line = tree().path(view.node);
+  document.body.dataset.treeVersion = d.game === 'go' ? String(tree().version) : '';
   renderNav();
   renderRules();
   renderLab();
   renderEngine();
-  if (d.game === 'go') renderGoBoard();
-  else renderWallBoard();
+  if (d.game === 'go') {
+    tools.render(true);
+    editor.render(editable());
+    panel.render();
+    renderGoBoard();
+  } else renderWallBoard();
+}
+
+/** The rules lab's answer for the node shown, if it is the last one asked for. */
+function labHere() {
+  return view.lab && view.labAt === view.node ? view.lab : null;
+}
+
+/**
+ * What the server is asked about the node shown: its move number on the record's main line, or
+ * the node itself; null for a node of a copy explored alone that the room's tree does not have.
+ */
+function nodeQuery() {
+  const k = recAt(view.node);
+  if (k !== null) return { move: k };
+  if (room.alone && !room.shared.node(view.node)) return null;
+  return { node: view.node };
 }
 
 /** Asks the server for the table with these marks; the page keeps the answer. */
 async function ask(body) {
+  const at = view.node;
   view.busy = true;
   view.message = '';
   render();
   try {
     view.lab = await call('POST', `/api/reviews/${encodeURIComponent(id)}/marks`, body);
+    view.labAt = at;
   } catch (e) {
     view.message = tr('error', e.message);
   }
@@ -831,25 +1062,72 @@ async function ask(body) {
   render();
 }
 
+/**
+ * A click on the board: with a markup tool, that mark; on a stone, its chain dead or alive in
+ * the rules lab; on an empty point, the move that follows there (a new branch if none does).
+ */
 function onPoint(name) {
   const d = view.data;
-  if (view.busy || d.game !== 'go') return;
-  const board = view.boards[view.pos];
-  const p = goBoard.parse(name);
-  if (!p || board[p.y][p.x] === '.') return;
-  const lab = view.lab && view.lab.move === view.pos ? view.lab : null;
-  const body = { move: view.pos, toggle: name };
-  if (lab) body.dead = lab.dead;
-  ask(body);
+  // Until the room's tree is there (its ids), a click changes nothing.
+  if (view.busy || d.game !== 'go' || room.provisional) return;
+  const tn = tree();
+  const p = tn.parse(name);
+  if (!p) return;
+  const color = tn.toMove(view.node, d.first || 'B');
+  if (tools.tool !== 'play') {
+    const op = tools.opFor(tn, view.node, name, color);
+    if (op) edit(op);
+    else render();
+    return;
+  }
+  if (tn.board(view.node).grid[p.y][p.x] !== '.') {
+    const q = nodeQuery();
+    if (!q) return;
+    const lab = labHere();
+    const body = { ...q, toggle: name };
+    if (lab) body.dead = lab.dead;
+    ask(body);
+    return;
+  }
+  const next = tn.node(view.node).children.map((c) => tn.node(c)).find((c) => c.move?.point === name);
+  if (next) return select(next.id);
+  edit({ op: 'move', parent: view.node, color, point: name });
 }
 
+/** A key: steps along the line, to its ends, or between branches (↑ ↓). */
 function keys(e) {
   if (!view.data || e.target.closest?.('input, select, textarea')) return;
   if (e.target.closest?.('svg') && ['ArrowUp', 'ArrowDown', 'Enter', ' '].includes(e.key)) return;
-  const k = { ArrowLeft: view.pos - 1, ArrowRight: view.pos + 1, Home: 0, End: view.data.moves.length, PageUp: view.pos - 10, PageDown: view.pos + 10 }[e.key];
-  if (k === undefined || e.target.closest?.('svg.goban.interactive:focus-visible')) return;
+  if (e.target.closest?.('svg.goban.interactive:focus-visible')) return;
+  if (view.data.game !== 'go') {
+    const k = { ArrowLeft: view.pos - 1, ArrowRight: view.pos + 1, Home: 0, End: view.data.moves.length, PageUp: view.pos - 10, PageDown: view.pos + 10 }[e.key];
+    if (k === undefined) return;
+    e.preventDefault();
+    go(k);
+    return;
+  }
+  const tn = tree();
+  const n = tn.node(view.node);
+  const up = (nid, k) => tn.path(nid).slice(-1 - k)[0];
+  const down = (nid, k) => {
+    let m = tn.node(nid);
+    for (let i = 0; i < k && m.children.length; i++) m = tn.node(m.children[0]);
+    return m.id;
+  };
+  const sib = (dir) => {
+    if (n.parent === null) return view.node;
+    const s = tn.node(n.parent).children;
+    return s[Math.max(0, Math.min(s.length - 1, s.indexOf(view.node) + dir))];
+  };
+  const to = { ArrowLeft: () => up(view.node, 1), ArrowRight: () => down(view.node, 1), Home: () => tn.root, End: () => tn.lineEnd(view.node), PageUp: () => up(view.node, 10), PageDown: () => down(view.node, 10), ArrowUp: () => sib(-1), ArrowDown: () => sib(1) }[e.key];
+  if (!to) return;
   e.preventDefault();
-  go(k);
+  select(to());
+}
+
+function error(e) {
+  view.message = tr('error', refusal(e));
+  render();
 }
 
 async function main() {
@@ -865,31 +1143,51 @@ async function main() {
     document.title = `${tr('notfound')} — baduk`;
     return;
   }
-  view.data = d;
+  view.pos = d.moves.length;
+  view.analysis = d.analysis;
   if (d.game === 'go') {
-    view.boards = replayBoards(d);
     // The record's own rules; for a record naming none, the engine's default (Japanese 1989)
     // where it accepts the record, else the first rule set that does: as the server picks.
     const named = d.info.rules ? d.legality.findIndex((v) => v.rules === d.info.rules) : -1;
     const fallback = d.legality.findIndex((v) => v.rules === 'japanese' && v.accepts);
     view.rules = named >= 0 ? named : fallback >= 0 ? fallback : Math.max(0, d.legality.findIndex((v) => v.accepts));
+    await session();
+    room = new Room(id, { changed });
+    room.start(d);
+    findRecord(room.shared, d);
+    view.node = view.recLine[view.recLine.length - 1];
     view.lab = d.table;
+    view.labAt = d.table ? view.recLine[Math.min(d.table.move ?? d.moves.length, view.recLine.length - 1)] : null;
+    tools = new Tools($('tools'), render);
+    editor = new EditPanel($('edit'), { tree, node: () => view.node, edit });
+    panel = new RoomPanel($('room'), room, { here: () => view.node, error, redraw: render });
+    engineHere = new NodeEngine(id, render);
     goBoard = new GoBoard($('board'), { onPoint });
+    $('rv-first').onclick = () => select(tree().root);
+    $('rv-prev').onclick = () => select(tree().node(view.node).parent ?? view.node);
+    $('rv-next').onclick = () => select(tree().node(view.node).children[0] ?? view.node);
+    $('rv-last').onclick = () => select(tree().lineEnd(view.node));
   } else {
-    wallBoard = new WallBoard($('board'), { onAction: () => {}, onStage: () => {} });
+    const wall = await import('./wall-board.js');
+    parseTurn = wall.parseTurn;
+    wallBoard = new wall.WallBoard($('board'), { onAction: () => {}, onStage: () => {} });
+    $('rv-first').onclick = () => go(0);
+    $('rv-prev').onclick = () => go(view.pos - 1);
+    $('rv-next').onclick = () => go(view.pos + 1);
+    $('rv-last').onclick = () => go(d.moves.length);
+    for (const k of ['branches', 'tools', 'edit', 'room']) $(k).hidden = true;
+    $('tree').hidden = true;
   }
-  view.pos = d.moves.length;
-  view.analysis = d.analysis;
-  $('rv-first').onclick = () => go(0);
-  $('rv-prev').onclick = () => go(view.pos - 1);
-  $('rv-next').onclick = () => go(view.pos + 1);
-  $('rv-last').onclick = () => go(d.moves.length);
+  view.data = d;
   $('rv-slider').oninput = (e) => go(+e.target.value);
   document.addEventListener('keydown', keys);
   render();
   performance.mark('baduk-review-board-drawn');
   if (['queued', 'running', 'partial'].includes(d.analysis?.status)) refreshAnalysis();
+  // Ready once the room's whole tree is there (the main line is drawn before).
+  if (room) await room.ready;
   document.body.dataset.ready = '1';
+  window.__baduk = { view, room: () => room };
 }
 
 main();
