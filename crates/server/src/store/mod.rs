@@ -122,6 +122,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "conditional moves",
         include_str!("../../migrations/0018_conditional.sql"),
     ),
+    (
+        21,
+        "tournaments",
+        include_str!("../../migrations/0021_tournaments.sql"),
+    ),
 ];
 
 /// The database behind the server.

@@ -1,0 +1,595 @@
+//! Tournaments over HTTP on SQLite and PostgreSQL: bad input refused with a code and nothing
+//! stored changed, a whole Swiss of twelve players (accounts and bot levels) with its
+//! standings and exports, an event that starts by itself at its time, and a no-show.
+//! The test clock is process-wide: the tests here run one at a time.
+
+mod common;
+
+use baduk_server::store::time::advance_test_clock;
+use common::accounts::{call, get, guest, next_of, signup, uniq, ws, Session};
+use common::{databases, Server};
+use serde_json::{json, Value};
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+/// One test at a time: they move the process's clock.
+static CLOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Asserts a refusal's status and code.
+fn refused((st, v): (u16, Value), status: u16, code: &str, what: &str) {
+    assert_eq!(
+        (st, v["code"].as_str()),
+        (status, Some(code)),
+        "{what}: {v}"
+    );
+}
+
+/// A quick Wall Go event's body with `extra` fields over it.
+fn event(extra: Value) -> Value {
+    let mut v = json!({"name": "Club Swiss", "format": "swiss", "rounds": 4,
+        "game": "wallgo", "turn_seconds": 0});
+    for (k, x) in extra.as_object().unwrap() {
+        v[k] = x.clone();
+    }
+    v
+}
+
+/// Creates an event as `who`; returns its id.
+async fn create(s: &Server, who: &Session, body: Value) -> String {
+    let (st, v) = call(s, "POST", "/api/tournaments", who, Some(body)).await;
+    assert_eq!(st, 201, "{v}");
+    v["id"].as_str().unwrap().to_string()
+}
+
+/// `POST /api/tournaments/{id}/{what}` as `who`.
+async fn act(s: &Server, who: &Session, id: &str, what: &str, body: Value) -> (u16, Value) {
+    call(
+        s,
+        "POST",
+        &format!("/api/tournaments/{id}/{what}"),
+        who,
+        Some(body),
+    )
+    .await
+}
+
+/// The event as anyone reads it.
+async fn read(s: &Server, id: &str) -> Value {
+    let (st, v) = s.get(&format!("/api/tournaments/{id}")).await;
+    assert_eq!(st, 200, "{v}");
+    v
+}
+
+/// Polls the event until `pred` holds (at most `secs` seconds).
+async fn wait_event(s: &Server, id: &str, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
+    let end = std::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let v = read(s, id).await;
+        if pred(&v) {
+            return v;
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "not reached in {secs} s: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_bad_event_is_refused_with_a_code_and_nothing_is_stored() {
+    let _one = CLOCK.lock().await;
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let org = signup(&s, &uniq("org")).await;
+        let post = |body: Value| {
+            let org = org.clone();
+            let s = &s;
+            async move { call(s, "POST", "/api/tournaments", &org, Some(body)).await }
+        };
+        refused(
+            post(event(json!({"name": ""}))).await,
+            400,
+            "tournament.name",
+            "no name",
+        );
+        refused(
+            post(event(json!({"name": "x".repeat(81)}))).await,
+            400,
+            "tournament.name",
+            "long name",
+        );
+        refused(
+            post(event(json!({"format": "knockout"}))).await,
+            400,
+            "tournament.format",
+            "format",
+        );
+        refused(
+            post(event(json!({"rounds": 0}))).await,
+            400,
+            "tournament.rounds",
+            "no rounds",
+        );
+        refused(
+            post(event(json!({"rounds": 99}))).await,
+            400,
+            "tournament.rounds",
+            "99 rounds",
+        );
+        refused(
+            post(event(json!({"rounds": "4"}))).await,
+            400,
+            "tournament.rounds",
+            "a string",
+        );
+        refused(
+            post(event(json!({"game": "chess"}))).await,
+            400,
+            "tournament.settings",
+            "game",
+        );
+        refused(
+            post(event(json!({"game": "go", "size": 4}))).await,
+            400,
+            "tournament.settings",
+            "size",
+        );
+        refused(
+            post(event(json!({"seats": {}}))).await,
+            400,
+            "tournament.settings",
+            "seats",
+        );
+        refused(
+            post(event(json!({"starts_at": 1}))).await,
+            400,
+            "tournament.starts_at",
+            "past",
+        );
+        refused(
+            post(event(json!({"starts_at": i64::MAX}))).await,
+            400,
+            "tournament.starts_at",
+            "far",
+        );
+        refused(
+            post(event(json!({"rank_min": "50k"}))).await,
+            400,
+            "tournament.rank",
+            "rank",
+        );
+        refused(
+            post(event(json!({"rank_min": "1d", "rank_max": "5k"}))).await,
+            400,
+            "tournament.rank",
+            "limits upside down",
+        );
+        refused(
+            post(event(json!({"max_players": 1}))).await,
+            400,
+            "tournament.max_players",
+            "one player",
+        );
+        refused(
+            post(event(json!({"no_show_minutes": 0}))).await,
+            400,
+            "tournament.no_show",
+            "no wait",
+        );
+        refused(
+            post(event(
+                json!({"fill_bot": {"bot": "sedol", "options": "nodes=9"}}),
+            ))
+            .await,
+            400,
+            "tournament.bot",
+            "level",
+        );
+        refused(
+            post(event(json!({"format": "arena", "minutes": 10}))).await,
+            422,
+            "tournament.format_unavailable",
+            "arena",
+        );
+        refused(
+            post(event(json!({"format": "arena"}))).await,
+            400,
+            "tournament.minutes",
+            "arena without minutes",
+        );
+        // Guests and strangers make none.
+        let (g, _) = guest(&s).await;
+        refused(
+            call(&s, "POST", "/api/tournaments", &g, Some(event(json!({})))).await,
+            403,
+            "tournament.guest",
+            "guest",
+        );
+        let (st, _) = call(
+            &s,
+            "POST",
+            "/api/tournaments",
+            &Session::default(),
+            Some(event(json!({}))),
+        )
+        .await;
+        assert_eq!(st, 401);
+        let (st, v) = s.get("/api/tournaments").await;
+        assert_eq!(st, 200);
+        for k in ["upcoming", "running", "finished"] {
+            assert_eq!(v[k], json!([]), "nothing stored: {v}");
+        }
+        refused(
+            s.get("/api/tournaments/nope").await,
+            404,
+            "tournament.not_found",
+            "no such event",
+        );
+    }
+}
+
+#[tokio::test]
+async fn registration_limits_the_organisers_hand_and_a_paired_round_stay_as_they_are() {
+    let _one = CLOCK.lock().await;
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let org = signup(&s, &uniq("org")).await;
+        let (a, b, c) = (
+            signup(&s, &uniq("pa")).await,
+            signup(&s, &uniq("pb")).await,
+            signup(&s, &uniq("pc")).await,
+        );
+        // A new account's rating (1500) is 6k: outside an event for 20k and weaker.
+        let weak = create(
+            &s,
+            &org,
+            event(json!({"name": "Kyu cup", "rank_max": "20k"})),
+        )
+        .await;
+        refused(
+            act(&s, &a, &weak, "join", json!({})).await,
+            422,
+            "tournament.rank_limit",
+            "rank",
+        );
+        assert_eq!(read(&s, &weak).await["players"], json!([]));
+        let id = create(&s, &org, event(json!({"max_players": 2}))).await;
+        assert_eq!(act(&s, &a, &id, "join", json!({})).await.0, 200);
+        refused(
+            act(&s, &a, &id, "join", json!({})).await,
+            409,
+            "tournament.already",
+            "twice",
+        );
+        // One event at a time: a second would seat `a` twice at once.
+        let other = create(&s, &org, event(json!({"name": "Other"}))).await;
+        refused(
+            act(&s, &a, &other, "join", json!({})).await,
+            409,
+            "tournament.overlap",
+            "two events",
+        );
+        assert_eq!(read(&s, &other).await["players"], json!([]));
+        assert_eq!(act(&s, &b, &id, "join", json!({})).await.0, 200);
+        refused(
+            act(&s, &c, &id, "join", json!({})).await,
+            409,
+            "tournament.full",
+            "full",
+        );
+        refused(
+            act(&s, &c, &id, "withdraw", json!({})).await,
+            409,
+            "tournament.not_in",
+            "withdraw",
+        );
+        // Only the organiser starts it, sets results, adds players or ends it.
+        refused(
+            act(&s, &a, &id, "start", json!({})).await,
+            403,
+            "tournament.not_organiser",
+            "start",
+        );
+        refused(
+            act(&s, &a, &id, "bots", json!({"bot": "random"})).await,
+            403,
+            "tournament.not_organiser",
+            "bots",
+        );
+        refused(
+            act(&s, &org, &id, "bots", json!({"bot": "nobody"})).await,
+            400,
+            "tournament.bot",
+            "no such level",
+        );
+        let started = act(&s, &org, &id, "start", json!({})).await;
+        assert_eq!(started.0, 200, "{}", started.1);
+        let before = read(&s, &id).await;
+        assert_eq!(before["status"], "running");
+        assert_eq!(before["rounds"].as_array().unwrap().len(), 1, "{before}");
+        refused(
+            act(&s, &org, &id, "start", json!({})).await,
+            409,
+            "tournament.started",
+            "twice",
+        );
+        refused(
+            act(&s, &c, &id, "join", json!({})).await,
+            409,
+            "tournament.started",
+            "late",
+        );
+        refused(
+            act(
+                &s,
+                &a,
+                &id,
+                "result",
+                json!({"round": 1, "board": 1, "result": "black"}),
+            )
+            .await,
+            403,
+            "tournament.not_organiser",
+            "a player's own result",
+        );
+        refused(
+            act(
+                &s,
+                &org,
+                &id,
+                "result",
+                json!({"round": 1, "board": 1, "result": "black+R"}),
+            )
+            .await,
+            400,
+            "tournament.result",
+            "a bad result",
+        );
+        refused(
+            act(
+                &s,
+                &org,
+                &id,
+                "result",
+                json!({"round": 7, "board": 1, "result": "black"}),
+            )
+            .await,
+            404,
+            "tournament.no_board",
+            "no such board",
+        );
+        refused(
+            act(&s, &b, &id, "end", json!({})).await,
+            403,
+            "tournament.not_organiser",
+            "end",
+        );
+        let after = read(&s, &id).await;
+        assert_eq!(
+            after["rounds"], before["rounds"],
+            "the paired round is as it was"
+        );
+        assert_eq!(after["players"], before["players"]);
+        // The organiser's adjudication is stored with who set it.
+        let (st, v) = act(
+            &s,
+            &org,
+            &id,
+            "result",
+            json!({"round": 1, "board": 1, "result": "white"}),
+        )
+        .await;
+        assert_eq!(st, 200, "{v}");
+        let p = &v["tournament"]["rounds"][0]["pairings"][0];
+        assert_eq!(p["result"], "white");
+        assert!(
+            p["set_by"].as_str().is_some_and(|n| n.starts_with("org")),
+            "{p}"
+        );
+        let done = wait_event(&s, &id, 20, |v| v["status"] == "running" && v["round"] == 2).await;
+        assert_eq!(done["rounds"][0]["pairings"][0]["result"], "white");
+        assert_eq!(act(&s, &org, &id, "end", json!({})).await.0, 200);
+        refused(
+            act(&s, &org, &id, "end", json!({})).await,
+            409,
+            "tournament.finished",
+            "ended",
+        );
+        refused(
+            act(&s, &a, &id, "withdraw", json!({})).await,
+            409,
+            "tournament.finished",
+            "withdraw",
+        );
+    }
+}
+
+/// Resigns the account's game `game` (its seat is the session's).
+async fn resign(s: &Server, who: &Session, game: &str) {
+    let path = format!("/api/games/{game}/actions");
+    let (st, v) = call(s, "POST", &path, who, Some(json!({"action": "resign"}))).await;
+    assert_eq!(st, 200, "resign {game}: {v}");
+}
+
+#[tokio::test]
+async fn a_swiss_of_twelve_accounts_and_bots_plays_four_rounds_to_its_table_and_exports() {
+    let _one = CLOCK.lock().await;
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let org = signup(&s, &uniq("org")).await;
+        let id = create(&s, &org, event(json!({"name": "Twelve", "rounds": 4}))).await;
+        // Eight accounts register; the organiser enters four bot levels.
+        let mut by_name: HashMap<String, Session> = HashMap::new();
+        for i in 0..8 {
+            let name = uniq(&format!("p{i}"));
+            let who = signup(&s, &name).await;
+            let (st, v) = act(&s, &who, &id, "join", json!({})).await;
+            assert_eq!(st, 200, "{v}");
+            by_name.insert(name, who);
+        }
+        for bot in ["random", "random", "easy", "easy"] {
+            let (st, v) = act(&s, &org, &id, "bots", json!({"bot": bot})).await;
+            assert_eq!(st, 200, "{v}");
+        }
+        let lobby_watcher = by_name.values().next().unwrap().clone();
+        let mut lobby = ws(&s, "/ws/lobby", &lobby_watcher).await;
+        assert_eq!(read(&s, &id).await["players"].as_array().unwrap().len(), 12);
+        let (st, v) = act(&s, &org, &id, "start", json!({})).await;
+        assert_eq!(st, 200, "{v}");
+        let mut met: HashSet<(i64, i64)> = HashSet::new();
+        for round in 1..=4i64 {
+            let v = wait_event(&s, &id, 60, |v| v["round"] == round).await;
+            let r = &v["rounds"][(round - 1) as usize];
+            assert_eq!(r["bye"], Value::Null, "twelve players: no bye");
+            let pairings = r["pairings"].as_array().unwrap().clone();
+            assert_eq!(pairings.len(), 6, "{r}");
+            for p in &pairings {
+                let (b, w) = (
+                    p["black_id"].as_i64().unwrap(),
+                    p["white_id"].as_i64().unwrap(),
+                );
+                assert!(
+                    met.insert((b.min(w), b.max(w))),
+                    "no rematch in four rounds: {r}"
+                );
+                let game = p["game"].as_str().unwrap();
+                // Between two accounts the lower name resigns; an account resigns to a bot; two
+                // bots play it out.
+                let black = by_name.get(p["black"].as_str().unwrap());
+                let white = by_name.get(p["white"].as_str().unwrap());
+                match (black, white) {
+                    (Some(bs), Some(ws_)) => {
+                        let loser = if p["black"].as_str() < p["white"].as_str() {
+                            bs
+                        } else {
+                            ws_
+                        };
+                        resign(&s, loser, game).await;
+                    }
+                    (Some(x), None) | (None, Some(x)) => resign(&s, x, game).await,
+                    (None, None) => {}
+                }
+            }
+            for p in &pairings {
+                s.wait_for(p["game"].as_str().unwrap(), 120, |g| {
+                    g["status"] == "finished"
+                })
+                .await;
+            }
+        }
+        let v = wait_event(&s, &id, 60, |v| v["status"] == "finished").await;
+        // Every board has its result; the table is the sum of them, with SOS by hand.
+        let mut score: HashMap<i64, f64> = HashMap::new();
+        let mut opponents: HashMap<i64, Vec<i64>> = HashMap::new();
+        for r in v["rounds"].as_array().unwrap() {
+            for p in r["pairings"].as_array().unwrap() {
+                let (b, w) = (
+                    p["black_id"].as_i64().unwrap(),
+                    p["white_id"].as_i64().unwrap(),
+                );
+                let (pb, pw) = match p["result"].as_str().unwrap() {
+                    "black" => (1.0, 0.0),
+                    "white" => (0.0, 1.0),
+                    "jigo" => (0.5, 0.5),
+                    x => panic!("a played board's result: {x} in {v}"),
+                };
+                *score.entry(b).or_default() += pb;
+                *score.entry(w).or_default() += pw;
+                opponents.entry(b).or_default().push(w);
+                opponents.entry(w).or_default().push(b);
+                let (bn, wn) = (p["black"].as_str().unwrap(), p["white"].as_str().unwrap());
+                if by_name.contains_key(bn) && by_name.contains_key(wn) {
+                    let winner = if bn < wn { wn } else { bn };
+                    assert_eq!(
+                        p["result"],
+                        if winner == bn { "black" } else { "white" },
+                        "{p}"
+                    );
+                }
+            }
+        }
+        let table = v["standings"].as_array().unwrap();
+        assert_eq!(table.len(), 12);
+        let total: f64 = table.iter().map(|r| r["score"].as_f64().unwrap()).sum();
+        assert_eq!(total, 24.0, "24 games, a point each: {v}");
+        let mut last = f64::INFINITY;
+        for (i, row) in table.iter().enumerate() {
+            assert_eq!(row["place"], i + 1);
+            let me = row["player"].as_i64().unwrap();
+            let mine = row["score"].as_f64().unwrap();
+            assert!(mine <= last, "ordered by score: {v}");
+            last = mine;
+            assert_eq!(mine, score[&me], "{row}");
+            let sos: f64 = opponents[&me].iter().map(|o| score[o]).sum();
+            assert_eq!(row["sos"].as_f64().unwrap(), sos, "SOS by hand: {row}");
+            assert_eq!(row["crosstable"].as_array().unwrap().len(), 4);
+        }
+        // The exports: one CSV line a player, and the EGF file names everyone.
+        let (st, csv) = get(&s, &format!("/api/tournaments/{id}/export.csv"), &org).await;
+        assert_eq!(st, 200);
+        let csv = csv.as_str().unwrap().to_string();
+        assert!(
+            csv.starts_with("place,name,rank,score,sos,sosos,sodos,round 1"),
+            "{csv}"
+        );
+        assert_eq!(csv.lines().count(), 13, "{csv}");
+        let (st, egf) = get(&s, &format!("/api/tournaments/{id}/export.egf"), &org).await;
+        assert_eq!(st, 200);
+        let egf = egf.as_str().unwrap().to_string();
+        assert!(egf.contains("Twelve"), "{egf}");
+        for name in by_name.keys() {
+            assert!(
+                egf.contains(name.as_str()) && csv.contains(name.as_str()),
+                "{name}: {egf}"
+            );
+        }
+        // The lobby's socket heard the standings, the last of them final.
+        loop {
+            let m = next_of(&mut lobby, "tournament", 30).await;
+            if m["id"] == json!(id) && m["status"] == "finished" {
+                assert_eq!(m["standings"], v["standings"]);
+                break;
+            }
+        }
+        let (_, list) = s.get("/api/tournaments").await;
+        assert!(list["finished"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == json!(id)));
+    }
+}
+
+#[tokio::test]
+async fn an_event_starts_by_itself_at_its_time_and_a_no_show_loses() {
+    let _one = CLOCK.lock().await;
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let org = signup(&s, &uniq("org")).await;
+        let now = baduk_server::store::time::now_ms();
+        let id = create(
+            &s,
+            &org,
+            json!({"name": "Nine", "format": "swiss", "rounds": 1, "game": "go", "size": 9,
+                "clock": "fischer:3600:10", "starts_at": now + 3_600_000, "no_show_minutes": 5}),
+        )
+        .await;
+        let (a, b) = (signup(&s, &uniq("na")).await, signup(&s, &uniq("nb")).await);
+        for who in [&a, &b] {
+            assert_eq!(act(&s, who, &id, "join", json!({})).await.0, 200);
+        }
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert_eq!(read(&s, &id).await["status"], "upcoming");
+        advance_test_clock(3_600_000 + 1000);
+        let v = wait_event(&s, &id, 20, |v| v["status"] == "running").await;
+        let p = &v["rounds"][0]["pairings"][0];
+        assert!(p["game"].is_string() && p["result"].is_null(), "{p}");
+        // Nobody moves: after the wait Black (who never moved) loses.
+        advance_test_clock(5 * 60_000 + 1000);
+        let v = wait_event(&s, &id, 20, |v| v["status"] == "finished").await;
+        let p = &v["rounds"][0]["pairings"][0];
+        assert_eq!(p["result"], "white", "{v}");
+        assert_eq!(p["set_by"], "no-show", "{v}");
+    }
+}
