@@ -8,7 +8,8 @@
 //! white in even rounds. Everyone meets everyone once, and each player's whites and blacks
 //! differ by at most one.
 
-use crate::{Pairing, PlayerId, RoundPairings};
+use crate::standings::Standings;
+use crate::{History, Pairing, Player, PlayerId, RoundPairings, TieBreak};
 use baduk_rng::Rng;
 
 /// A round robin's players in Berger order.
@@ -87,5 +88,24 @@ impl RoundRobin {
             }
         }
         Some(out)
+    }
+
+    /// The standings of `players` after `history`: points (a bye scores nothing: everyone of an
+    /// odd field has one), then SODOS, the tie-break that means something when everyone meets
+    /// everyone (SOS and SOSOS are listed too).
+    pub fn standings(&self, players: &[Player], history: &History) -> Standings {
+        Standings::compute(
+            players,
+            history,
+            |_| 0.0,
+            0.0,
+            "Score",
+            &[
+                TieBreak::Score,
+                TieBreak::Sodos,
+                TieBreak::Sos,
+                TieBreak::Sosos,
+            ],
+        )
     }
 }

@@ -82,3 +82,49 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn standings_order_by_points_then_sodos() {
+    use baduk_pairing::{History, Outcome, Player};
+    let players: Vec<Player> = (1..=4)
+        .map(|id| Player {
+            id,
+            rating: 1500.0,
+            rank: "1d".parse().unwrap(),
+        })
+        .collect();
+    let rr = RoundRobin::new(vec![1, 2, 3, 4]);
+    let mut history = History::default();
+    // 1 beats 2 and 3, loses to 4; 2 beats 3 and 4; 3 beats 4: 1 and 2 on 2 points,
+    // 3 on 1, 4 on 1. SODOS: 1 beat 2 (2) and 3 (1) = 3; 2 beat 3 (1) and 4 (1) = 2.
+    let beats = |a: PlayerId, b: PlayerId| (a, b);
+    let wins = [
+        beats(1, 2),
+        beats(1, 3),
+        beats(4, 1),
+        beats(2, 3),
+        beats(2, 4),
+        beats(3, 4),
+    ];
+    for r in 1..=rr.rounds() {
+        let round = rr.round(r).unwrap().finish(|p| {
+            if wins.contains(&(p.black, p.white)) {
+                Outcome::BlackWins
+            } else {
+                Outcome::WhiteWins
+            }
+        });
+        history.rounds.push(round);
+    }
+    let st = rr.standings(&players, &history);
+    let table: Vec<(PlayerId, f64, f64)> = st
+        .rows
+        .iter()
+        .map(|r| (r.player.id, r.score, r.sodos))
+        .collect();
+    // 3 and 4 on 1 point: 3 beat 4 (1 point) = 1, 4 beat 1 (2 points) = 2.
+    assert_eq!(
+        table,
+        vec![(1, 2.0, 3.0), (2, 2.0, 2.0), (4, 1.0, 2.0), (3, 1.0, 1.0)]
+    );
+}
