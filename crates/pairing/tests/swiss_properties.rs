@@ -122,7 +122,7 @@ fn pairable(left: &[PlayerId], lv: &Level) -> bool {
 
 /// Whether the field, with a bye when odd, can be paired under `lv`.
 fn field_pairable(ids: &[PlayerId], lv: &Level) -> bool {
-    if ids.len() % 2 == 0 {
+    if ids.len().is_multiple_of(2) {
         return pairable(ids, lv);
     }
     ids.iter().any(|&b| {
@@ -236,7 +236,7 @@ fn check_round(
             }
             left.retain(|&x| x != top && x != other);
         }
-    } else if n % 2 == 0 && history.rounds.len() < n / 2 {
+    } else if n.is_multiple_of(2) && history.rounds.len() < n / 2 {
         prop_assert!(!rematch, "rematch in a field where one is always avoidable");
     }
     Ok(())
