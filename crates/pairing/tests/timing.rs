@@ -1,7 +1,9 @@
 //! Prints how long pairing 500 players takes (Swiss, McMahon, arena); asserts only that the
 //! pairings are whole, never a time. Run with `--nocapture` to see the figures.
 
-use baduk_pairing::{Arena, History, McMahon, Outcome, Player, PlayerId, Rank, Swiss};
+use baduk_pairing::{
+    Arena, HandicapRule, History, McMahon, Outcome, Player, PlayerId, Rank, RoundPairings, Swiss,
+};
 use baduk_rng::Rng;
 use std::time::Instant;
 
@@ -24,34 +26,31 @@ fn outcome(rng: &mut Rng) -> Outcome {
     }
 }
 
+/// Pairs six rounds with `pair`, random results between them, printing each round's time.
+fn time_rounds(name: &str, pair: impl Fn(&History) -> RoundPairings, rng: &mut Rng) {
+    let mut history = History::default();
+    for round in 1..=6 {
+        let t = Instant::now();
+        let paired = pair(&history);
+        let took = t.elapsed();
+        assert_eq!(paired.pairings.len(), 250);
+        println!("{name} 500 players, round {round}: {took:?}");
+        history.rounds.push(paired.finish(|_| outcome(rng)));
+    }
+}
+
 #[test]
 fn pairing_500_players_prints_its_time() {
     let players = field(500, 1);
     let mut rng = Rng::new(2);
     let swiss = Swiss::default();
-    let mut history = History::default();
-    for round in 1..=6 {
-        let t = Instant::now();
-        let paired = swiss.pair(&players, &history);
-        let took = t.elapsed();
-        assert_eq!(paired.pairings.len(), 250);
-        println!("swiss 500 players, round {round}: {took:?}");
-        history.rounds.push(paired.finish(|_| outcome(&mut rng)));
-    }
+    time_rounds("swiss", |h| swiss.pair(&players, h), &mut rng);
     let mut mm = McMahon::new("3d".parse().unwrap(), "20k".parse().unwrap());
-    mm.handicap = Some(baduk_pairing::HandicapRule {
+    mm.handicap = Some(HandicapRule {
         reduction: 1,
         max: 9,
     });
-    let mut history = History::default();
-    for round in 1..=6 {
-        let t = Instant::now();
-        let paired = mm.pair(&players, &history);
-        let took = t.elapsed();
-        assert_eq!(paired.pairings.len(), 250);
-        println!("mcmahon 500 players, round {round}: {took:?}");
-        history.rounds.push(paired.finish(|_| outcome(&mut rng)));
-    }
+    time_rounds("mcmahon", |h| mm.pair(&players, h), &mut rng);
 }
 
 #[test]
