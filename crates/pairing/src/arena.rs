@@ -3,10 +3,12 @@
 //!
 //! A player who joins, or finishes a game, goes to the waiting pool and is paired at once with
 //! the waiting player nearest in points, then in rating — never the opponent of their last
-//! game while another player waits (with nobody else waiting, they meet again). A win is worth
+//! game while another player waits, nor while another is still playing (who will be free soon);
+//! when the two are all that is left in play, they meet again. A win is worth
 //! 2 points, a jigo 1, a loss or an unplayed game 0; after two wins in a row every further win
 //! counts double (the player is "on fire") until a game that is not a win. Colours: the player
-//! with fewer blacks over their arena games takes black, a seeded coin decides a tie. No pairing
+//! with fewer blacks over their arena games takes black, then the one who had white last, then
+//! a seeded coin decides. No pairing
 //! is made at or after the end; a game that finishes after it still counts.
 
 use crate::{Game, Outcome, Pairing, Player, PlayerId};
@@ -28,6 +30,8 @@ pub struct ArenaRow {
     pub colour_balance: i32,
     /// The last game's opponent.
     pub last_opponent: Option<PlayerId>,
+    /// Whether the last game was with black.
+    pub last_black: Option<bool>,
     /// Each game's points, first first (a doubled win shows as 4).
     pub results: Vec<u32>,
 }
@@ -79,6 +83,7 @@ impl Arena {
             games: 0,
             colour_balance: 0,
             last_opponent: None,
+            last_black: None,
             results: Vec::new(),
         });
         if self.waiting(player.id) || self.game_of(player.id).is_some() {
@@ -123,6 +128,7 @@ impl Arena {
             row.results.push(got);
             row.games += 1;
             row.last_opponent = Some(opp);
+            row.last_black = Some(id == game.black);
             row.colour_balance += if id == game.black { 1 } else { -1 };
         }
         self.pool.push(game.black);
@@ -185,7 +191,24 @@ impl Arena {
                 .copied()
                 .filter(|q| me.last_opponent != Some(q.player.id) && q.last_opponent != Some(id))
                 .collect();
-            let candidates = if fresh.is_empty() { others } else { fresh };
+            // The last opponent only when nobody else waits or plays.
+            let candidates = if !fresh.is_empty() {
+                fresh
+            } else if self.playing.is_empty() {
+                // Rather someone whose own last opponent was me than my last opponent.
+                let not_mine: Vec<&ArenaRow> = others
+                    .iter()
+                    .copied()
+                    .filter(|q| me.last_opponent != Some(q.player.id))
+                    .collect();
+                if not_mine.is_empty() {
+                    others
+                } else {
+                    not_mine
+                }
+            } else {
+                Vec::new()
+            };
             let Some(best) = candidates.into_iter().min_by(|a, b| {
                 let (da, db) = (distance(a), distance(b));
                 da.0.cmp(&db.0)
@@ -198,6 +221,9 @@ impl Arena {
             let (mb, ob) = (me.colour_balance, best.colour_balance);
             let me_black = if mb != ob {
                 mb < ob
+            } else if me.last_black != best.last_black {
+                // Whoever had white last (or has not played) takes black.
+                me.last_black != Some(true)
             } else {
                 self.rng.below(2) == 0
             };

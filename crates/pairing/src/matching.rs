@@ -206,7 +206,7 @@ pub(crate) fn pair_greedy(
     order: &[usize],
     prefs: impl Fn(usize) -> Vec<usize>,
 ) -> (Vec<(usize, usize)>, usize) {
-    debug_assert!(n % 2 == 0);
+    debug_assert!(n.is_multiple_of(2));
     for level in 0..levels {
         let mut m = Matcher::new(n, |i, j| edge(level, i, j));
         if !m.perfect() {

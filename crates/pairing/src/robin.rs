@@ -8,7 +8,8 @@
 //! white in even rounds. Everyone meets everyone once, and each player's whites and blacks
 //! differ by at most one.
 
-use crate::{Pairing, PlayerId, RoundPairings};
+use crate::standings::Standings;
+use crate::{History, Pairing, Player, PlayerId, RoundPairings, TieBreak};
 use baduk_rng::Rng;
 
 /// A round robin's players in Berger order.
@@ -22,7 +23,7 @@ pub struct RoundRobin {
 
 /// One game of a Berger table by numbers from 1: (white, black).
 pub fn berger_round(m: usize, round: usize) -> Vec<(usize, usize)> {
-    debug_assert!(m % 2 == 0 && m >= 2 && (1..m).contains(&round));
+    debug_assert!(m.is_multiple_of(2) && m >= 2 && (1..m).contains(&round));
     let k = m - 1;
     let target = (round + 1) % k;
     let mut games = Vec::with_capacity(m / 2);
@@ -30,7 +31,11 @@ pub fn berger_round(m: usize, round: usize) -> Vec<(usize, usize)> {
     let i = (1..m)
         .find(|&i| (2 * i) % k == target)
         .expect("one i meets m");
-    games.push(if round % 2 == 0 { (m, i) } else { (i, m) });
+    games.push(if round.is_multiple_of(2) {
+        (m, i)
+    } else {
+        (i, m)
+    });
     for a in 1..m {
         for b in a + 1..m {
             if (a + b) % k == target {
@@ -87,5 +92,24 @@ impl RoundRobin {
             }
         }
         Some(out)
+    }
+
+    /// The standings of `players` after `history`: points (a bye scores nothing: everyone of an
+    /// odd field has one), then SODOS, the tie-break that means something when everyone meets
+    /// everyone (SOS and SOSOS are listed too).
+    pub fn standings(&self, players: &[Player], history: &History) -> Standings {
+        Standings::compute(
+            players,
+            history,
+            |_| 0.0,
+            0.0,
+            "Score",
+            &[
+                TieBreak::Score,
+                TieBreak::Sodos,
+                TieBreak::Sos,
+                TieBreak::Sosos,
+            ],
+        )
     }
 }
