@@ -593,3 +593,158 @@ async fn an_event_starts_by_itself_at_its_time_and_a_no_show_loses() {
         assert_eq!(p["set_by"], "no-show", "{v}");
     }
 }
+
+/// Plays the current round of event `id`: the account of the lower name resigns to another
+/// account, an account resigns to a bot; then waits for the next round (or the end).
+async fn play_round(s: &Server, id: &str, players: &HashMap<String, Session>, round: i64) {
+    let v = wait_event(s, id, 60, |v| v["round"] == round).await;
+    let r = &v["rounds"][(round - 1) as usize];
+    for p in r["pairings"].as_array().unwrap() {
+        let game = p["game"].as_str().unwrap();
+        let black = players.get(p["black"].as_str().unwrap());
+        let white = players.get(p["white"].as_str().unwrap());
+        match (black, white) {
+            (Some(b), Some(w)) => {
+                let loser = if p["black"].as_str() < p["white"].as_str() {
+                    b
+                } else {
+                    w
+                };
+                resign(s, loser, game).await;
+            }
+            (Some(x), None) | (None, Some(x)) => resign(s, x, game).await,
+            (None, None) => {}
+        }
+        s.wait_for(game, 120, |g| g["status"] == "finished").await;
+    }
+}
+
+#[tokio::test]
+async fn a_round_robin_meets_everyone_once_with_one_bye_each() {
+    let _one = CLOCK.lock().await;
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let org = signup(&s, &uniq("org")).await;
+        let id = create(
+            &s,
+            &org,
+            event(json!({"name": "Robin", "format": "round-robin"})),
+        )
+        .await;
+        let mut players = HashMap::new();
+        for i in 0..3 {
+            let name = uniq(&format!("r{i}"));
+            let who = signup(&s, &name).await;
+            assert_eq!(act(&s, &who, &id, "join", json!({})).await.0, 200);
+            players.insert(name, who);
+        }
+        let (st, v) = act(&s, &org, &id, "start", json!({})).await;
+        assert_eq!(st, 200, "{v}");
+        assert_eq!(v["tournament"]["total_rounds"], 3, "{v}");
+        // A round robin takes nobody once started.
+        refused(
+            act(&s, &org, &id, "bots", json!({"bot": "random"})).await,
+            409,
+            "tournament.started",
+            "late bot",
+        );
+        for round in 1..=3 {
+            play_round(&s, &id, &players, round).await;
+        }
+        let v = wait_event(&s, &id, 60, |v| v["status"] == "finished").await;
+        let mut met = HashSet::new();
+        let mut byes = Vec::new();
+        for r in v["rounds"].as_array().unwrap() {
+            let p = &r["pairings"][0];
+            assert_eq!(r["pairings"].as_array().unwrap().len(), 1);
+            let (b, w) = (
+                p["black_id"].as_i64().unwrap(),
+                p["white_id"].as_i64().unwrap(),
+            );
+            assert!(met.insert((b.min(w), b.max(w))), "{v}");
+            byes.push(r["bye"].as_str().unwrap().to_string());
+        }
+        byes.sort();
+        byes.dedup();
+        assert_eq!(
+            (met.len(), byes.len()),
+            (3, 3),
+            "everyone met once, one bye each: {v}"
+        );
+        // A bye scores nothing in a round robin; the highest name won both its games.
+        let top = players.keys().max().unwrap();
+        assert_eq!(v["standings"][0]["name"], json!(top), "{v}");
+        assert_eq!(v["standings"][0]["score"], 2.0, "{v}");
+    }
+}
+
+#[tokio::test]
+async fn a_mcmahon_starts_each_player_from_their_rank_between_floor_and_bar() {
+    let _one = CLOCK.lock().await;
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let org = signup(&s, &uniq("org")).await;
+        let id = create(
+            &s,
+            &org,
+            event(json!({"name": "MM", "format": "mcmahon", "rounds": 1, "bar": "10k", "floor": "20k"})),
+        )
+        .await;
+        let mut players = HashMap::new();
+        for i in 0..2 {
+            let name = uniq(&format!("m{i}"));
+            let who = signup(&s, &name).await;
+            assert_eq!(act(&s, &who, &id, "join", json!({})).await.0, 200);
+            players.insert(name, who);
+        }
+        // Wall Go's random bot (rated 630: 15k) and sedol (2325: 3d).
+        for bot in ["random", "sedol"] {
+            assert_eq!(act(&s, &org, &id, "bots", json!({"bot": bot})).await.0, 200);
+        }
+        let v = read(&s, &id).await;
+        let ranks: Vec<&str> = v["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["rank"].as_str().unwrap())
+            .collect();
+        assert_eq!(ranks, ["6k", "6k", "15k", "3d"], "{v}");
+        assert_eq!(act(&s, &org, &id, "start", json!({})).await.0, 200);
+        // Before any result: 6k and 3d start at the bar (10k = 20), 15k at its own 15.
+        let v = read(&s, &id).await;
+        let start: HashMap<String, f64> = v["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["rank"].as_str().unwrap().to_string(),
+                    r["score"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            (start["6k"], start["3d"], start["15k"]),
+            (20.0, 20.0, 15.0),
+            "{v}"
+        );
+        play_round(&s, &id, &players, 1).await;
+        let v = wait_event(&s, &id, 60, |v| v["status"] == "finished").await;
+        for row in v["standings"].as_array().unwrap() {
+            let base = if row["rank"] == "15k" { 15.0 } else { 20.0 };
+            let won = v["rounds"][0]["pairings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| {
+                    (p["result"] == "black" && p["black_id"] == row["player"])
+                        || (p["result"] == "white" && p["white_id"] == row["player"])
+                });
+            assert_eq!(
+                row["score"].as_f64().unwrap(),
+                base + won as i64 as f64,
+                "{row}"
+            );
+        }
+    }
+}

@@ -140,10 +140,10 @@ pub fn standings(
         .map(pairing_player)
         .collect();
     let h = history(boards, t.round, komi_of(&t.settings));
-    let s = if t.format == "mcmahon" {
-        mcmahon(t).standings(&players, &h)
-    } else {
-        swiss(t).standings(&players, &h)
+    let s = match t.format.as_str() {
+        "mcmahon" => mcmahon(t).standings(&players, &h),
+        "round-robin" => robin(entrants, boards).standings(&players, &h),
+        _ => swiss(t).standings(&players, &h),
     };
     let people = entrants
         .iter()
