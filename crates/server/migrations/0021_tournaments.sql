@@ -3,7 +3,8 @@
 -- each round as paired (`white` NULL: the bye). `round` counts the rounds paired so far: a
 -- round is started by the one process whose `UPDATE … WHERE round = n` wins. A board's `result`
 -- is `black`, `white`, `jigo` or `unplayed` once known; `set_by` names who set it by hand (an
--- account id) or `no-show`.
+-- account id) or `no-show`; `ended_at` when it became known (an arena replays its games in that
+-- order). An arena's boards all sit in round 1.
 CREATE TABLE tournaments (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -47,6 +48,7 @@ CREATE TABLE tournament_games (
     result TEXT,
     set_by TEXT,
     created_at BIGINT NOT NULL,
+    ended_at BIGINT,
     PRIMARY KEY (tournament_id, round, board)
 );
 CREATE INDEX tournament_games_by_game ON tournament_games (game_id);

@@ -1,6 +1,7 @@
 //! Tournaments over HTTP on SQLite and PostgreSQL: bad input refused with a code and nothing
 //! stored changed, a whole Swiss of twelve players (accounts and bot levels) with its
-//! standings and exports, an event that starts by itself at its time, and a no-show.
+//! standings and exports, a round robin, a McMahon's start scores, an arena of ten minutes on
+//! the test clock, an event that starts by itself at its time, and a no-show.
 //! The test clock is process-wide: the tests here run one at a time.
 
 mod common;
@@ -185,12 +186,6 @@ async fn a_bad_event_is_refused_with_a_code_and_nothing_is_stored() {
             400,
             "tournament.bot",
             "level",
-        );
-        refused(
-            post(event(json!({"format": "arena", "minutes": 10}))).await,
-            422,
-            "tournament.format_unavailable",
-            "arena",
         );
         refused(
             post(event(json!({"format": "arena"}))).await,
@@ -746,5 +741,146 @@ async fn a_mcmahon_starts_each_player_from_their_rank_between_floor_and_bar() {
                 "{row}"
             );
         }
+    }
+}
+
+/// Resigns every open game of event `id` that an account of `players` sits in; the event.
+async fn resign_open(s: &Server, id: &str, players: &HashMap<String, Session>) -> Value {
+    let v = read(s, id).await;
+    for r in v["rounds"].as_array().unwrap() {
+        for p in r["pairings"].as_array().unwrap() {
+            if !p["result"].is_null() {
+                continue;
+            }
+            let Some(game) = p["game"].as_str() else {
+                continue;
+            };
+            for side in ["black", "white"] {
+                if let Some(who) = players.get(p[side].as_str().unwrap()) {
+                    let path = format!("/api/games/{game}/actions");
+                    // A game that ended meanwhile refuses: its result comes anyway.
+                    let _ = call(s, "POST", &path, who, Some(json!({"action": "resign"}))).await;
+                }
+            }
+        }
+    }
+    v
+}
+
+#[tokio::test]
+async fn an_arena_of_ten_minutes_pairs_players_again_as_their_games_end() {
+    let _one = CLOCK.lock().await;
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let org = signup(&s, &uniq("org")).await;
+        let id = create(
+            &s,
+            &org,
+            event(
+                json!({"name": "Arena", "format": "arena", "minutes": 10, "no_show_minutes": 60}),
+            ),
+        )
+        .await;
+        let mut players = HashMap::new();
+        for i in 0..2 {
+            let name = uniq(&format!("a{i}"));
+            let who = signup(&s, &name).await;
+            assert_eq!(act(&s, &who, &id, "join", json!({})).await.0, 200);
+            players.insert(name, who);
+        }
+        for _ in 0..4 {
+            assert_eq!(
+                act(&s, &org, &id, "bots", json!({"bot": "random"})).await.0,
+                200
+            );
+        }
+        let (st, v) = act(&s, &org, &id, "start", json!({})).await;
+        assert_eq!(st, 200, "{v}");
+        assert_eq!(
+            v["tournament"]["rounds"][0]["pairings"]
+                .as_array()
+                .unwrap()
+                .len(),
+            3,
+            "{v}"
+        );
+        // Games end (accounts resign, bots play out) and their players are paired again.
+        let end = std::time::Instant::now() + Duration::from_secs(120);
+        loop {
+            let v = resign_open(&s, &id, &players).await;
+            let known = v["rounds"][0]["pairings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|p| !p["result"].is_null())
+                .count();
+            if known >= 12 {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < end,
+                "twelve results in 120 s: {v}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        // Ten minutes pass: no pairing after the end; the games in play finish it.
+        advance_test_clock(10 * 60_000 + 1000);
+        let end = std::time::Instant::now() + Duration::from_secs(120);
+        let v = loop {
+            let v = resign_open(&s, &id, &players).await;
+            if v["status"] == "finished" {
+                break v;
+            }
+            assert!(std::time::Instant::now() < end, "the arena ends: {v}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        let boards = v["rounds"][0]["pairings"].as_array().unwrap().clone();
+        assert!(boards.iter().all(|p| !p["result"].is_null()), "{v}");
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        let again = read(&s, &id).await;
+        assert_eq!(
+            again["rounds"][0]["pairings"].as_array().unwrap().len(),
+            boards.len()
+        );
+        // The table: 2 a win, 1 a jigo, 4 a win after two wins in a row; accounts always lost.
+        let table = v["standings"].as_array().unwrap();
+        assert_eq!(table.len(), 6);
+        let games: u64 = table.iter().map(|r| r["games"].as_u64().unwrap()).sum();
+        assert_eq!(games as usize, 2 * boards.len(), "{v}");
+        for row in table {
+            let results: Vec<u64> = row["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect();
+            assert_eq!(
+                row["score"].as_u64().unwrap(),
+                results.iter().sum::<u64>(),
+                "{row}"
+            );
+            for (i, &r) in results.iter().enumerate() {
+                let fire = i >= 2 && results[i - 2] >= 2 && results[i - 1] >= 2;
+                let want: &[u64] = if fire { &[0, 1, 4] } else { &[0, 1, 2] };
+                assert!(want.contains(&r), "streaks double: {row}");
+            }
+        }
+        // An account resigned every game against a bot.
+        for p in &boards {
+            let acc = |side: &str| players.contains_key(p[side].as_str().unwrap());
+            if acc("black") != acc("white") {
+                let bot = if acc("black") { "white" } else { "black" };
+                assert_eq!(p["result"], bot, "{p}");
+            }
+        }
+        let (st, csv) = get(&s, &format!("/api/tournaments/{id}/export.csv"), &org).await;
+        assert_eq!(st, 200);
+        assert_eq!(csv.as_str().unwrap().lines().count(), 7, "{csv}");
+        refused(
+            get(&s, &format!("/api/tournaments/{id}/export.egf"), &org).await,
+            409,
+            "tournament.egf_arena",
+            "an arena's EGF",
+        );
     }
 }

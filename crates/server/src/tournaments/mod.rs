@@ -8,6 +8,7 @@
 //! May use: `challenges`, `mail`, `review`, `players`, `cluster`, `state`, `config`, `game`,
 //! `store`, `net` (below it). Never `http` or `botapi` (`tests/layout.rs` keeps it so).
 
+pub mod arena;
 mod organiser;
 pub mod rounds;
 pub mod rows;
@@ -329,18 +330,10 @@ fn described(body: Map<String, Value>, organiser: &str, now: i64) -> Result<Tour
         })?,
         _ => 0,
     };
-    if format == "arena" {
-        if minutes.is_none() {
-            return Err(bad(
-                "tournament.minutes",
-                "minutes: an arena's length, 10 to 1440",
-            ));
-        }
-        return Err(refused(
-            422,
-            "tournament.format_unavailable",
-            "arena: not run by this server yet (swiss, mcmahon or round-robin)",
-            json!({"format": format}),
+    if format == "arena" && minutes.is_none() {
+        return Err(bad(
+            "tournament.minutes",
+            "minutes: an arena's length, 10 to 1440",
         ));
     }
     Ok(Tournament {
@@ -477,13 +470,14 @@ pub async fn to_json(st: &AppState, t: &Tournament) -> Result<Value, ActError> {
         }
         rounds.push(json!({"round": r, "pairings": pairings, "bye": bye}));
     }
-    let (s, people) = rounds::standings(t, &entrants, &boards);
+    let standings = rounds::standings_value(t, &entrants, &boards);
     let o = &t.options;
     let rank = |v: Option<i32>| v.and_then(Rank::from_value).map(|r| r.to_string());
     Ok(json!({
         "id": t.id, "name": t.name, "format": t.format, "status": t.status,
         "organiser": organiser, "starts_at": t.starts_at, "ended_at": t.ended_at,
         "total_rounds": t.rounds, "round": t.round, "minutes": t.minutes,
+        "ends_at": (t.format == "arena").then(|| arena::ends_at(t)),
         "settings": settings_json(&t.settings, t.rated),
         "options": {"rank_min": rank(o.rank_min), "rank_max": rank(o.rank_max),
             "handicap_by_rank": o.handicap, "bar": rank(o.bar), "floor": rank(o.floor),
@@ -491,7 +485,7 @@ pub async fn to_json(st: &AppState, t: &Tournament) -> Result<Value, ActError> {
             "no_show_minutes": o.no_show_ms / 60_000},
         "players": players,
         "rounds": rounds,
-        "standings": rounds::standings_json(&s, &people),
+        "standings": standings,
     }))
 }
 

@@ -47,6 +47,12 @@ async fn organised(st: &AppState, id: &str, who: &Identity) -> Result<Tournament
     Ok(t)
 }
 
+/// A round robin and an arena take nobody after their start (both are laid out, or replayed,
+/// from the field they started with).
+fn fixed_field(t: &Tournament) -> bool {
+    t.format == "round-robin" || t.format == "arena"
+}
+
 /// 409 `tournament.finished`.
 fn finished() -> ActError {
     refused(
@@ -63,7 +69,7 @@ async fn enter(st: &AppState, t: &Tournament, a: &Account, late: bool) -> Result
     let store = &st.hub.store;
     match (t.status.as_str(), late) {
         ("upcoming", _) => {}
-        ("running", true) if t.format != "round-robin" => {}
+        ("running", true) if !fixed_field(t) => {}
         ("finished", _) => return Err(finished()),
         _ => {
             return Err(refused(
@@ -273,13 +279,13 @@ pub(super) async fn add_bot(
     let level = checked_bot(&t.settings, &body_of(&body)?)?;
     match t.status.as_str() {
         "upcoming" => {}
-        "running" if t.format != "round-robin" => {}
+        "running" if !fixed_field(&t) => {}
         "finished" => return Err(finished()),
         _ => {
             return Err(refused(
                 409,
                 "tournament.started",
-                "a round robin takes no player after its start",
+                "a round robin or an arena takes no player after its start",
                 Value::Null,
             ))
         }
@@ -327,16 +333,26 @@ pub(super) async fn set_result(
             json!({"round": round, "board": board}),
         ));
     };
-    rows::set_result(
+    // An arena replays its games in the order their results came: a known one stays.
+    let arena = t.format == "arena";
+    if !rows::set_result(
         &st.hub.store,
         &id,
         b.round,
         b.board,
         result,
         Some(&who.account.id),
-        false,
+        arena,
     )
-    .await?;
+    .await?
+    {
+        return Err(refused(
+            409,
+            "tournament.result_known",
+            "an arena's game with a result keeps it",
+            json!({"round": b.round, "board": b.board}),
+        ));
+    }
     answer(&st, &id).await
 }
 
@@ -380,11 +396,16 @@ pub(super) async fn export_csv(
         rows::entrants(store, &id).await?,
         rows::boards(store, &id).await?,
     );
-    let (s, people) = rounds::standings(&t, &entrants, &boards);
+    let text = if t.format == "arena" {
+        super::arena::to_csv(&t, &entrants, &boards)
+    } else {
+        let (s, people) = rounds::standings(&t, &entrants, &boards);
+        s.to_csv(&people)
+    };
     Ok(download(
         "text/csv; charset=utf-8",
         format!("tournament-{id}.csv"),
-        s.to_csv(&people),
+        text,
     ))
 }
 
@@ -394,6 +415,14 @@ pub(super) async fn export_egf(
     Path(id): Path<String>,
 ) -> Result<Response, ActError> {
     let t = found(&st, &id).await?;
+    if t.format == "arena" {
+        return Err(refused(
+            409,
+            "tournament.egf_arena",
+            "an arena has no EGF results table (its games are not rounds): export.csv",
+            Value::Null,
+        ));
+    }
     let store = &st.hub.store;
     let (entrants, boards) = (
         rows::entrants(store, &id).await?,

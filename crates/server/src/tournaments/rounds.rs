@@ -34,7 +34,7 @@ pub fn pairing_player(en: &Entrant) -> Player {
 }
 
 /// A stored result as the pairing core reads it (None: still playing, or the bye).
-fn outcome(result: Option<&str>) -> Option<Outcome> {
+pub(super) fn outcome(result: Option<&str>) -> Option<Outcome> {
     match result? {
         "black" => Some(Outcome::BlackWins),
         "white" => Some(Outcome::WhiteWins),
@@ -122,7 +122,7 @@ fn played(b: &Board, seq: i64) -> bool {
 }
 
 /// The players who count in the table: those in, and everyone who was paired.
-fn field<'a>(entrants: &'a [Entrant], boards: &[Board]) -> Vec<&'a Entrant> {
+pub(super) fn field<'a>(entrants: &'a [Entrant], boards: &[Board]) -> Vec<&'a Entrant> {
     entrants
         .iter()
         .filter(|e| e.status == "in" || boards.iter().any(|b| played(b, e.seq)))
@@ -160,6 +160,15 @@ pub fn standings(
     (s, people)
 }
 
+/// The standings of any event as the API shows them (an arena's are its own).
+pub fn standings_value(t: &Tournament, entrants: &[Entrant], boards: &[Board]) -> Value {
+    if t.format == "arena" {
+        return super::arena::standings_json(t, entrants, boards);
+    }
+    let (s, people) = standings(t, entrants, boards);
+    standings_json(&s, &people)
+}
+
 /// The standings as the API shows them: `[{"place", "name", "rank", "score", "sos", "sosos",
 /// "sodos", "crosstable"}]`.
 pub fn standings_json(s: &Standings, people: &HashMap<PlayerId, Person>) -> Value {
@@ -179,7 +188,9 @@ pub fn standings_json(s: &Standings, people: &HashMap<PlayerId, Person>) -> Valu
 
 /// How many rounds event `t` has once it starts with `players` players.
 pub fn rounds_at_start(t: &Tournament, players: usize) -> i64 {
-    if t.format == "round-robin" {
+    if t.format == "arena" {
+        1
+    } else if t.format == "round-robin" {
         let n = players;
         if n < 2 {
             0
@@ -206,7 +217,7 @@ pub async fn start(st: &AppState, t: &Tournament) -> Result<bool, ActError> {
         return Ok(false);
     }
     let total = rounds_at_start(t, n);
-    if !rows::claim_start(store, &t.id, total).await? {
+    if !rows::claim_start(store, &t.id, total, now_ms()).await? {
         return Ok(false);
     }
     if let (true, Some(level)) = (fill, &t.options.fill_bot) {
@@ -216,7 +227,12 @@ pub async fn start(st: &AppState, t: &Tournament) -> Result<bool, ActError> {
     let t = rows::load(store, &t.id)
         .await?
         .ok_or_else(|| ActError::internal("a started event vanished"))?;
-    pair_round(st, &t).await?;
+    if t.format == "arena" {
+        rows::advance_round(store, &t.id, 0).await?;
+        super::arena::tick(st, &t).await?;
+    } else {
+        pair_round(st, &t).await?;
+    }
     Ok(true)
 }
 
@@ -242,16 +258,54 @@ async fn pair_round(st: &AppState, t: &Tournament) -> Result<(), ActError> {
     };
     let by_seq: HashMap<i64, &Entrant> = entrants.iter().map(|e| (e.seq, e)).collect();
     let now = now_ms();
+    let (mut paired, seats) = boards_of(round, 1, &rp.pairings, &by_seq, now);
+    if let Some(bye) = rp.bye {
+        paired.push(Board {
+            round,
+            board: paired.len() as i64 + 1,
+            black: bye as i64,
+            white: None,
+            handicap: 0,
+            game_id: None,
+            result: Some("bye".into()),
+            set_by: None,
+            created_at: now,
+            ended_at: None,
+        });
+    }
+    if !rows::insert_boards(store, &t.id, &paired).await? {
+        // Paired by another process; one that stopped before showing it is stood in for.
+        let now_stored = rows::boards(store, &t.id).await?;
+        let theirs: Vec<&Board> = now_stored.iter().filter(|b| b.round == round).collect();
+        if !theirs.is_empty() && theirs.iter().all(|b| b.created_at < now - STALE_MS) {
+            rows::advance_round(store, &t.id, t.round).await?;
+        }
+        return Ok(());
+    }
+    seat(st, t, &paired, &seats).await?;
+    rows::advance_round(store, &t.id, t.round).await?;
+    Ok(())
+}
+
+/// The boards of `pairings` in round `round`, numbered from `first`, and their players. A
+/// player who has withdrawn since (a round robin, an arena) loses without a game.
+pub(super) fn boards_of<'a>(
+    round: i64,
+    first: i64,
+    pairings: &[baduk_pairing::Pairing],
+    by_seq: &HashMap<i64, &'a Entrant>,
+    now: i64,
+) -> (Vec<Board>, Vec<[&'a Entrant; 2]>) {
     let mut paired = Vec::new();
     let mut seats = Vec::new();
-    for p in &rp.pairings {
+    for p in pairings {
         let (black, white) = (by_seq.get(&(p.black as i64)), by_seq.get(&(p.white as i64)));
         let (Some(black), Some(white)) = (black, white) else {
             continue;
         };
         let mut board = Board {
             round,
-            board: paired.len() as i64 + 1,
+            board: first + paired.len() as i64,
             black: black.seq,
             white: Some(white.seq),
             handicap: p.handicap as i64,
@@ -259,8 +313,8 @@ async fn pair_round(st: &AppState, t: &Tournament) -> Result<(), ActError> {
             result: None,
             set_by: None,
             created_at: now,
+            ended_at: None,
         };
-        // A round robin pairs players who have withdrawn since: the one still in wins.
         match (black.status == "in", white.status == "in") {
             (true, true) => board.game_id = Some(new_id()),
             (b, w) => {
@@ -278,42 +332,30 @@ async fn pair_round(st: &AppState, t: &Tournament) -> Result<(), ActError> {
         seats.push([*black, *white]);
         paired.push(board);
     }
-    if let Some(bye) = rp.bye {
-        paired.push(Board {
-            round,
-            board: paired.len() as i64 + 1,
-            black: bye as i64,
-            white: None,
-            handicap: 0,
-            game_id: None,
-            result: Some("bye".into()),
-            set_by: None,
-            created_at: now,
-        });
-    }
-    if !rows::insert_boards(store, &t.id, &paired).await? {
-        // Paired by another process; one that stopped before showing it is stood in for.
-        let stale = boards
-            .iter()
-            .filter(|b| b.round == round)
-            .all(|b| b.created_at < now - STALE_MS);
-        if stale && boards.iter().any(|b| b.round == round) {
-            rows::advance_round(store, &t.id, t.round).await?;
-        }
-        return Ok(());
-    }
-    for (board, players) in paired.iter().zip(&seats) {
+    (paired, seats)
+}
+
+/// Makes the games of stored boards and seats their players; a game that cannot be made
+/// leaves its board unplayed.
+pub(super) async fn seat(
+    st: &AppState,
+    t: &Tournament,
+    paired: &[Board],
+    seats: &[[&Entrant; 2]],
+) -> Result<(), ActError> {
+    for (board, players) in paired.iter().zip(seats) {
         let Some(game) = &board.game_id else { continue };
         if let Err(x) = make_game(st, t, board, *players, game).await {
             tracing::warn!(
-                "tournament {}: a game of round {round} not made: {}",
+                "tournament {}: a game of round {} not made: {}",
                 t.id,
+                board.round,
                 x.message
             );
             rows::set_result(
-                store,
+                &st.hub.store,
                 &t.id,
-                round,
+                board.round,
                 board.board,
                 "unplayed",
                 Some("server"),
@@ -322,7 +364,6 @@ async fn pair_round(st: &AppState, t: &Tournament) -> Result<(), ActError> {
             .await?;
         }
     }
-    rows::advance_round(store, &t.id, t.round).await?;
     Ok(())
 }
 
@@ -456,6 +497,20 @@ pub async fn tick(st: &AppState, id: &str) -> Result<Option<String>, ActError> {
     if t.status == "upcoming" && t.starts_at <= now_ms() {
         start(st, &t).await?;
         t = rows::load(store, id).await?.unwrap_or(t);
+    }
+    if t.status == "running" && t.format == "arena" && t.round > 0 {
+        let boards = rows::boards(store, id).await?;
+        collect(st, &t, &boards).await?;
+        super::arena::tick(st, &t).await?;
+        t = rows::load(store, id).await?.unwrap_or(t);
+        let boards = rows::boards(store, id).await?;
+        let known = boards.iter().filter(|b| b.result.is_some()).count();
+        return Ok(Some(format!(
+            "{}/{}/{}/{known}",
+            t.status,
+            t.round,
+            boards.len()
+        )));
     }
     // Round 0 of a running event: its starter is pairing round 1.
     if t.status == "running" && t.format != "arena" && t.round > 0 {

@@ -128,6 +128,8 @@ pub struct Board {
     pub set_by: Option<String>,
     /// When it was paired (ms).
     pub created_at: i64,
+    /// When its result became known (ms).
+    pub ended_at: Option<i64>,
 }
 
 const COLUMNS: &str = "id, name, organiser_id, format, rounds, minutes, starts_at, settings, \
@@ -328,14 +330,15 @@ fn board_of(r: &sqlx::any::AnyRow) -> Result<Board, ActError> {
         result: r.try_get(6).map_err(e)?,
         set_by: r.try_get(7).map_err(e)?,
         created_at: r.try_get(8).map_err(e)?,
+        ended_at: r.try_get(9).map_err(e)?,
     })
 }
 
 /// The boards of event `id`, by round and board.
 pub async fn boards(store: &Store, id: &str) -> Result<Vec<Board>, ActError> {
     let rows = sqlx::query(
-        "SELECT round, board, black, white, handicap, game_id, result, set_by, created_at \
-         FROM tournament_games WHERE tournament_id = $1 ORDER BY round, board",
+        "SELECT round, board, black, white, handicap, game_id, result, set_by, created_at, \
+         ended_at FROM tournament_games WHERE tournament_id = $1 ORDER BY round, board",
     )
     .bind(id)
     .fetch_all(&store.pool)
@@ -345,14 +348,15 @@ pub async fn boards(store: &Store, id: &str) -> Result<Vec<Board>, ActError> {
 }
 
 /// Starts event `id` (from `upcoming`, with `rounds` rounds): true for the one process whose
-/// claim wins; its round stays 0 until round 1 is paired.
-pub async fn claim_start(store: &Store, id: &str, rounds: i64) -> Result<bool, ActError> {
+/// claim wins; its round stays 0 until round 1 is paired, and `starts_at` becomes `now`.
+pub async fn claim_start(store: &Store, id: &str, rounds: i64, now: i64) -> Result<bool, ActError> {
     let done = sqlx::query(
-        "UPDATE tournaments SET status = 'running', rounds = $2 \
+        "UPDATE tournaments SET status = 'running', rounds = $2, starts_at = $3 \
          WHERE id = $1 AND status = 'upcoming'",
     )
     .bind(id)
     .bind(rounds)
+    .bind(now)
     .execute(&store.writer)
     .await
     .map_err(e)?;
@@ -420,7 +424,7 @@ pub async fn set_result(
 ) -> Result<bool, ActError> {
     let open = if only_open { " AND result IS NULL" } else { "" };
     let done = sqlx::query(&format!(
-        "UPDATE tournament_games SET result = $4, set_by = $5 \
+        "UPDATE tournament_games SET result = $4, set_by = $5, ended_at = $6 \
          WHERE tournament_id = $1 AND round = $2 AND board = $3{open}"
     ))
     .bind(id)
@@ -428,6 +432,7 @@ pub async fn set_result(
     .bind(board)
     .bind(result)
     .bind(set_by)
+    .bind(crate::game::hub::now_ms())
     .execute(&store.writer)
     .await
     .map_err(e)?;
