@@ -54,6 +54,30 @@ async fn act(s: &Server, who: &Session, id: &str, what: &str, body: Value) -> (u
     .await
 }
 
+/// `n` new accounts named from `prefix`, each registered in event `id`, by name.
+async fn register(s: &Server, id: &str, prefix: &str, n: usize) -> HashMap<String, Session> {
+    let mut out = HashMap::new();
+    for i in 0..n {
+        let name = uniq(&format!("{prefix}{i}"));
+        let who = signup(s, &name).await;
+        let (st, v) = act(s, &who, id, "join", json!({})).await;
+        assert_eq!(st, 200, "{v}");
+        out.insert(name, who);
+    }
+    out
+}
+
+/// Asserts that `who`'s `POST …/{what}` (no body) is refused with `status` and `code`.
+async fn refuses(s: &Server, who: &Session, id: &str, what: &str, status: u16, code: &str) {
+    refused(act(s, who, id, what, json!({})).await, status, code, what);
+}
+
+/// `who` sets the result of board 1 of `round`.
+async fn adjudge(s: &Server, who: &Session, id: &str, round: i64, result: &str) -> (u16, Value) {
+    let body = json!({"round": round, "board": 1, "result": result});
+    act(s, who, id, "result", body).await
+}
+
 /// The event as anyone reads it.
 async fn read(s: &Server, id: &str) -> Value {
     let (st, v) = s.get(&format!("/api/tournaments/{id}")).await;
@@ -242,50 +266,20 @@ async fn registration_limits_the_organisers_hand_and_a_paired_round_stay_as_they
             event(json!({"name": "Kyu cup", "rank_max": "20k"})),
         )
         .await;
-        refused(
-            act(&s, &a, &weak, "join", json!({})).await,
-            422,
-            "tournament.rank_limit",
-            "rank",
-        );
+        refuses(&s, &a, &weak, "join", 422, "tournament.rank_limit").await;
         assert_eq!(read(&s, &weak).await["players"], json!([]));
         let id = create(&s, &org, event(json!({"max_players": 2}))).await;
         assert_eq!(act(&s, &a, &id, "join", json!({})).await.0, 200);
-        refused(
-            act(&s, &a, &id, "join", json!({})).await,
-            409,
-            "tournament.already",
-            "twice",
-        );
+        refuses(&s, &a, &id, "join", 409, "tournament.already").await;
         // One event at a time: a second would seat `a` twice at once.
         let other = create(&s, &org, event(json!({"name": "Other"}))).await;
-        refused(
-            act(&s, &a, &other, "join", json!({})).await,
-            409,
-            "tournament.overlap",
-            "two events",
-        );
+        refuses(&s, &a, &other, "join", 409, "tournament.overlap").await;
         assert_eq!(read(&s, &other).await["players"], json!([]));
         assert_eq!(act(&s, &b, &id, "join", json!({})).await.0, 200);
-        refused(
-            act(&s, &c, &id, "join", json!({})).await,
-            409,
-            "tournament.full",
-            "full",
-        );
-        refused(
-            act(&s, &c, &id, "withdraw", json!({})).await,
-            409,
-            "tournament.not_in",
-            "withdraw",
-        );
+        refuses(&s, &c, &id, "join", 409, "tournament.full").await;
+        refuses(&s, &c, &id, "withdraw", 409, "tournament.not_in").await;
         // Only the organiser starts it, sets results, adds players or ends it.
-        refused(
-            act(&s, &a, &id, "start", json!({})).await,
-            403,
-            "tournament.not_organiser",
-            "start",
-        );
+        refuses(&s, &a, &id, "start", 403, "tournament.not_organiser").await;
         refused(
             act(&s, &a, &id, "bots", json!({"bot": "random"})).await,
             403,
@@ -303,63 +297,27 @@ async fn registration_limits_the_organisers_hand_and_a_paired_round_stay_as_they
         let before = read(&s, &id).await;
         assert_eq!(before["status"], "running");
         assert_eq!(before["rounds"].as_array().unwrap().len(), 1, "{before}");
+        refuses(&s, &org, &id, "start", 409, "tournament.started").await;
+        refuses(&s, &c, &id, "join", 409, "tournament.started").await;
         refused(
-            act(&s, &org, &id, "start", json!({})).await,
-            409,
-            "tournament.started",
-            "twice",
-        );
-        refused(
-            act(&s, &c, &id, "join", json!({})).await,
-            409,
-            "tournament.started",
-            "late",
-        );
-        refused(
-            act(
-                &s,
-                &a,
-                &id,
-                "result",
-                json!({"round": 1, "board": 1, "result": "black"}),
-            )
-            .await,
+            adjudge(&s, &a, &id, 1, "black").await,
             403,
             "tournament.not_organiser",
             "a player's own result",
         );
         refused(
-            act(
-                &s,
-                &org,
-                &id,
-                "result",
-                json!({"round": 1, "board": 1, "result": "black+R"}),
-            )
-            .await,
+            adjudge(&s, &org, &id, 1, "black+R").await,
             400,
             "tournament.result",
             "a bad result",
         );
         refused(
-            act(
-                &s,
-                &org,
-                &id,
-                "result",
-                json!({"round": 7, "board": 1, "result": "black"}),
-            )
-            .await,
+            adjudge(&s, &org, &id, 7, "black").await,
             404,
             "tournament.no_board",
             "no such board",
         );
-        refused(
-            act(&s, &b, &id, "end", json!({})).await,
-            403,
-            "tournament.not_organiser",
-            "end",
-        );
+        refuses(&s, &b, &id, "end", 403, "tournament.not_organiser").await;
         let after = read(&s, &id).await;
         assert_eq!(
             after["rounds"], before["rounds"],
@@ -367,14 +325,7 @@ async fn registration_limits_the_organisers_hand_and_a_paired_round_stay_as_they
         );
         assert_eq!(after["players"], before["players"]);
         // The organiser's adjudication is stored with who set it.
-        let (st, v) = act(
-            &s,
-            &org,
-            &id,
-            "result",
-            json!({"round": 1, "board": 1, "result": "white"}),
-        )
-        .await;
+        let (st, v) = adjudge(&s, &org, &id, 1, "white").await;
         assert_eq!(st, 200, "{v}");
         let p = &v["tournament"]["rounds"][0]["pairings"][0];
         assert_eq!(p["result"], "white");
@@ -385,18 +336,8 @@ async fn registration_limits_the_organisers_hand_and_a_paired_round_stay_as_they
         let done = wait_event(&s, &id, 20, |v| v["status"] == "running" && v["round"] == 2).await;
         assert_eq!(done["rounds"][0]["pairings"][0]["result"], "white");
         assert_eq!(act(&s, &org, &id, "end", json!({})).await.0, 200);
-        refused(
-            act(&s, &org, &id, "end", json!({})).await,
-            409,
-            "tournament.finished",
-            "ended",
-        );
-        refused(
-            act(&s, &a, &id, "withdraw", json!({})).await,
-            409,
-            "tournament.finished",
-            "withdraw",
-        );
+        refuses(&s, &org, &id, "end", 409, "tournament.finished").await;
+        refuses(&s, &a, &id, "withdraw", 409, "tournament.finished").await;
     }
 }
 
@@ -415,14 +356,7 @@ async fn a_swiss_of_twelve_accounts_and_bots_plays_four_rounds_to_its_table_and_
         let org = signup(&s, &uniq("org")).await;
         let id = create(&s, &org, event(json!({"name": "Twelve", "rounds": 4}))).await;
         // Eight accounts register; the organiser enters four bot levels.
-        let mut by_name: HashMap<String, Session> = HashMap::new();
-        for i in 0..8 {
-            let name = uniq(&format!("p{i}"));
-            let who = signup(&s, &name).await;
-            let (st, v) = act(&s, &who, &id, "join", json!({})).await;
-            assert_eq!(st, 200, "{v}");
-            by_name.insert(name, who);
-        }
+        let by_name = register(&s, &id, "p", 8).await;
         for bot in ["random", "random", "easy", "easy"] {
             let (st, v) = act(&s, &org, &id, "bots", json!({"bot": bot})).await;
             assert_eq!(st, 200, "{v}");
@@ -448,30 +382,10 @@ async fn a_swiss_of_twelve_accounts_and_bots_plays_four_rounds_to_its_table_and_
                     met.insert((b.min(w), b.max(w))),
                     "no rematch in four rounds: {r}"
                 );
-                let game = p["game"].as_str().unwrap();
-                // Between two accounts the lower name resigns; an account resigns to a bot; two
-                // bots play it out.
-                let black = by_name.get(p["black"].as_str().unwrap());
-                let white = by_name.get(p["white"].as_str().unwrap());
-                match (black, white) {
-                    (Some(bs), Some(ws_)) => {
-                        let loser = if p["black"].as_str() < p["white"].as_str() {
-                            bs
-                        } else {
-                            ws_
-                        };
-                        resign(&s, loser, game).await;
-                    }
-                    (Some(x), None) | (None, Some(x)) => resign(&s, x, game).await,
-                    (None, None) => {}
-                }
             }
-            for p in &pairings {
-                s.wait_for(p["game"].as_str().unwrap(), 120, |g| {
-                    g["status"] == "finished"
-                })
-                .await;
-            }
+            // Between two accounts the lower name resigns; an account resigns to a bot; two
+            // bots play it out.
+            play_round(&s, &id, &by_name, round).await;
         }
         let v = wait_event(&s, &id, 60, |v| v["status"] == "finished").await;
         // Every board has its result; the table is the sum of them, with SOS by hand.
@@ -626,13 +540,7 @@ async fn a_round_robin_meets_everyone_once_with_one_bye_each() {
             event(json!({"name": "Robin", "format": "round-robin"})),
         )
         .await;
-        let mut players = HashMap::new();
-        for i in 0..3 {
-            let name = uniq(&format!("r{i}"));
-            let who = signup(&s, &name).await;
-            assert_eq!(act(&s, &who, &id, "join", json!({})).await.0, 200);
-            players.insert(name, who);
-        }
+        let players = register(&s, &id, "r", 3).await;
         let (st, v) = act(&s, &org, &id, "start", json!({})).await;
         assert_eq!(st, 200, "{v}");
         assert_eq!(v["tournament"]["total_rounds"], 3, "{v}");
@@ -685,13 +593,7 @@ async fn a_mcmahon_starts_each_player_from_their_rank_between_floor_and_bar() {
             event(json!({"name": "MM", "format": "mcmahon", "rounds": 1, "bar": "10k", "floor": "20k"})),
         )
         .await;
-        let mut players = HashMap::new();
-        for i in 0..2 {
-            let name = uniq(&format!("m{i}"));
-            let who = signup(&s, &name).await;
-            assert_eq!(act(&s, &who, &id, "join", json!({})).await.0, 200);
-            players.insert(name, who);
-        }
+        let players = register(&s, &id, "m", 2).await;
         // Wall Go's random bot (rated 630: 15k) and sedol (2325: 3d).
         for bot in ["random", "sedol"] {
             assert_eq!(act(&s, &org, &id, "bots", json!({"bot": bot})).await.0, 200);
@@ -781,13 +683,7 @@ async fn an_arena_of_ten_minutes_pairs_players_again_as_their_games_end() {
             ),
         )
         .await;
-        let mut players = HashMap::new();
-        for i in 0..2 {
-            let name = uniq(&format!("a{i}"));
-            let who = signup(&s, &name).await;
-            assert_eq!(act(&s, &who, &id, "join", json!({})).await.0, 200);
-            players.insert(name, who);
-        }
+        let players = register(&s, &id, "a", 2).await;
         for _ in 0..4 {
             assert_eq!(
                 act(&s, &org, &id, "bots", json!({"bot": "random"})).await.0,

@@ -53,6 +53,11 @@ fn fixed_field(t: &Tournament) -> bool {
     t.format == "round-robin" || t.format == "arena"
 }
 
+/// 409 `tournament.started`: too late for that.
+fn started(message: &str, args: Value) -> ActError {
+    refused(409, "tournament.started", message, args)
+}
+
 /// 409 `tournament.finished`.
 fn finished() -> ActError {
     refused(
@@ -72,9 +77,7 @@ async fn enter(st: &AppState, t: &Tournament, a: &Account, late: bool) -> Result
         ("running", true) if !fixed_field(t) => {}
         ("finished", _) => return Err(finished()),
         _ => {
-            return Err(refused(
-                409,
-                "tournament.started",
+            return Err(started(
                 "the tournament has started: registration is closed",
                 json!({"status": t.status}),
             ))
@@ -135,9 +138,7 @@ async fn add(st: &AppState, t: &Tournament, en: &Entrant) -> Result<(), ActError
     }
     let now = found(st, &t.id).await?;
     if now.status != t.status {
-        return Err(refused(
-            409,
-            "tournament.started",
+        return Err(started(
             "the tournament's status changed: try again",
             json!({"status": now.status}),
         ));
@@ -200,9 +201,7 @@ pub(super) async fn start(
     let who = named(&auth)?;
     let t = organised(&st, &id, &who).await?;
     if t.status != "upcoming" {
-        return Err(refused(
-            409,
-            "tournament.started",
+        return Err(started(
             "the tournament has started already",
             json!({"status": t.status}),
         ));
@@ -222,12 +221,7 @@ pub(super) async fn start(
         ));
     }
     if !rounds::start(&st, &t).await? {
-        return Err(refused(
-            409,
-            "tournament.started",
-            "the tournament has started already",
-            Value::Null,
-        ));
+        return Err(started("the tournament has started already", Value::Null));
     }
     answer(&st, &id).await
 }
@@ -282,9 +276,7 @@ pub(super) async fn add_bot(
         "running" if !fixed_field(&t) => {}
         "finished" => return Err(finished()),
         _ => {
-            return Err(refused(
-                409,
-                "tournament.started",
+            return Err(started(
                 "a round robin or an arena takes no player after its start",
                 Value::Null,
             ))
