@@ -217,6 +217,15 @@ async fn a_bad_event_is_refused_with_a_code_and_nothing_is_stored() {
             "tournament.minutes",
             "arena without minutes",
         );
+        // Not an object, an unknown field: refused with a code too.
+        let (st, v) = call(&s, "POST", "/api/tournaments", &org, Some(json!([1, 2]))).await;
+        assert!(st == 400 && v["code"].is_string(), "{v}");
+        refused(
+            post(event(json!({"colour": "black"}))).await,
+            400,
+            "tournament.settings",
+            "unknown field",
+        );
         // Guests and strangers make none.
         let (g, _) = guest(&s).await;
         refused(
