@@ -5,8 +5,9 @@
 //! It is an adapter: every move is checked by the rules libraries (`baduk-go`, `baduk-wallgo`),
 //! stored, then broadcast; the bots come from `baduk-search`. The public API is `docs/api.md`.
 //!
-//! The domain folders import one way (`tests/layout.rs`): `http` → `botapi` → `challenges` →
-//! `mail` → `review` → `players`, `cluster` → `state` → `config` → `game` → `store` → `net`.
+//! The domain folders import one way (`tests/layout.rs`): `http` → `botapi` → `tournaments` →
+//! `challenges` → `mail` → `review` → `players`, `cluster` → `state` → `config` → `game` →
+//! `store` → `net`.
 
 pub mod botapi;
 pub mod challenges;
@@ -20,6 +21,7 @@ pub mod players;
 pub mod review;
 pub mod state;
 pub mod store;
+pub mod tournaments;
 
 use bots::Models;
 use cluster::bus;
@@ -135,6 +137,8 @@ pub async fn start(mut cfg: Config) -> Result<Running, StartError> {
     cluster::usage::spawn(state.clone());
     // The seeks the lobby's sockets follow, read again when they change.
     tokio::spawn(seeks::publish(state.clone()));
+    // The tournaments' rounds: started, results read, the next paired (one process each).
+    tournaments::spawn(state.clone());
     // The rate budgets remember every client they saw: forget the idle ones now and then, so
     // a stream of new addresses cannot grow them without bound.
     let budgets = state.clone();

@@ -1,8 +1,9 @@
 //! The lobby's WebSocket (`/ws/lobby`): the open seeks, sent on connect and again whenever they
 //! change, so a seek made, taken or cancelled shows on every lobby page at once (docs/api.md,
 //! "Play now"); for a signed-in (named, human) player also its open challenges on connect and
-//! its account's events live (docs/api.md, "Challenges"); and the public review rooms
-//! (`{"type": "review_rooms", "rooms"}`, on connect and when the list changes).
+//! its account's events live (docs/api.md, "Challenges"); the public review rooms
+//! (`{"type": "review_rooms", "rooms"}`, on connect and when the list changes); and the
+//! tournaments' standings as they change (docs/api.md, "Tournaments").
 
 use super::sockets::{ping_or_close, send_within, too_many_sockets, SocketSeat};
 use crate::game::room::ActError;
@@ -96,6 +97,7 @@ async fn follow(
     rx.borrow_and_update();
     let mut listed = crate::review::room::rooms(&st).listing.subscribe();
     listed.borrow_and_update();
+    let mut news = st.tournament_news.subscribe();
     // The list as it is now (the one held may be older: nobody followed it).
     let first = match crate::players::seeks::list_json(&st.hub.store).await {
         Ok(v) => v,
@@ -150,6 +152,17 @@ async fn follow(
                     _ => return,
                 };
                 if !send_within(&mut socket, msg, send_limit).await {
+                    return;
+                }
+            }
+            // A tournament's standings changed (a missed one is followed by the next).
+            n = news.recv() => {
+                let v = match n {
+                    Ok(v) => v,
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(_) => return,
+                };
+                if !send_within(&mut socket, Message::Text(v.to_string().into()), send_limit).await {
                     return;
                 }
             }

@@ -81,6 +81,8 @@ pub struct AppState {
     pub seek_list: Arc<crate::state::waiters::SeekList>,
     /// How email is sent (`mail`), or that it is off.
     pub mail: Arc<crate::config::MailConfig>,
+    /// The tournaments' changes the lobby's sockets pass on (`{"type": "tournament", …}`).
+    pub tournament_news: tokio::sync::broadcast::Sender<serde_json::Value>,
     /// When each account was last noted as seen (ms), so "online" costs a write a minute.
     touched: Arc<Mutex<HashMap<String, i64>>>,
 }
@@ -218,6 +220,7 @@ impl AppState {
             )),
             waiters: Arc::new(crate::state::waiters::Waiters::default()),
             seek_list: Arc::new(crate::state::waiters::SeekList::default()),
+            tournament_news: tokio::sync::broadcast::channel(64).0,
             touched: Arc::new(Mutex::new(HashMap::new())),
             mail: Arc::new(cfg.mail.clone()),
         }

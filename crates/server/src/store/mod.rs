@@ -132,6 +132,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "review rooms",
         include_str!("../../migrations/0020_review_rooms.sql"),
     ),
+    (
+        21,
+        "tournaments",
+        include_str!("../../migrations/0021_tournaments.sql"),
+    ),
 ];
 
 /// The database behind the server.

@@ -1,0 +1,243 @@
+//! An arena as lichess runs it: a fixed duration, continuous pairing, points for wins and
+//! streaks.
+//!
+//! A player who joins, or finishes a game, goes to the waiting pool and is paired at once with
+//! the waiting player nearest in points, then in rating — never the opponent of their last
+//! game while another player waits, nor while another is still playing (who will be free soon);
+//! when the two are all that is left in play, they meet again. A win is worth
+//! 2 points, a jigo 1, a loss or an unplayed game 0; after two wins in a row every further win
+//! counts double (the player is "on fire") until a game that is not a win. Colours: the player
+//! with fewer blacks over their arena games takes black, then the one who had white last, then
+//! a seeded coin decides. No pairing
+//! is made at or after the end; a game that finishes after it still counts.
+
+use crate::{Game, Outcome, Pairing, Player, PlayerId};
+use baduk_rng::Rng;
+use std::collections::BTreeMap;
+
+/// One arena player's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArenaRow {
+    /// The player.
+    pub player: Player,
+    /// Arena points.
+    pub points: u32,
+    /// Wins in a row now.
+    pub streak: u32,
+    /// Games finished.
+    pub games: u32,
+    /// Blacks minus whites.
+    pub colour_balance: i32,
+    /// The last game's opponent.
+    pub last_opponent: Option<PlayerId>,
+    /// Whether the last game was with black.
+    pub last_black: Option<bool>,
+    /// Each game's points, first first (a doubled win shows as 4).
+    pub results: Vec<u32>,
+}
+
+impl ArenaRow {
+    /// Whether the next win counts double.
+    pub fn on_fire(&self) -> bool {
+        self.streak >= 2
+    }
+}
+
+/// A running arena.
+#[derive(Clone, Debug)]
+pub struct Arena {
+    ends_at_ms: u64,
+    komi: f64,
+    rng: Rng,
+    rows: BTreeMap<PlayerId, ArenaRow>,
+    /// Waiting players in the order they arrived.
+    pool: Vec<PlayerId>,
+    /// Games being played.
+    playing: Vec<Pairing>,
+}
+
+impl Arena {
+    /// An arena that ends at `ends_at_ms`, its games with `komi`, colour coins from `seed`.
+    pub fn new(ends_at_ms: u64, komi: f64, seed: u64) -> Arena {
+        Arena {
+            ends_at_ms,
+            komi,
+            rng: Rng::new(seed),
+            rows: BTreeMap::new(),
+            pool: Vec::new(),
+            playing: Vec::new(),
+        }
+    }
+
+    /// When it ends.
+    pub fn ends_at_ms(&self) -> u64 {
+        self.ends_at_ms
+    }
+
+    /// Adds `player` (or brings them back) to the pool at `now_ms`; the pairings made.
+    pub fn join(&mut self, player: Player, now_ms: u64) -> Vec<Pairing> {
+        self.rows.entry(player.id).or_insert_with(|| ArenaRow {
+            player,
+            points: 0,
+            streak: 0,
+            games: 0,
+            colour_balance: 0,
+            last_opponent: None,
+            last_black: None,
+            results: Vec::new(),
+        });
+        if self.waiting(player.id) || self.game_of(player.id).is_some() {
+            return Vec::new();
+        }
+        self.pool.push(player.id);
+        self.pair_from_pool(&[player.id], now_ms)
+    }
+
+    /// Takes `id` out of the pool (a pause or a withdrawal); a game in play still counts.
+    pub fn leave(&mut self, id: PlayerId) {
+        self.pool.retain(|&p| p != id);
+    }
+
+    /// Records a finished game at `now_ms` and returns the pairings made for its players. A
+    /// game the arena did not pair is ignored.
+    pub fn finish(&mut self, game: Game, now_ms: u64) -> Vec<Pairing> {
+        let Some(at) = self
+            .playing
+            .iter()
+            .position(|p| p.black == game.black && p.white == game.white)
+        else {
+            return Vec::new();
+        };
+        self.playing.swap_remove(at);
+        for (id, opp) in [(game.black, game.white), (game.white, game.black)] {
+            let row = self.rows.get_mut(&id).expect("a paired player has a row");
+            let won = game.winner() == Some(id);
+            let got = if won {
+                let p = if row.on_fire() { 4 } else { 2 };
+                row.streak += 1;
+                p
+            } else {
+                row.streak = 0;
+                if game.outcome == Outcome::Jigo {
+                    1
+                } else {
+                    0
+                }
+            };
+            row.points += got;
+            row.results.push(got);
+            row.games += 1;
+            row.last_opponent = Some(opp);
+            row.last_black = Some(id == game.black);
+            row.colour_balance += if id == game.black { 1 } else { -1 };
+        }
+        self.pool.push(game.black);
+        self.pool.push(game.white);
+        self.pair_from_pool(&[game.black, game.white], now_ms)
+    }
+
+    /// Whether `id` waits in the pool for an opponent.
+    pub fn waiting(&self, id: PlayerId) -> bool {
+        self.pool.contains(&id)
+    }
+
+    /// `id`'s game in play.
+    pub fn game_of(&self, id: PlayerId) -> Option<&Pairing> {
+        self.playing.iter().find(|p| p.has(id))
+    }
+
+    /// `id`'s state.
+    pub fn row(&self, id: PlayerId) -> Option<&ArenaRow> {
+        self.rows.get(&id)
+    }
+
+    /// The standings: points, then rating, then id.
+    pub fn standings(&self) -> Vec<&ArenaRow> {
+        let mut rows: Vec<&ArenaRow> = self.rows.values().collect();
+        rows.sort_by(|a, b| {
+            b.points
+                .cmp(&a.points)
+                .then(b.player.rating.total_cmp(&a.player.rating))
+                .then(a.player.id.cmp(&b.player.id))
+        });
+        rows
+    }
+
+    /// Pairs each of `arrivals` still waiting with the nearest waiting player.
+    fn pair_from_pool(&mut self, arrivals: &[PlayerId], now_ms: u64) -> Vec<Pairing> {
+        let mut made = Vec::new();
+        if now_ms >= self.ends_at_ms {
+            return made;
+        }
+        for &id in arrivals {
+            if !self.waiting(id) {
+                continue;
+            }
+            let me = &self.rows[&id];
+            let distance = |q: &ArenaRow| {
+                (
+                    me.points.abs_diff(q.points),
+                    (me.player.rating - q.player.rating).abs(),
+                )
+            };
+            let others: Vec<&ArenaRow> = self
+                .pool
+                .iter()
+                .filter(|&&q| q != id)
+                .map(|q| &self.rows[q])
+                .collect();
+            let fresh: Vec<&ArenaRow> = others
+                .iter()
+                .copied()
+                .filter(|q| me.last_opponent != Some(q.player.id) && q.last_opponent != Some(id))
+                .collect();
+            // The last opponent only when nobody else waits or plays.
+            let candidates = if !fresh.is_empty() {
+                fresh
+            } else if self.playing.is_empty() {
+                // Rather someone whose own last opponent was me than my last opponent.
+                let not_mine: Vec<&ArenaRow> = others
+                    .iter()
+                    .copied()
+                    .filter(|q| me.last_opponent != Some(q.player.id))
+                    .collect();
+                if not_mine.is_empty() {
+                    others
+                } else {
+                    not_mine
+                }
+            } else {
+                Vec::new()
+            };
+            let Some(best) = candidates.into_iter().min_by(|a, b| {
+                let (da, db) = (distance(a), distance(b));
+                da.0.cmp(&db.0)
+                    .then(da.1.total_cmp(&db.1))
+                    .then(a.player.id.cmp(&b.player.id))
+            }) else {
+                continue;
+            };
+            let other = best.player.id;
+            let (mb, ob) = (me.colour_balance, best.colour_balance);
+            let me_black = if mb != ob {
+                mb < ob
+            } else if me.last_black != best.last_black {
+                // Whoever had white last (or has not played) takes black.
+                me.last_black != Some(true)
+            } else {
+                self.rng.below(2) == 0
+            };
+            let (black, white) = if me_black { (id, other) } else { (other, id) };
+            let pairing = Pairing {
+                black,
+                white,
+                handicap: 0,
+                komi: self.komi,
+            };
+            self.pool.retain(|&p| p != id && p != other);
+            self.playing.push(pairing);
+            made.push(pairing);
+        }
+        made
+    }
+}
