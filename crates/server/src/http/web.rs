@@ -92,6 +92,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/favicon.ico", get(|| async { file("favicon.ico") }))
         .route("/login", get(|| async { page("login.html") }))
         .route("/me", get(|| async { page("me.html") }))
+        .route("/tournaments", get(|| async { page("tournaments.html") }))
+        .route(
+            "/t/{id}",
+            get(|Path(_id): Path<String>| async { page("tournament.html") }),
+        )
         .route(
             "/@/{name}",
             get(|Path(_name): Path<String>| async { page("player.html") }),

@@ -1,0 +1,198 @@
+// A tournament's page (/t/ID): its name, format, settings and status; Register and Withdraw for
+// the signed-in player; the players; each round's pairings with their games and the bye; the
+// standings with their tie-breaks and the crosstable; the exports. It follows the lobby socket's
+// `tournament` message (and reads again every 20 s in case the socket is down).
+
+import { call, account, onAccount, lobbySocket } from './api.js';
+import { initAccount, repaintAccount, playerLink, botMark } from './account.js';
+import { t, applyStatic } from './i18n.js';
+import { h, put, initChrome, notFoundView } from './ui.js';
+import { formatWords, when, settingsLine, errorWords } from './tournaments.js';
+
+const $ = (s) => document.querySelector(s);
+const id = decodeURIComponent(location.pathname.replace(/^\/t\//, '').split('/')[0] || '');
+const base = `/api/tournaments/${encodeURIComponent(id)}`;
+let ev = null;
+let busy = false;
+
+const me = () => {
+  const a = account();
+  return a && !a.guest ? a.name : null;
+};
+
+function who(name, botFlag) {
+  return botFlag ? h('span', { class: 'tbot' }, playerLink(name), ' ', botMark()) : playerLink(name);
+}
+
+function resultWords(p) {
+  if (!p.result) return p.game ? t('tourney.playing') : '';
+  const r = t(`tourney.result.${p.result}`);
+  return p.set_by ? `${r} (${p.set_by === 'no-show' || p.set_by === 'withdrawn' || p.set_by === 'server' ? t(`tourney.set_by.${p.set_by}`) : p.set_by})` : r;
+}
+
+function paintHead() {
+  $('#tname').textContent = ev.name;
+  document.title = `${ev.name} — baduk`;
+  document.body.dataset.status = ev.status;
+  const parts = [formatWords(ev.format), t(`tourney.status.${ev.status}`)];
+  if (ev.format !== 'arena' && ev.status !== 'upcoming') parts.push(t('tourney.round_of', ev.round || 0, ev.total_rounds || '?'));
+  parts.push(`${ev.status === 'upcoming' ? t('tourney.starts') : t('tourney.started')} ${when(ev.starts_at)}`);
+  if (ev.ends_at) parts.push(`${t('tourney.ends')} ${when(ev.ends_at)}`);
+  if (ev.organiser) parts.push(t('tourney.organiser', ev.organiser));
+  $('#tmeta').textContent = parts.join(' · ');
+  const o = ev.options || {};
+  const limits = [];
+  if (o.rank_min || o.rank_max) limits.push(t('tourney.ranks', o.rank_min || '30k', o.rank_max || '9d'));
+  if (o.max_players) limits.push(t('tourney.max', o.max_players));
+  $('#tsettings').textContent = [settingsLine(ev.settings), ...limits].join(' · ');
+  const mine = me() && (ev.players || []).some((p) => p.name === me() && p.status === 'in');
+  $('#join').hidden = !me() || mine || ev.status !== 'upcoming';
+  $('#withdraw').hidden = !me() || !mine || ev.status === 'finished';
+  $('#csv').href = `${base}/export.csv`;
+  $('#egf').href = `${base}/export.egf`;
+  $('#egf').hidden = ev.format === 'arena';
+}
+
+function paintPlayers() {
+  const ps = ev.players || [];
+  put(
+    $('#players'),
+    ps.length
+      ? ps.map((p) =>
+          h(
+            'li',
+            { class: p.status === 'withdrawn' ? 'withdrawn' : p.name === me() ? 'this' : null, 'data-player-row': p.name },
+            who(p.name, p.bot),
+            p.rank ? h('span', { class: 'rank' }, p.rank) : null,
+            p.status === 'withdrawn' ? h('small', {}, t('tourney.withdrawn')) : null,
+          ),
+        )
+      : h('li', { class: 'empty' }, t('tourney.no_players')),
+  );
+}
+
+function paintRounds() {
+  const rs = [...(ev.rounds || [])].reverse();
+  if (!rs.length) {
+    put($('#rounds'), h('p', { class: 'empty' }, t('tourney.no_rounds')));
+    return;
+  }
+  put(
+    $('#rounds'),
+    rs.map((r) =>
+      h(
+        'div',
+        { class: 'tround', 'data-round': r.round },
+        h('h3', {}, ev.format === 'arena' ? t('tourney.games') : t('tourney.round', r.round)),
+        h(
+          'div',
+          { class: 'tscroll' },
+          h(
+            'table',
+            { class: 'scores pairings' },
+            h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, '#'), h('th', { scope: 'col' }, t('tourney.black')), h('th', { scope: 'col' }, t('tourney.white')), h('th', { scope: 'col' }, t('tourney.result')), h('th', { scope: 'col' }, t('tourney.game')))),
+            h(
+              'tbody',
+              {},
+              (r.pairings || []).map((p) =>
+                h(
+                  'tr',
+                  { class: me() && (p.black === me() || p.white === me()) ? 'this' : null, 'data-board': p.board },
+                  h('td', { class: 'num' }, p.board),
+                  h('td', {}, playerLink(p.black), p.handicap ? h('small', {}, ` ${t('tourney.handicap', p.handicap)}`) : null),
+                  h('td', {}, playerLink(p.white)),
+                  h('td', { class: 'res' }, resultWords(p)),
+                  h('td', {}, p.game ? h('a', { href: `/g/${encodeURIComponent(p.game)}`, class: 'tgame', 'data-game': p.game }, t('tourney.open_game')) : ''),
+                ),
+              ),
+            ),
+          ),
+        ),
+        r.bye ? h('p', { class: 'meta tbye' }, t('tourney.bye', r.bye)) : null,
+      ),
+    ),
+  );
+}
+
+function paintStandings() {
+  const rows = ev.standings || [];
+  const arena = ev.format === 'arena';
+  const n = Math.max(0, ...rows.map((r) => (r.crosstable || []).length));
+  const head = arena
+    ? ['#', t('tourney.name'), t('tourney.score'), t('tourney.games'), t('tourney.results')]
+    : ['#', t('tourney.name'), t('tourney.rank'), t('tourney.score'), 'SOS', 'SOSOS', 'SODOS', ...Array.from({ length: n }, (_, i) => t('tourney.r', i + 1))];
+  put($('#standings thead'), h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c))));
+  const num = (v) => h('td', { class: 'num' }, v === null || v === undefined ? '' : String(v));
+  put(
+    $('#standings tbody'),
+    rows.length
+      ? rows.map((r) =>
+          h(
+            'tr',
+            { class: r.name === me() ? 'this' : null, 'data-standing': r.name },
+            num(r.place),
+            h('td', {}, playerLink(r.name)),
+            arena ? [num(r.score), num(r.games), h('td', {}, (r.results || []).join(' '))] : [h('td', {}, r.rank || ''), num(r.score), num(r.sos), num(r.sosos), num(r.sodos), (r.crosstable || []).map((c) => h('td', { class: 'cross' }, c))],
+          ),
+        )
+      : h('tr', {}, h('td', { colspan: head.length, class: 'empty' }, t('tourney.no_standings'))),
+  );
+}
+
+function render() {
+  if (!ev) return;
+  paintHead();
+  paintPlayers();
+  paintRounds();
+  paintStandings();
+}
+
+function notFound() {
+  notFoundView(t('tourney.notfound'), t('tourney.notfound.body', id));
+}
+
+async function load() {
+  try {
+    ev = await call('GET', base);
+    render();
+  } catch (e) {
+    if (e.status === 404 || e.status === 400) notFound();
+    else $('#terr').textContent = errorWords(e);
+  }
+}
+
+async function act(what) {
+  if (busy) return;
+  busy = true;
+  $('#terr').textContent = '';
+  try {
+    const r = await call('POST', `${base}/${what}`, {});
+    ev = r.tournament || ev;
+    render();
+  } catch (e) {
+    $('#terr').textContent = errorWords(e);
+  } finally {
+    busy = false;
+  }
+}
+
+$('#join').onclick = () => act('join');
+$('#withdraw').onclick = () => act('withdraw');
+
+initChrome(() => {
+  repaintAccount();
+  if (ev) render();
+  else if (!$('#notfound').hidden) notFound();
+});
+applyStatic();
+onAccount(() => render());
+initAccount().then(render);
+load();
+lobbySocket({
+  onMessage(msg) {
+    if (msg.type === 'tournament' && msg.id === id) load();
+  },
+});
+setInterval(() => {
+  if (!document.hidden) load();
+}, 20000);
