@@ -132,7 +132,7 @@ function paintStandings() {
             { class: r.name === me() ? 'this' : null, 'data-standing': r.name },
             num(r.place),
             h('td', {}, playerLink(r.name)),
-            arena ? [num(r.score), num(r.games), h('td', {}, (r.results || []).join(' '))] : [h('td', {}, r.rank || ''), num(r.score), num(r.sos), num(r.sosos), num(r.sodos), (r.crosstable || []).map((c) => h('td', { class: 'cross' }, c))],
+            arena ? [num(r.score), num(r.games), h('td', {}, (r.results || []).join(' '))] : [h('td', {}, r.rank || ''), num(r.score), num(r.sos), num(r.sosos), num(r.sodos), ...(r.crosstable || []).map((c) => h('td', { class: 'cross' }, c))],
           ),
         )
       : h('tr', {}, h('td', { colspan: head.length, class: 'empty' }, t('tourney.no_standings'))),
@@ -191,6 +191,10 @@ load();
 lobbySocket({
   onMessage(msg) {
     if (msg.type === 'tournament' && msg.id === id) load();
+  },
+  // Back after a break: what changed meanwhile is read at once.
+  onStatus(s) {
+    if (s === 'open' && ev) load();
   },
 });
 setInterval(() => {

@@ -37,7 +37,7 @@ describe('content security policy and invite-only games', () => {
       assert.match(csp, /frame-ancestors 'none'/);
       assert.equal(resp.headers()['x-frame-options'], 'DENY');
       await p.waitForSelector('body[data-account]');
-      for (const url of [`/g/${go.data.id}`, `${go.data.seats.black.url}`, `/g/${wall.data.id}`, `${wall.data.seats.A.url}`, '/login', '/me', '/no/such/page']) {
+      for (const url of [`/g/${go.data.id}`, `${go.data.seats.black.url}`, `/g/${wall.data.id}`, `${wall.data.seats.A.url}`, '/login', '/me', '/tournaments', '/no/such/page']) {
         // A seat link's page replaces itself (without its token) once it has taken the seat;
         // when that lands during the next visit, Chromium interrupts the visit: go again.
         for (let i = 0; ; i++) {

@@ -1,0 +1,126 @@
+// The tournament pages: an event made over the API (a signed-in organiser, a bot entered by the
+// organiser) is listed on /tournaments; a player registers on its page, sees the pairing once the
+// organiser starts it, opens the game from the tournament page, resigns, and sees the standings
+// change; the page speaks Korean and fits a phone's width.
+
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, launch, person, shots, signUp, resign } from './lib.mjs';
+
+const stamp = Date.now().toString(36).slice(-5);
+const PASSWORD = 'correct horse battery staple';
+
+/** A call of the API from `page` with its session and CSRF value: `{status, data}`. */
+function call(page, method, path, body) {
+  return page.evaluate(
+    async ([method, path, body]) => {
+      const me = await (await fetch('/api/me')).json();
+      const res = await fetch(path, { method, headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      let data = null;
+      try {
+        data = JSON.parse(text);
+      } catch {
+        data = text;
+      }
+      return { status: res.status, data };
+    },
+    [method, path, body],
+  );
+}
+
+describe('the tournament pages', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  test('register on the page, see the pairing, play the game from it, see the standings change', async (t) => {
+    const O = await person(browser, 'organiser');
+    const P = await person(browser, 'entrant');
+    await shots(t, [O.page, P.page], async () => {
+      const org = `torg${stamp}`;
+      const me = `tplay${stamp}`;
+      await signUp(O.page, org, PASSWORD);
+      await signUp(P.page, me, PASSWORD);
+      const name = `Cup ${stamp}`;
+      const made = await call(O.page, 'POST', '/api/tournaments', { name, format: 'swiss', rounds: 1, game: 'go', size: 9, rules: 'chinese', rated: false });
+      assert.equal(made.status, 201, JSON.stringify(made.data));
+      const id = made.data.id;
+      const bot = await call(O.page, 'POST', `/api/tournaments/${id}/bots`, { bot: 'baduk', options: 'level=1' });
+      assert.equal(bot.status, 200, JSON.stringify(bot.data));
+
+      // Listed under Upcoming, linked to its page (the lobby's header links the list).
+      const p = P.page;
+      await p.goto(`${BASE}/`);
+      await Promise.all([p.waitForURL(`${BASE}/tournaments`), p.click('header.top a[href="/tournaments"]')]);
+      const link = p.locator(`#upcoming li[data-tournament="${id}"] a`);
+      assert.equal(await link.textContent(), name);
+      await Promise.all([p.waitForURL(`${BASE}/t/${id}`), link.click()]);
+      await p.waitForSelector('body[data-status=upcoming]');
+      assert.match(await p.textContent('#tmeta'), /Swiss/);
+      assert.match(await p.textContent('#tsettings'), /9×9/);
+      assert.equal(await p.getAttribute('#csv', 'href'), `/api/tournaments/${id}/export.csv`);
+
+      // Register: the player is in the list, Withdraw replaces Register; a second try is refused in words.
+      await p.click('#join');
+      await p.waitForSelector(`#players li.this[data-player-row="${me}"]`);
+      assert.equal(await p.isVisible('#join'), false);
+      assert.equal(await p.isVisible('#withdraw'), true);
+      const again = await call(p, 'POST', `/api/tournaments/${id}/join`, {});
+      assert.equal(again.data.code, 'tournament.already');
+
+      // The organiser starts it: the page shows round 1 with this player's board and its game.
+      const started = await call(O.page, 'POST', `/api/tournaments/${id}/start`, {});
+      assert.equal(started.status, 200, JSON.stringify(started.data));
+      const row = await p.waitForSelector('#rounds tr.this a.tgame', { timeout: 30000 });
+      assert.match(await p.textContent('#rounds [data-round="1"] h3'), /Round 1/);
+      await p.waitForSelector('body[data-status=running]');
+      const game = await row.getAttribute('data-game');
+
+      // Played from the tournament page: the link opens the game, the player resigns.
+      await Promise.all([p.waitForURL(`${BASE}/g/${game}`), row.click()]);
+      await resign(p);
+
+      // Back on the tournament page: the result is in, the bot leads the standings with 1.
+      await p.goto(`${BASE}/t/${id}`);
+      await p.waitForFunction((me) => {
+        const rows = [...document.querySelectorAll('#standings tbody tr[data-standing]')];
+        return rows.length === 2 && rows[1].dataset.standing === me && rows[0].querySelectorAll('td.num')[1]?.textContent === '1';
+      }, me, { timeout: 30000 });
+      const mine = await p.$$eval(`#standings tr[data-standing="${me}"] td`, (tds) => tds.map((td) => td.textContent));
+      assert.equal(mine[0], '2');
+      assert.equal(mine[3], '0');
+      assert.match(mine[7], /^1-/);
+      assert.match(await p.textContent('#rounds tr.this td.res'), /wins/);
+
+      // Korean, in place; and a phone's width: nothing wider than the screen.
+      await p.click('#lang');
+      assert.equal(await p.textContent('#st-h'), '순위');
+      assert.match(await p.textContent('#rounds h3'), /1라운드/);
+      await p.click('#lang');
+      const phone = await person(browser, 'phone', { viewport: { width: 390, height: 844 }, touch: true });
+      await phone.page.goto(`${BASE}/t/${id}`);
+      await phone.page.waitForSelector('#standings tbody tr[data-standing]');
+      const wide = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= 390, `the tournament page is ${wide} px wide on a 390 px screen`);
+      await phone.page.goto(`${BASE}/tournaments`);
+      await phone.page.waitForSelector(`#finished li[data-tournament="${id}"], #running li[data-tournament="${id}"]`);
+      assert.ok((await phone.page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
+      assert.deepEqual([...p.errors, ...phone.page.errors], []);
+      await phone.page.context().close();
+    });
+  });
+
+  test('a tournament that does not exist says so', async (t) => {
+    const V = await person(browser, 'visitor');
+    await shots(t, [V.page], async () => {
+      await V.page.goto(`${BASE}/t/nosuchcup`);
+      await V.page.waitForSelector('body[data-status=notfound]');
+      assert.match(await V.page.textContent('#notfound h1'), /No such tournament/);
+    });
+  });
+});
