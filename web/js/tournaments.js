@@ -1,6 +1,7 @@
 // The Tournaments page (/tournaments): upcoming, running and finished events, each a link to its
 // page; also the words both tournament pages share (format, status, settings, dates).
 
+import './tournament-strings.js';
 import { call } from './api.js';
 import { initAccount, repaintAccount } from './account.js';
 import { t, lang, applyStatic } from './i18n.js';
