@@ -25,7 +25,7 @@ function who(name, botFlag) {
 }
 
 function resultWords(p) {
-  if (!p.result) return p.game ? t('tourney.playing') : '';
+  if (!p.result) return p.game ? t('tourney.open_game') : '';
   const r = t(`tourney.result.${p.result}`);
   return p.set_by ? `${r} (${p.set_by === 'no-show' || p.set_by === 'withdrawn' || p.set_by === 'server' ? t(`tourney.set_by.${p.set_by}`) : p.set_by})` : r;
 }
@@ -90,7 +90,7 @@ function paintRounds() {
           h(
             'table',
             { class: 'scores pairings' },
-            h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, '#'), h('th', { scope: 'col' }, t('tourney.black')), h('th', { scope: 'col' }, t('tourney.white')), h('th', { scope: 'col' }, t('tourney.result')), h('th', { scope: 'col' }, t('tourney.game')))),
+            h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, '#'), h('th', { scope: 'col' }, t('tourney.black')), h('th', { scope: 'col' }, t('tourney.white')), h('th', { scope: 'col' }, t('tourney.result')))),
             h(
               'tbody',
               {},
@@ -101,8 +101,8 @@ function paintRounds() {
                   h('td', { class: 'num' }, p.board),
                   h('td', {}, playerLink(p.black), p.handicap ? h('small', {}, ` ${t('tourney.handicap', p.handicap)}`) : null),
                   h('td', {}, playerLink(p.white)),
-                  h('td', { class: 'res' }, resultWords(p)),
-                  h('td', {}, p.game ? h('a', { href: `/g/${encodeURIComponent(p.game)}`, class: 'tgame', 'data-game': p.game }, t('tourney.open_game')) : ''),
+                  // The result is the link to the game (one column less on a phone).
+                  h('td', { class: 'res' }, p.game ? h('a', { href: `/g/${encodeURIComponent(p.game)}`, class: 'tgame', 'data-game': p.game }, resultWords(p)) : resultWords(p)),
                 ),
               ),
             ),
