@@ -1,7 +1,8 @@
 // The tournament pages: an event made over the API (a signed-in organiser, a bot entered by the
 // organiser) is listed on /tournaments; a player registers on its page, sees the pairing once the
 // organiser starts it, opens the game from the tournament page, resigns, and sees the standings
-// change; the page speaks Korean and fits a phone's width.
+// change (the organiser's page, never reloaded, too); the page speaks Korean and fits a phone's
+// width.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,11 +81,19 @@ describe('the tournament pages', () => {
       assert.match(await p.textContent('#rounds [data-round="1"] h3'), /Round 1/);
       await p.waitForSelector('body[data-status=running]');
       const game = await row.getAttribute('data-game');
+      // The organiser watches the event's page: it changes by itself when the game ends.
+      await O.page.goto(`${BASE}/t/${id}`);
+      await O.page.waitForSelector('#rounds a.tgame');
+      const scores = () => O.page.$$eval('#standings tbody tr[data-standing]', (trs) => trs.map((tr) => tr.querySelectorAll('td.num')[1]?.textContent));
+      assert.ok((await scores()).every((v) => v === '0'), `scores before any result: ${await scores()}`);
 
       // Played from the tournament page: the link opens the game, the player resigns.
       await Promise.all([p.waitForURL(`${BASE}/g/${game}`), row.click()]);
       await resign(p);
 
+      // The organiser's page, never reloaded, shows the result (the lobby socket's message).
+      await O.page.waitForFunction(() => [...document.querySelectorAll('#standings tbody tr[data-standing]')].some((tr) => tr.querySelectorAll('td.num')[1]?.textContent === '1'), undefined, { timeout: 30000 });
+      assert.match(await O.page.textContent('#rounds td.res'), /wins/);
       // Back on the tournament page: the result is in, the bot leads the standings with 1.
       await p.goto(`${BASE}/t/${id}`);
       await p.waitForFunction((me) => {
@@ -110,7 +119,7 @@ describe('the tournament pages', () => {
       await phone.page.goto(`${BASE}/tournaments`);
       await phone.page.waitForSelector(`#finished li[data-tournament="${id}"], #running li[data-tournament="${id}"]`);
       assert.ok((await phone.page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
-      assert.deepEqual([...p.errors, ...phone.page.errors], []);
+      assert.deepEqual([...p.errors, ...O.page.errors, ...phone.page.errors], []);
       await phone.page.context().close();
     });
   });
