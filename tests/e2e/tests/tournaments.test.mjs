@@ -124,6 +124,32 @@ describe('the tournament pages', () => {
     });
   });
 
+  test('withdraw before the start: Register comes back; in Korean the buttons say so', async (t) => {
+    const O = await person(browser, 'organiser2');
+    const P = await person(browser, 'changes-mind');
+    await shots(t, [O.page, P.page], async () => {
+      const me = `twd${stamp}`;
+      await signUp(O.page, `torh${stamp}`, PASSWORD);
+      await signUp(P.page, me, PASSWORD);
+      const made = await call(O.page, 'POST', '/api/tournaments', { name: `Open ${stamp}`, format: 'mcmahon', rounds: 3, game: 'go', size: 9, rules: 'chinese', rated: false });
+      assert.equal(made.status, 201, JSON.stringify(made.data));
+      const p = P.page;
+      await p.goto(`${BASE}/t/${made.data.id}`);
+      await p.waitForSelector('body[data-status=upcoming]');
+      await p.click('#lang');
+      assert.equal(await p.textContent('#join'), '참가 신청');
+      assert.match(await p.textContent('#tmeta'), /맥마흔/);
+      await p.click('#join');
+      await p.waitForSelector(`#players li.this[data-player-row="${me}"]`);
+      assert.equal(await p.textContent('#withdraw'), '기권');
+      await p.click('#withdraw');
+      await p.waitForSelector('#join:not([hidden])');
+      assert.equal(await p.$(`#players li.this[data-player-row="${me}"]`), null);
+      await p.click('#lang');
+      assert.deepEqual(p.errors, []);
+    });
+  });
+
   test('a tournament that does not exist says so', async (t) => {
     const V = await person(browser, 'visitor');
     await shots(t, [V.page], async () => {
