@@ -381,15 +381,18 @@ async fn challenge(
     .execute(&store.pool)
     .await
     .map_err(e)?;
-    let mut busy = false;
-    for k in KINDS {
-        for (g, a, b) in open_games(store, k).await? {
-            if g == game {
-                break;
-            }
-            busy |= [&a, &b].iter().any(|x| **x == who.id || **x == them.id);
-        }
-    }
+    let first: Option<String> = sqlx::query_scalar(
+        "SELECT game_id FROM ladder_games WHERE result IS NULL \
+         AND (challenger IN ($1, $2) OR target IN ($3, $4)) ORDER BY created_at, game_id",
+    )
+    .bind(&who.id)
+    .bind(&them.id)
+    .bind(&who.id)
+    .bind(&them.id)
+    .fetch_optional(&store.pool)
+    .await
+    .map_err(e)?;
+    let busy = first.as_deref() != Some(game.as_str());
     if busy {
         drop_claim(store, &game).await?;
         return Err(refused(
