@@ -246,3 +246,36 @@ async fn a_won_challenge_swaps_places_then_cooldown_and_inactivity_apply() {
         assert_eq!(order(&s).await, names);
     }
 }
+
+#[tokio::test]
+async fn joins_at_once_through_two_processes_all_land() {
+    let _one = CLOCK.lock().await;
+    for db in databases() {
+        let a = Server::start(&db).await;
+        // PostgreSQL: a second process on the same database; SQLite: the one process.
+        let b = match db.starts_with("postgres") {
+            true => Some(Server::start(a.hub.store.url()).await),
+            false => None,
+        };
+        let mut people = Vec::new();
+        for i in 0..8 {
+            let name = uniq(&format!("rush{i}"));
+            people.push((name.clone(), signup(&a, &name).await));
+        }
+        let tasks = people.iter().enumerate().map(|(i, (_, who))| {
+            let s = match (&b, i % 2) {
+                (Some(b), 1) => b,
+                _ => &a,
+            };
+            act(s, who, "go9", "join", json!({}))
+        });
+        for (st, v) in futures_util::future::join_all(tasks).await {
+            assert_eq!(st, 200, "{v}");
+        }
+        let mut got = order(&a).await;
+        got.sort();
+        let mut want: Vec<String> = people.iter().map(|p| p.0.clone()).collect();
+        want.sort();
+        assert_eq!(got, want);
+    }
+}
