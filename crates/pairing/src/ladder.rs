@@ -105,6 +105,24 @@ impl Ladder {
         self.active_since.remove(&id);
     }
 
+    /// Notes that `a` and `b` last played each other at `at_ms` (a stored ladder read back).
+    pub fn set_last_played(&mut self, a: PlayerId, b: PlayerId, at_ms: u64) {
+        self.last_pair.insert(pair_key(a, b), at_ms);
+    }
+
+    /// When each pair last played: `(a, b, at_ms)` with `a < b`.
+    pub fn last_played(&self) -> Vec<(PlayerId, PlayerId, u64)> {
+        self.last_pair
+            .iter()
+            .map(|(&(a, b), &at)| (a, b, at))
+            .collect()
+    }
+
+    /// When `id` last played, joined or dropped (ms).
+    pub fn active_since(&self, id: PlayerId) -> Option<u64> {
+        self.active_since.get(&id).copied()
+    }
+
     /// Whether `challenger` may challenge `target` at `now_ms`.
     pub fn can_challenge(
         &self,

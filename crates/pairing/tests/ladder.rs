@@ -76,3 +76,21 @@ fn leaving_moves_those_below_up() {
     assert_eq!(l.join(2, 0), 3);
     assert_eq!(l.join(2, 0), 3);
 }
+
+#[test]
+fn a_ladder_rebuilt_from_its_parts_keeps_the_cooldown_and_activity() {
+    let mut l = ladder_of(3);
+    l.record(2, 1, Some(2), 5_000).unwrap();
+    let mut back = Ladder::new(l.reach, l.cooldown_ms, l.inactivity_ms);
+    for &p in l.order() {
+        back.join(p, l.active_since(p).unwrap());
+    }
+    for (a, b, at) in l.last_played() {
+        back.set_last_played(a, b, at);
+    }
+    assert_eq!(back, l);
+    assert!(matches!(
+        back.can_challenge(1, 2, 5_001),
+        Err(LadderError::Cooldown { .. })
+    ));
+}

@@ -139,6 +139,7 @@ pub async fn start(mut cfg: Config) -> Result<Running, StartError> {
     tokio::spawn(seeks::publish(state.clone()));
     // The tournaments' rounds: started, results read, the next paired (one process each).
     tournaments::spawn(state.clone());
+    tournaments::ladder::spawn(state.clone());
     // The rate budgets remember every client they saw: forget the idle ones now and then, so
     // a stream of new addresses cannot grow them without bound.
     let budgets = state.clone();

@@ -51,6 +51,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::review::routes())
         .merge(crate::challenges::routes())
         .merge(crate::tournaments::routes())
+        .merge(crate::tournaments::ladder::routes())
         .merge(crate::botapi::routes())
         .merge(crate::mail::routes())
         // The pages of "forgot password" and of the links in mails (their API: `mail::routes`).

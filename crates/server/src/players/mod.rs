@@ -649,7 +649,8 @@ async fn players_online(
     Ok(Json(json!({ "players": out })))
 }
 
-fn name_key(name: &str) -> Result<String, ActError> {
+/// The lookup key of a player's name (404 when it cannot be one).
+pub(crate) fn name_key(name: &str) -> Result<String, ActError> {
     if name.is_empty() || name.len() > 100 {
         return Err(ActError::not_found("no such player"));
     }

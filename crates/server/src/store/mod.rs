@@ -137,6 +137,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "tournaments",
         include_str!("../../migrations/0021_tournaments.sql"),
     ),
+    (
+        22,
+        "ladders",
+        include_str!("../../migrations/0022_ladders.sql"),
+    ),
 ];
 
 /// The database behind the server.

@@ -3,12 +3,14 @@
 //! seated (`rounds`), results read as games end, the organiser's hand (a late player, a bot
 //! level, a result set by hand, the end), the standings with their tie-breaks live on the
 //! lobby's socket, and the CSV and EGF exports (`rows` keeps them in the database,
-//! `organiser` the organiser's and players' actions). docs/api.md, "Tournaments".
+//! `organiser` the organiser's and players' actions); and the standing ladders, one a kind
+//! (`ladder`). docs/api.md, "Tournaments" and "Ladders".
 //!
 //! May use: `challenges`, `mail`, `review`, `players`, `cluster`, `state`, `config`, `game`,
 //! `store`, `net` (below it). Never `http` or `botapi` (`tests/layout.rs` keeps it so).
 
 pub mod arena;
+pub mod ladder;
 mod organiser;
 pub mod rounds;
 pub mod rows;
