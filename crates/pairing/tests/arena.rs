@@ -123,3 +123,20 @@ fn leaving_takes_a_player_out_of_the_pool() {
     assert!(!a.waiting(1));
     assert!(a.join(player(2, 1500.0), 0).is_empty());
 }
+
+#[test]
+fn a_player_who_left_mid_game_is_not_pooled_when_it_ends() {
+    let mut a = Arena::new(u64::MAX, 6.5, 1);
+    a.join(player(1, 1500.0), 0);
+    let g = a.join(player(2, 1500.0), 0)[0];
+    a.join(player(3, 1500.0), 0);
+    a.leave(1);
+    let made = a.finish(win(&g, 1), 1);
+    assert_eq!(a.row(1).unwrap().points, 2);
+    assert!(!a.waiting(1));
+    assert_eq!(made.len(), 1);
+    assert!(made[0].has(2) && made[0].has(3));
+    // Back again: paired with whoever waits, or waits.
+    assert!(a.join(player(1, 1500.0), 2).is_empty());
+    assert!(a.waiting(1));
+}
