@@ -13,7 +13,7 @@
 
 use crate::{Game, Outcome, Pairing, Player, PlayerId};
 use baduk_rng::Rng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One arena player's state.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +54,8 @@ pub struct Arena {
     pool: Vec<PlayerId>,
     /// Games being played.
     playing: Vec<Pairing>,
+    /// Players who left: not pooled again until they join.
+    away: BTreeSet<PlayerId>,
 }
 
 impl Arena {
@@ -66,6 +68,7 @@ impl Arena {
             rows: BTreeMap::new(),
             pool: Vec::new(),
             playing: Vec::new(),
+            away: BTreeSet::new(),
         }
     }
 
@@ -86,6 +89,7 @@ impl Arena {
             last_black: None,
             results: Vec::new(),
         });
+        self.away.remove(&player.id);
         if self.waiting(player.id) || self.game_of(player.id).is_some() {
             return Vec::new();
         }
@@ -93,9 +97,11 @@ impl Arena {
         self.pair_from_pool(&[player.id], now_ms)
     }
 
-    /// Takes `id` out of the pool (a pause or a withdrawal); a game in play still counts.
+    /// Takes `id` out of the pool until they join again (a pause or a withdrawal); a game in
+    /// play still counts, and its end does not pool them.
     pub fn leave(&mut self, id: PlayerId) {
         self.pool.retain(|&p| p != id);
+        self.away.insert(id);
     }
 
     /// Records a finished game at `now_ms` and returns the pairings made for its players. A
@@ -131,8 +137,11 @@ impl Arena {
             row.last_black = Some(id == game.black);
             row.colour_balance += if id == game.black { 1 } else { -1 };
         }
-        self.pool.push(game.black);
-        self.pool.push(game.white);
+        for id in [game.black, game.white] {
+            if !self.away.contains(&id) {
+                self.pool.push(id);
+            }
+        }
         self.pair_from_pool(&[game.black, game.white], now_ms)
     }
 

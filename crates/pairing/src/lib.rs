@@ -13,6 +13,8 @@
 //! - [`Standings`] orders a Swiss or McMahon field with its tie-breaks and exports it as CSV and
 //!   as an EGF results file ([`standings`]).
 
+#![warn(missing_docs)]
+
 pub mod arena;
 pub mod ladder;
 mod matching;

@@ -142,7 +142,7 @@ pub struct EgfHeader {
     pub place: String,
     /// Dates: "YYYY-MM-DD,YYYY-MM-DD".
     pub dates: String,
-    /// The handicap rule, e.g. "h9" (MMS difference capped at 9) or "h0".
+    /// The handicap field as the organiser states it, e.g. "h9" or "h0".
     pub handicap: String,
     /// The komi.
     pub komi: String,

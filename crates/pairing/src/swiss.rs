@@ -88,7 +88,8 @@ impl Swiss {
 /// The handicap is ⌊|MMS difference|⌋ − `reduction`, capped at `max`; 0 or less is an even game
 /// (colours by balance, the event's komi); 1 is black without komi; 2 and more are stones. The
 /// weaker player (lower MMS, then lower rating) takes black, and komi is 0.5 in every handicap
-/// game. (The EGF results file's `HA[h9]` is this rule with reduction 0 and max 9.)
+/// game. (The EGF results file records each game's handicap itself, `5-/b2`, whatever the
+/// rule.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HandicapRule {
     /// Subtracted from the MMS difference.

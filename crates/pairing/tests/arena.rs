@@ -123,3 +123,65 @@ fn leaving_takes_a_player_out_of_the_pool() {
     assert!(!a.waiting(1));
     assert!(a.join(player(2, 1500.0), 0).is_empty());
 }
+
+#[test]
+fn a_player_who_left_mid_game_is_not_pooled_when_it_ends() {
+    let mut a = Arena::new(u64::MAX, 6.5, 1);
+    a.join(player(1, 1500.0), 0);
+    let g = a.join(player(2, 1500.0), 0)[0];
+    a.join(player(3, 1500.0), 0);
+    a.leave(1);
+    let made = a.finish(win(&g, 1), 1);
+    assert_eq!(a.row(1).unwrap().points, 2);
+    assert!(!a.waiting(1));
+    assert_eq!(made.len(), 1);
+    assert!(made[0].has(2) && made[0].has(3));
+    // Back again: paired with whoever waits, or waits.
+    assert!(a.join(player(1, 1500.0), 2).is_empty());
+    assert!(a.waiting(1));
+}
+
+proptest::proptest! {
+    /// Random arenas: a player is never in two games nor waiting while playing, an immediate
+    /// rematch only when nobody else waited or played, and points are the sum of the results.
+    #[test]
+    fn random_arenas_keep_their_invariants(n in 2u32..=40, games in 1usize..300, seed in proptest::prelude::any::<u64>()) {
+        let mut rng = baduk_rng::Rng::new(seed);
+        let mut a = Arena::new(u64::MAX, 6.5, seed);
+        let mut playing: Vec<Pairing> = Vec::new();
+        let mut last: std::collections::HashMap<PlayerId, PlayerId> = Default::default();
+        for id in 0..n {
+            playing.extend(a.join(player(id, rng.below(2000) as f64), 0));
+        }
+        for t in 0..games {
+            if playing.is_empty() {
+                break;
+            }
+            let g = playing.swap_remove(rng.below(playing.len()));
+            let outcome = [Outcome::BlackWins, Outcome::WhiteWins, Outcome::Jigo][rng.below(3)];
+            last.insert(g.black, g.white);
+            last.insert(g.white, g.black);
+            let waiting_before: Vec<PlayerId> = (0..n).filter(|&p| a.waiting(p)).collect();
+            let others_playing = !playing.is_empty();
+            let made = a.finish(g.finish(outcome), t as u64);
+            for p in &made {
+                if last.get(&p.black) == Some(&p.white) {
+                    let someone_else =
+                        waiting_before.iter().any(|&w| !p.has(w)) || others_playing;
+                    proptest::prop_assert!(!someone_else, "immediate rematch {:?}", p);
+                }
+            }
+            playing.extend(made);
+            let mut busy = std::collections::HashSet::new();
+            for p in &playing {
+                proptest::prop_assert!(busy.insert(p.black) && busy.insert(p.white));
+                proptest::prop_assert!(!a.waiting(p.black) && !a.waiting(p.white));
+            }
+        }
+        for id in 0..n {
+            let row = a.row(id).unwrap();
+            proptest::prop_assert_eq!(row.points, row.results.iter().sum::<u32>());
+            proptest::prop_assert_eq!(row.games as usize, row.results.len());
+        }
+    }
+}
