@@ -208,7 +208,13 @@ pub(super) async fn step(
         .external(st)
         .filter(|_| engine.fell_back(id).is_none())
     {
-        let g = doc.line_game(n).map_err(|e| e.to_string())?;
+        // Reading the line (up to the reader's node cap) is the heavy pool's work.
+        let d = doc.clone();
+        let g = crate::game::work::heavy()
+            .run(move || d.line_game(n))
+            .await
+            .map_err(|e| e.message)?
+            .map_err(|e| e.to_string())?;
         match super::katago::review_end(&ext, &st.limits, &g, &rules).await {
             Ok(v) => result = Some(v),
             Err(why) => engine.fall_back(id, why),
