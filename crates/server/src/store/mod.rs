@@ -142,6 +142,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "ladders",
         include_str!("../../migrations/0022_ladders.sql"),
     ),
+    (
+        23,
+        "tournament_times",
+        include_str!("../../migrations/0023_tournament_times.sql"),
+    ),
 ];
 
 /// The database behind the server.

@@ -116,6 +116,9 @@ async fn account_entrant(st: &AppState, t: &Tournament, a: &Account) -> Result<E
         rank: rank_of(rating),
         rating: rating.round() as i64,
         status: "in".into(),
+        joined_at: 0,
+        checked_in_at: None,
+        left_at: None,
     })
 }
 
@@ -132,6 +135,9 @@ pub fn bot_entrant(t: &Tournament, level: &BotLevel) -> Entrant {
         rank: rank_of(rating),
         rating: rating.round() as i64,
         status: "in".into(),
+        joined_at: 0,
+        checked_in_at: None,
+        left_at: None,
     }
 }
 

@@ -105,6 +105,12 @@ pub struct Entrant {
     pub rating: i64,
     /// `in` or `withdrawn`.
     pub status: String,
+    /// When it entered (ms).
+    pub joined_at: i64,
+    /// When it checked in, if the event asks for that.
+    pub checked_in_at: Option<i64>,
+    /// When it withdrew.
+    pub left_at: Option<i64>,
 }
 
 /// One board of a round as paired (`white` None: the bye).
@@ -234,13 +240,17 @@ fn entrant_of(r: &sqlx::any::AnyRow) -> Result<Entrant, ActError> {
         rank: r.try_get::<i64, _>(4).map_err(e)? as i32,
         rating: r.try_get(5).map_err(e)?,
         status: r.try_get(6).map_err(e)?,
+        joined_at: r.try_get(7).map_err(e)?,
+        checked_in_at: r.try_get(8).map_err(e)?,
+        left_at: r.try_get(9).map_err(e)?,
     })
 }
 
 /// The players of event `id`, by number.
 pub async fn entrants(store: &Store, id: &str) -> Result<Vec<Entrant>, ActError> {
     let rows = sqlx::query(
-        "SELECT seq, account_id, bot, name, rank, rating, status FROM tournament_players \
+        "SELECT seq, account_id, bot, name, rank, rating, status, joined_at, checked_in_at, left_at \
+         FROM tournament_players \
          WHERE tournament_id = $1 ORDER BY seq",
     )
     .bind(id)
@@ -289,11 +299,12 @@ pub async fn add_entrant(
 /// Marks `account`'s entry in event `id` withdrawn; false when it was not in.
 pub async fn withdraw(store: &Store, id: &str, account: &str) -> Result<bool, ActError> {
     let done = sqlx::query(
-        "UPDATE tournament_players SET status = 'withdrawn' \
+        "UPDATE tournament_players SET status = 'withdrawn', left_at = $3 \
          WHERE tournament_id = $1 AND account_id = $2 AND status = 'in'",
     )
     .bind(id)
     .bind(account)
+    .bind(crate::game::hub::now_ms())
     .execute(&store.writer)
     .await
     .map_err(e)?;
