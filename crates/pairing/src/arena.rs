@@ -10,6 +10,10 @@
 //! with fewer blacks over their arena games takes black, then the one who had white last, then
 //! a seeded coin decides. No pairing
 //! is made at or after the end; a game that finishes after it still counts.
+//!
+//! A stored arena is replayed without pairing: [`Arena::enter`], [`Arena::seat`] (a pairing
+//! made before), [`Arena::end`] and [`Arena::leave`] in the order they happened, then
+//! [`Arena::pair_waiting`] pairs whoever waits now.
 
 use crate::{Game, Outcome, Pairing, Player, PlayerId};
 use baduk_rng::Rng;
@@ -79,6 +83,16 @@ impl Arena {
 
     /// Adds `player` (or brings them back) to the pool at `now_ms`; the pairings made.
     pub fn join(&mut self, player: Player, now_ms: u64) -> Vec<Pairing> {
+        if !self.enter(player) {
+            return Vec::new();
+        }
+        self.pair_from_pool(&[player.id], now_ms)
+    }
+
+    /// Adds `player` (or brings them back) to the pool without pairing anyone (a replay of a
+    /// stored arena: [`Arena::seat`] then gives them the games stored, [`Arena::pair_waiting`]
+    /// the new ones). False when they were waiting or playing already.
+    pub fn enter(&mut self, player: Player) -> bool {
         self.rows.entry(player.id).or_insert_with(|| ArenaRow {
             player,
             points: 0,
@@ -91,10 +105,30 @@ impl Arena {
         });
         self.away.remove(&player.id);
         if self.waiting(player.id) || self.game_of(player.id).is_some() {
-            return Vec::new();
+            return false;
         }
         self.pool.push(player.id);
-        self.pair_from_pool(&[player.id], now_ms)
+        true
+    }
+
+    /// Records a pairing made before (a stored board, replayed): its two players leave the pool
+    /// and play it. False, and nothing changes, when either never entered.
+    pub fn seat(&mut self, pairing: Pairing) -> bool {
+        if !self.rows.contains_key(&pairing.black) || !self.rows.contains_key(&pairing.white) {
+            return false;
+        }
+        self.pool
+            .retain(|&p| p != pairing.black && p != pairing.white);
+        self.playing.push(pairing);
+        true
+    }
+
+    /// Pairs the waiting players at `now_ms`, each in the order they arrived with the nearest
+    /// other waiting player, as [`Arena::join`] and [`Arena::finish`] would have; the pairings
+    /// made.
+    pub fn pair_waiting(&mut self, now_ms: u64) -> Vec<Pairing> {
+        let arrivals = self.pool.clone();
+        self.pair_from_pool(&arrivals, now_ms)
     }
 
     /// Takes `id` out of the pool until they join again (a pause or a withdrawal); a game in
@@ -105,14 +139,23 @@ impl Arena {
     }
 
     /// Records a finished game at `now_ms` and returns the pairings made for its players. A
-    /// game the arena did not pair is ignored.
+    /// game the arena is not playing is ignored.
     pub fn finish(&mut self, game: Game, now_ms: u64) -> Vec<Pairing> {
+        if !self.end(game) {
+            return Vec::new();
+        }
+        self.pair_from_pool(&[game.black, game.white], now_ms)
+    }
+
+    /// Records a finished game without pairing its players (a replay: they wait in the pool,
+    /// unless they left). False, and nothing changes, for a game the arena is not playing.
+    pub fn end(&mut self, game: Game) -> bool {
         let Some(at) = self
             .playing
             .iter()
             .position(|p| p.black == game.black && p.white == game.white)
         else {
-            return Vec::new();
+            return false;
         };
         self.playing.swap_remove(at);
         for (id, opp) in [(game.black, game.white), (game.white, game.black)] {
@@ -138,11 +181,11 @@ impl Arena {
             row.colour_balance += if id == game.black { 1 } else { -1 };
         }
         for id in [game.black, game.white] {
-            if !self.away.contains(&id) {
+            if !self.away.contains(&id) && !self.waiting(id) && self.game_of(id).is_none() {
                 self.pool.push(id);
             }
         }
-        self.pair_from_pool(&[game.black, game.white], now_ms)
+        true
     }
 
     /// Whether `id` waits in the pool for an opponent.

@@ -185,3 +185,66 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_replay_of_stored_games_reaches_the_live_arenas_state_and_pairs_who_waits() {
+    /// What a store keeps: a pairing made, a game ended, in the order they happened.
+    enum Event {
+        Seat(Pairing),
+        End(baduk_pairing::Game),
+    }
+    let mut live = Arena::new(u64::MAX, 6.5, 7);
+    let mut log: Vec<Event> = Vec::new();
+    let mut playing: Vec<Pairing> = Vec::new();
+    for id in 1..=7 {
+        playing.extend(live.join(player(id, 1400.0 + 50.0 * id as f64), 0));
+    }
+    log.extend(playing.iter().map(|p| Event::Seat(*p)));
+    for t in 1..=20u64 {
+        let g = playing.remove(0);
+        let done = win(&g, if t % 3 == 0 { g.white } else { g.black });
+        let made = live.finish(done, t);
+        log.push(Event::End(done));
+        log.extend(made.iter().map(|p| Event::Seat(*p)));
+        playing.extend(made);
+    }
+    let mut again = Arena::new(u64::MAX, 6.5, 7);
+    for id in 1..=7 {
+        assert!(again.enter(player(id, 1400.0 + 50.0 * id as f64)));
+    }
+    for e in &log {
+        match e {
+            Event::Seat(p) => assert!(again.seat(*p)),
+            Event::End(g) => assert!(again.end(*g)),
+        }
+    }
+    for id in 1..=7 {
+        assert_eq!(again.row(id), live.row(id));
+        assert_eq!(again.game_of(id), live.game_of(id));
+        assert_eq!(again.waiting(id), live.waiting(id));
+    }
+    // The odd one out waits in both, with nobody to meet: nothing new is paired.
+    assert_eq!((1..=7).filter(|&p| again.waiting(p)).count(), 1);
+    assert!(again.pair_waiting(21).is_empty());
+}
+
+#[test]
+fn pair_waiting_pairs_the_pool_and_never_one_who_left() {
+    let mut a = Arena::new(100, 6.5, 1);
+    for id in 1..=5 {
+        a.enter(player(id, 1500.0 + id as f64));
+    }
+    a.leave(3);
+    let made = a.pair_waiting(10);
+    assert_eq!(made.len(), 2, "{made:?}");
+    assert!(made.iter().all(|p| !p.has(3)));
+    assert!(!a.waiting(3) && a.game_of(3).is_none());
+    // One left over waits; after the end nothing is paired.
+    assert_eq!((1..=5).filter(|&p| a.waiting(p)).count(), 0);
+    let g = made[0];
+    assert!(a.end(win(&g, g.black)));
+    assert!(a.pair_waiting(100).is_empty());
+    assert!(a.waiting(g.black) && a.waiting(g.white));
+    // Ending a game it is not playing changes nothing.
+    assert!(!a.end(win(&g, g.black)));
+}
