@@ -59,6 +59,12 @@ pub struct Metrics {
     pub event_delivery: Histogram,
     /// Seconds from an event's arrival here to its application to the game's copy.
     pub event_queue: Histogram,
+    /// Tournament boards with a game made by pairing here (all formats).
+    pub tournament_pairings: AtomicU64,
+    /// Seconds from the end of an arena player's game to the storing of their next board.
+    pub tournament_pairing_latency: Histogram,
+    /// Microseconds spent in the tournaments' sweep.
+    pub tournament_sweep_us: AtomicU64,
 }
 
 /// The upper bounds of the ack latency buckets, in milliseconds.

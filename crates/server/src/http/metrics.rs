@@ -21,7 +21,7 @@ pub fn render(hub: &Hub) -> String {
     let mut out = String::new();
     let q = &hub.store.queries;
     // name, kind, help, value: one metric each.
-    let rows: [(&str, &str, &str, u64); 18] = [
+    let rows: [(&str, &str, &str, u64); 19] = [
         ("baduk_games_owned", "gauge", "Unfinished games this process owns and holds in memory now (it runs their clocks and bots; the others it owns wait in the database until due or asked for).", hub.owned_live() as u64),
         ("baduk_games_loaded", "gauge", "Games in this process's memory (owned, or watched here).", hub.loaded() as u64),
         ("baduk_sockets", "gauge", "Game WebSockets open on this process.", hub.sockets() as u64),
@@ -40,6 +40,7 @@ pub fn render(hub: &Hub) -> String {
         ("baduk_joins_applied_total", "counter", "Other processes' joins of a seat applied here from their events, without reading the game.", g(&m.joins_applied)),
         ("baduk_group_commits_total", "counter", "Transactions that stored a batch of actions (group commit; both databases).", g(&q.group_commits)),
         ("baduk_group_commit_actions_total", "counter", "Actions stored by group commits.", g(&q.group_commit_actions)),
+        ("baduk_tournament_pairings_total", "counter", "Tournament boards of two players stored by this process's pairing (all formats; byes not counted).", g(&m.tournament_pairings)),
     ];
     for (name, kind, help, value) in rows {
         let _ = writeln!(
@@ -76,6 +77,16 @@ pub fn render(hub: &Hub) -> String {
         &mut out,
         "baduk_event_queue_seconds",
         "Time from an event's arrival here to its application to this process's copy of the game (waiting in its game's queue included).",
+    );
+    m.tournament_pairing_latency.render(
+        &mut out,
+        "baduk_tournament_pairing_latency_seconds",
+        "Arenas: time from the end of a player's game (its stored end) to the storing of that player's next board by this process.",
+    );
+    let sweep = g(&m.tournament_sweep_us) as f64 / 1e6;
+    let _ = writeln!(
+        out,
+        "# HELP baduk_tournament_sweep_seconds_total Time this process spent in the tournaments' sweep (wall time of its passes, which bounds the CPU they used).\n# TYPE baduk_tournament_sweep_seconds_total counter\nbaduk_tournament_sweep_seconds_total {sweep}"
     );
     out
 }

@@ -282,7 +282,14 @@ pub(super) async fn add_bot(
             ))
         }
     }
-    add(&st, &t, &bot_entrant(&t, &level)).await?;
+    // The same level entered again is another player: numbered, so the tables tell them apart.
+    let mut en = bot_entrant(&t, &level);
+    let entrants = rows::entrants(&st.hub.store, &id).await?;
+    let same = entrants.iter().filter(|e| e.bot.as_ref() == Some(&level));
+    if let n @ 1.. = same.count() {
+        en.name = format!("{} #{}", en.name, n + 1);
+    }
+    add(&st, &t, &en).await?;
     answer(&st, &id).await
 }
 
@@ -401,26 +408,23 @@ pub(super) async fn export_csv(
     ))
 }
 
-/// `GET /api/tournaments/{id}/export.egf`: the table as an EGF results file.
+/// `GET /api/tournaments/{id}/export.egf`: the table as an EGF results file (an arena's
+/// rounds are each player's games in the order played).
 pub(super) async fn export_egf(
     State(st): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ActError> {
     let t = found(&st, &id).await?;
-    if t.format == "arena" {
-        return Err(refused(
-            409,
-            "tournament.egf_arena",
-            "an arena has no EGF results table (its games are not rounds): export.csv",
-            Value::Null,
-        ));
-    }
     let store = &st.hub.store;
     let (entrants, boards) = (
         rows::entrants(store, &id).await?,
         rows::boards(store, &id).await?,
     );
-    let (s, people) = rounds::standings(&t, &entrants, &boards);
+    let (s, people) = if t.format == "arena" {
+        super::arena::egf_table(&t, &entrants, &boards)
+    } else {
+        rounds::standings(&t, &entrants, &boards)
+    };
     let day = |ms: i64| date_of(ms);
     let header = EgfHeader {
         class: "D".into(),

@@ -282,6 +282,7 @@ async fn pair_round(st: &AppState, t: &Tournament) -> Result<(), ActError> {
         }
         return Ok(());
     }
+    super::arena::count_pairings(st, &paired);
     seat(st, t, &paired, &seats).await?;
     rows::advance_round(store, &t.id, t.round).await?;
     Ok(())
@@ -551,6 +552,7 @@ pub fn spawn(st: AppState) {
         let mut seen: HashMap<String, String> = HashMap::new();
         loop {
             every.tick().await;
+            let _timed = super::arena::SweepTimer::start(&st);
             let ids = match rows::due(&st.hub.store, now_ms()).await {
                 Ok(ids) => ids,
                 Err(e) => {
