@@ -4,8 +4,10 @@
 //! command lives in the module named after its job: `go_rules_cmd` (replay, legal, bench go),
 //! `go_score_cmd` (score, life), `go_train_cmd` (go train), `gtp_cmd` (gtp, arena go), `wall_cmd` (play, replay, legal,
 //! perft, bench wall) and `wall_bots_cmd` (train, arena wall, bench search) and `serve_cmd` (serve, wall export,
-//! bench serve) and `bot_cmd` (bot connect) and `million_cmd` (bench million).
+//! bench serve) and `bot_cmd` (bot connect) and `million_cmd` (bench million) and `arena_bench_cmd`
+//! (bench arena).
 
+mod arena_bench_cmd;
 mod bot_cmd;
 mod error;
 mod go_review_cmd;
@@ -145,6 +147,8 @@ enum BenchCmd {
     Million(million_cmd::MillionArgs),
     /// Review rooms against a running `baduk serve`: owners' changes, watchers following.
     ReviewRooms(serve_cmd::BenchReviewArgs),
+    /// A tournament arena of bot levels on its own servers: pairing latency, CPU a pairing.
+    Arena(arena_bench_cmd::ArenaBenchArgs),
 }
 
 fn main() {
@@ -185,6 +189,7 @@ fn main() {
             BenchCmd::Bots(a) => bot_cmd::bench_bots(a),
             BenchCmd::Million(a) => million_cmd::bench_million(a),
             BenchCmd::ReviewRooms(a) => serve_cmd::bench_review(a),
+            BenchCmd::Arena(a) => arena_bench_cmd::bench_arena(a),
         },
     };
     if let Err(e) = result {

@@ -47,7 +47,7 @@ pub struct MillionArgs {
 }
 
 /// A free loopback port.
-fn free_addr() -> Result<String, CliError> {
+pub(crate) fn free_addr() -> Result<String, CliError> {
     let l = std::net::TcpListener::bind("127.0.0.1:0")
         .map_err(|e| CliError::input(format!("a free port: {e}")))?;
     Ok(l.local_addr()
@@ -69,7 +69,7 @@ fn serve(db: &str, addr: &str, extra: &[String]) -> Result<Child, CliError> {
 }
 
 /// Waits until the server at `addr` answers `/healthz`; the time it took.
-fn wait_healthy(addr: &str, since: Instant) -> Result<Duration, CliError> {
+pub(crate) fn wait_healthy(addr: &str, since: Instant) -> Result<Duration, CliError> {
     loop {
         if let Ok(mut s) = std::net::TcpStream::connect(addr) {
             use std::io::{Read, Write};
@@ -93,7 +93,7 @@ fn wait_healthy(addr: &str, since: Instant) -> Result<Duration, CliError> {
 }
 
 /// Stops a server child with SIGTERM (it hands its games back) and waits for it.
-fn stop(mut child: Child) {
+pub(crate) fn stop(mut child: Child) {
     #[cfg(target_os = "linux")]
     unsafe {
         // SAFETY: a plain signal to our own child's process id.

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 const SECRET: &str = "cluster-process-test-secret";
 
 mod common;
-use common::{post, state, Proc};
+use common::{fresh_schema, post, state, Proc};
 
 /// `baduk serve` on `db` as these tests run it.
 async fn serve(db: &str) -> Proc {
@@ -34,19 +34,6 @@ async fn metric(base: &str, name: &str) -> Option<u64> {
             .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
             .sum(),
     )
-}
-
-/// The test database with a fresh schema first in the search path (a cluster of its own).
-async fn fresh_schema(db: &str) -> String {
-    let schema = format!("c_{}", baduk_server::game::hub::new_id());
-    let pool = sqlx::postgres::PgPool::connect(db).await.unwrap();
-    sqlx::query(&format!("CREATE SCHEMA {schema}"))
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
-    let sep = if db.contains('?') { '&' } else { '?' };
-    format!("{db}{sep}options[search_path]={schema}")
 }
 
 /// One failover: returns the time from the kill to the first move sent and acknowledged after it.

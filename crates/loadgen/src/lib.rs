@@ -7,9 +7,11 @@
 //! - [`abuse`]: hostile clients beside honest games, and what the honest ones still get.
 //! - [`bench_bots`]: many games at once against bots brought by `baduk bot connect`.
 //! - [`bench_review`]: review rooms, their owners' changes and the watchers following them.
+//! - [`bench_arena`]: a tournament arena of bot levels, its pairings, their latency and CPU.
 
 pub mod abuse;
 pub mod bench;
+pub mod bench_arena;
 pub mod bench_bots;
 pub mod bench_million;
 pub mod bench_players;

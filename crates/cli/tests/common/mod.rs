@@ -96,3 +96,16 @@ pub async fn state(base: &str, id: &str) -> Value {
         .await
         .unwrap()
 }
+
+/// The test database with a fresh schema first in the search path (a cluster of its own).
+pub async fn fresh_schema(db: &str) -> String {
+    let schema = format!("c_{}", baduk_server::game::hub::new_id());
+    let pool = sqlx::postgres::PgPool::connect(db).await.unwrap();
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let sep = if db.contains('?') { '&' } else { '?' };
+    format!("{db}{sep}options[search_path]={schema}")
+}

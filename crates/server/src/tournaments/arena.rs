@@ -15,7 +15,7 @@ use crate::game::hub::now_ms;
 use crate::game::room::{seed_of, ActError};
 use crate::players::accounts::storage;
 use crate::state::AppState;
-use crate::store::StoreError;
+use crate::store::{Store, StoreError};
 use baduk_pairing::{Arena, Cell, Game, Person, PlayerId, Row, Standings, TieBreak};
 use serde_json::{json, Value};
 use sqlx::Row as _;
@@ -102,28 +102,22 @@ pub fn replay(t: &Tournament, entrants: &[Entrant], boards: &[Board]) -> Arena {
 }
 
 /// The stored end (ms) of each of `games` that finished: the time of its last action.
-async fn game_ends(st: &AppState, games: &[&str]) -> Result<HashMap<String, i64>, ActError> {
+pub async fn game_ends(store: &Store, games: &[&str]) -> Result<HashMap<String, i64>, ActError> {
+    let bad = |x: sqlx::Error| storage(StoreError::from(x));
     let mut out = HashMap::new();
-    if games.is_empty() {
-        return Ok(out);
-    }
-    let marks: Vec<String> = (1..=games.len()).map(|i| format!("${i}")).collect();
-    let sql = format!(
-        "SELECT id, updated_at FROM games WHERE status = 'finished' AND id IN ({})",
-        marks.join(", ")
-    );
-    let mut q = sqlx::query(&sql);
-    for g in games {
-        q = q.bind(*g);
-    }
-    let rows = q
-        .fetch_all(&st.hub.store.pool)
-        .await
-        .map_err(|x| storage(StoreError::from(x)))?;
-    for r in rows {
-        let id: String = r.try_get(0).map_err(|x| storage(StoreError::from(x)))?;
-        let at: i64 = r.try_get(1).map_err(|x| storage(StoreError::from(x)))?;
-        out.insert(id, at);
+    for chunk in games.chunks(500) {
+        let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT id, updated_at FROM games WHERE status = 'finished' AND id IN ({})",
+            marks.join(", ")
+        );
+        let mut q = sqlx::query(&sql);
+        for g in chunk {
+            q = q.bind(*g);
+        }
+        for r in q.fetch_all(&store.pool).await.map_err(bad)? {
+            out.insert(r.try_get(0).map_err(bad)?, r.try_get(1).map_err(bad)?);
+        }
     }
     Ok(out)
 }
@@ -149,7 +143,7 @@ async fn observe_latency(
         })
         .collect();
     let games: Vec<&str> = before.iter().filter_map(|b| b.game_id.as_deref()).collect();
-    let ends = game_ends(st, &games).await?;
+    let ends = game_ends(&st.hub.store, &games).await?;
     for b in before {
         let end = b
             .game_id
