@@ -9,7 +9,7 @@
 //! pairs it as the first would have. Its boards all sit in round 1; the new ones are stored
 //! under their keys first (the claim), then their games made.
 
-use super::rounds::{boards_of, field, komi_of, outcome, pairing_player, seat};
+use super::rounds::{boards_of, komi_of, outcome, pairing_player, seat};
 use super::rows::{self, Board, Entrant, Tournament};
 use crate::game::hub::now_ms;
 use crate::game::room::{seed_of, ActError};
@@ -19,7 +19,7 @@ use crate::store::{Store, StoreError};
 use baduk_pairing::{Arena, Cell, Game, Person, PlayerId, Row, Standings, TieBreak};
 use serde_json::{json, Value};
 use sqlx::Row as _;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -51,7 +51,16 @@ pub fn replay(t: &Tournament, entrants: &[Entrant], boards: &[Board]) -> Arena {
     // (time, phase, board, order): joins, then boards (each seated before it ends; by number,
     // so a player's earlier game ends before the next is seated), then withdrawals.
     let mut steps: Vec<((i64, u8, i64, u8), Step)> = Vec::new();
-    for e in field(entrants, boards) {
+    // Those in, and everyone who played (as `rounds::field`, once over the boards).
+    let played: HashSet<i64> = boards
+        .iter()
+        .flat_map(|b| [Some(b.black), b.white])
+        .flatten()
+        .collect();
+    let field = entrants
+        .iter()
+        .filter(|e| e.status == "in" || played.contains(&e.seq));
+    for e in field {
         let joined = e.joined_at.max(start);
         steps.push(((joined, 0, 0, 0), Step::Join(e)));
         let left = e
@@ -122,6 +131,19 @@ pub async fn game_ends(store: &Store, games: &[&str]) -> Result<HashMap<String, 
     Ok(out)
 }
 
+/// Each player's last board (by number) among `boards`.
+fn last_boards(boards: &[Board]) -> HashMap<i64, &Board> {
+    let mut last: HashMap<i64, &Board> = HashMap::new();
+    for b in boards {
+        for seq in [Some(b.black), b.white].into_iter().flatten() {
+            if last.get(&seq).is_none_or(|l| l.board < b.board) {
+                last.insert(seq, b);
+            }
+        }
+    }
+    last
+}
+
 /// Records, for each player of the `paired` boards just stored at `now`, the time from the
 /// end of their previous game (the game's own stored end; a board without a game: when its
 /// result was set) to now, in `baduk_tournament_pairing_latency_seconds`.
@@ -131,16 +153,12 @@ async fn observe_latency(
     paired: &[Board],
     now: i64,
 ) -> Result<(), ActError> {
+    let last = last_boards(boards);
     let before: Vec<&Board> = paired
         .iter()
         .flat_map(|b| [Some(b.black), b.white])
         .flatten()
-        .filter_map(|seq| {
-            boards
-                .iter()
-                .filter(|b| b.black == seq || b.white == Some(seq))
-                .max_by_key(|b| b.board)
-        })
+        .filter_map(|seq| last.get(&seq).copied())
         .collect();
     let games: Vec<&str> = before.iter().filter_map(|b| b.game_id.as_deref()).collect();
     let ends = game_ends(&st.hub.store, &games).await?;
