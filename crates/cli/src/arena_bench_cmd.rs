@@ -69,12 +69,7 @@ async fn stored_latencies(db: &str, id: &str) -> Result<Vec<i64>, String> {
     for bd in &boards {
         for p in [Some(bd.black), bd.white].into_iter().flatten() {
             if let Some(prev) = last.get(&p) {
-                let end = prev
-                    .game_id
-                    .as_ref()
-                    .and_then(|g| ends.get(g).copied())
-                    .or(prev.ended_at);
-                if let Some(end) = end {
+                if let Some(end) = arena::end_of(prev, &ends) {
                     out.push(bd.created_at - end);
                 }
             }

@@ -9,7 +9,7 @@
 //! pairs it as the first would have. Its boards all sit in round 1; the new ones are stored
 //! under their keys first (the claim), then their games made.
 
-use super::rounds::{boards_of, komi_of, outcome, pairing_player, seat};
+use super::rounds::{boards_of, komi_of, outcome, pairing_player, people_of, seat};
 use super::rows::{self, Board, Entrant, Tournament};
 use crate::game::hub::now_ms;
 use crate::game::room::{seed_of, ActError};
@@ -26,6 +26,24 @@ use std::time::Duration;
 /// When arena `t` stops pairing (ms).
 pub fn ends_at(t: &Tournament) -> i64 {
     t.starts_at + t.minutes * 60_000
+}
+
+/// A board's game once its result is known (none for the bye).
+fn game_of(b: &Board, komi: f64) -> Option<Game> {
+    Some(Game {
+        black: b.black as PlayerId,
+        white: b.white? as PlayerId,
+        outcome: outcome(b.result.as_deref())?,
+        handicap: 0,
+        komi,
+    })
+}
+
+/// When a board's game ended: the game's stored end among `ends` (from [`game_ends`]), else
+/// when its result was set (a board without a game).
+pub fn end_of(b: &Board, ends: &HashMap<String, i64>) -> Option<i64> {
+    let stored = b.game_id.as_ref().and_then(|g| ends.get(g).copied());
+    stored.or(b.ended_at)
 }
 
 /// One stored happening of an arena, replayed in time order.
@@ -71,16 +89,11 @@ pub fn replay(t: &Tournament, entrants: &[Entrant], boards: &[Board]) -> Arena {
         }
     }
     for b in boards {
-        let Some(w) = b.white else { continue };
+        if b.white.is_none() {
+            continue;
+        }
         steps.push(((b.created_at, 1, b.board, 0), Step::Seat(b)));
-        if let Some(o) = outcome(b.result.as_deref()) {
-            let game = Game {
-                black: b.black as PlayerId,
-                white: w as PlayerId,
-                outcome: o,
-                handicap: 0,
-                komi,
-            };
+        if let Some(game) = game_of(b, komi) {
             let at = b.ended_at.unwrap_or(b.created_at).max(b.created_at);
             steps.push(((at, 1, b.board, 1), Step::End(game)));
         }
@@ -163,12 +176,7 @@ async fn observe_latency(
     let games: Vec<&str> = before.iter().filter_map(|b| b.game_id.as_deref()).collect();
     let ends = game_ends(&st.hub.store, &games).await?;
     for b in before {
-        let end = b
-            .game_id
-            .as_ref()
-            .and_then(|g| ends.get(g).copied())
-            .or(b.ended_at);
-        if let Some(end) = end {
+        if let Some(end) = end_of(b, &ends) {
             let ms = (now - end).max(0) as u64;
             st.hub
                 .metrics
@@ -296,19 +304,9 @@ pub fn egf_table(
     let a = replay(t, entrants, boards);
     let komi = komi_of(&t.settings);
     let mut cells: HashMap<PlayerId, Vec<Cell>> = HashMap::new();
-    for b in boards {
-        let (Some(w), Some(o)) = (b.white, outcome(b.result.as_deref())) else {
-            continue;
-        };
-        let game = Game {
-            black: b.black as PlayerId,
-            white: w as PlayerId,
-            outcome: o,
-            handicap: 0,
-            komi,
-        };
+    for game in boards.iter().filter_map(|b| game_of(b, komi)) {
         for id in [game.black, game.white] {
-            let cell = if o == baduk_pairing::Outcome::Unplayed {
+            let cell = if game.outcome == baduk_pairing::Outcome::Unplayed {
                 Cell::Unplayed {
                     opponent: game.opponent(id),
                 }
@@ -342,22 +340,10 @@ pub fn egf_table(
             }
         })
         .collect();
-    let people = entrants
-        .iter()
-        .map(|e| {
-            (
-                e.seq as PlayerId,
-                Person {
-                    name: e.name.clone(),
-                    ..Person::default()
-                },
-            )
-        })
-        .collect();
     let s = Standings {
         rows,
         order: vec![TieBreak::Score],
         score_label: "Pts".into(),
     };
-    (s, people)
+    (s, people_of(entrants))
 }

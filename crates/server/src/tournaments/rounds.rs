@@ -145,19 +145,24 @@ pub fn standings(
         "round-robin" => robin(entrants, boards).standings(&players, &h),
         _ => swiss(t).standings(&players, &h),
     };
-    let people = entrants
+    (s, people_of(entrants))
+}
+
+/// Who each player is, for the exported tables.
+pub(super) fn people_of(entrants: &[Entrant]) -> HashMap<PlayerId, Person> {
+    entrants
         .iter()
         .map(|e| {
+            let name = e.name.clone();
             (
                 e.seq as PlayerId,
                 Person {
-                    name: e.name.clone(),
+                    name,
                     ..Person::default()
                 },
             )
         })
-        .collect();
-    (s, people)
+        .collect()
 }
 
 /// The standings of any event as the API shows them (an arena's are its own).
