@@ -229,7 +229,8 @@ pub async fn run(o: &ArenaOptions) -> Result<ArenaReport, String> {
         &org,
         "/api/tournaments",
         json!({"name": "Bench arena", "format": "arena", "minutes": arena_minutes,
-            "game": "go", "size": o.size, "rules": "chinese", "max_players": o.players,
+            "game": "go", "size": o.size, "rules": "chinese", "clock": "none",
+            "max_players": o.players,
             "no_show_minutes": 60}),
     )
     .await?;
