@@ -233,12 +233,47 @@ pub async fn tick(st: &AppState, t: &Tournament) -> Result<(), ActError> {
     let by_seq: HashMap<i64, &Entrant> = entrants.iter().map(|e| (e.seq, e)).collect();
     let first = boards.iter().map(|b| b.board).max().unwrap_or(0) + 1;
     let (paired, seats) = boards_of(1, first, &new, &by_seq, now);
-    if rows::insert_boards(store, &t.id, &paired).await? {
-        count_pairings(st, &paired);
-        observe_latency(st, &boards, &paired, now_ms()).await?;
-        seat(st, t, &paired, &seats).await?;
+    if !rows::insert_boards(store, &t.id, &paired).await? {
+        return Ok(());
     }
-    Ok(())
+    count_pairings(st, &paired);
+    observe_latency(st, &boards, &paired, now_ms()).await?;
+    // A player who withdrew since the read is not seated: that board is lost without a game,
+    // as `boards_of` decides for one who had withdrawn before.
+    let still: HashSet<i64> = rows::entrants(store, &t.id)
+        .await?
+        .iter()
+        .filter(|e| e.status == "in")
+        .map(|e| e.seq)
+        .collect();
+    let (mut play, mut players) = (Vec::new(), Vec::new());
+    for (b, who) in paired.iter().zip(seats) {
+        let (black, white) = (
+            still.contains(&b.black),
+            b.white.is_some_and(|w| still.contains(&w)),
+        );
+        if b.game_id.is_none() || (black && white) {
+            play.push(b.clone());
+            players.push(who);
+            continue;
+        }
+        let result = match (black, white) {
+            (true, _) => "black",
+            (_, true) => "white",
+            _ => "unplayed",
+        };
+        rows::set_result(
+            store,
+            &t.id,
+            b.round,
+            b.board,
+            result,
+            Some("withdrawn"),
+            true,
+        )
+        .await?;
+    }
+    seat(st, t, &play, &players).await
 }
 
 /// The arena's standings as the API shows them: `[{"place", "player", "name", "rank", "score",
