@@ -1,7 +1,10 @@
 //! Tournaments over HTTP on SQLite and PostgreSQL: bad input refused with a code and nothing
-//! stored changed, a whole Swiss of twelve players (accounts and bot levels) with its
-//! standings and exports, a round robin, a McMahon's start scores, an arena of ten minutes on
-//! the test clock, an event that starts by itself at its time, and a no-show.
+//! stored changed, a whole 9×9 Swiss of twelve players (accounts, bot levels and bot accounts
+//! played over the Bot API) on a fast clock, some games lost on time on the test clock, with
+//! its standings and exports, a round robin, a McMahon's start scores, an arena of ten minutes
+//! on the test clock and its late entries, an event that starts by itself at its time, a
+//! no-show, check-in, overlap by time windows, bot accounts as players, and an event whose
+//! starter stopped at round 0 paired by the sweep.
 //! The test clock is process-wide: the tests here run one at a time.
 
 mod common;

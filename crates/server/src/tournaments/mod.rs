@@ -1,7 +1,8 @@
-//! Owns: tournaments — an event a signed-in player organises (Swiss, McMahon, round robin),
-//! registration with its limits, rounds that start themselves with their games made and
-//! seated (`rounds`), results read as games end, the organiser's hand (a late player, a bot
-//! level, a result set by hand, the end), the standings with their tie-breaks live on the
+//! Owns: tournaments — an event a signed-in player organises (Swiss, McMahon, round robin,
+//! arena), registration with its limits (no two events at once by their time windows,
+//! `window`) and check-in, rounds that start themselves with their games made and seated
+//! (`rounds`), results read as games end, the organiser's hand (a late player or bot account, a
+//! bot level, a result set by hand, the end), the standings with their tie-breaks live on the
 //! lobby's socket, and the CSV and EGF exports (`rows` keeps them in the database,
 //! `organiser` the organiser's and players' actions); and the standing ladders, one a kind
 //! (`ladder`). docs/api.md, "Tournaments" and "Ladders".
