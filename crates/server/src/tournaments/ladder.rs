@@ -2,8 +2,10 @@
 //! joins at the bottom and challenges someone up to [`REACH`] places above; the game is made at
 //! once (the challenger Black, the kind's default rules, [`GO_CLOCK`] or [`WALL_TURN_SECONDS`]);
 //! the sweep records its result when it ends (the winner takes the higher place, the pairing
-//! core's `Ladder::record`) and drops a player inactive for [`INACTIVITY_DAYS`] by one place.
-//! The order is stored as one row per kind written `WHERE version = n` (migration 0022).
+//! core's `Ladder::record`; a challenge that no longer holds then moves nobody) and drops a
+//! player inactive for [`INACTIVITY_DAYS`] by one place. A player with an open game of a ladder
+//! may not leave it. The order is stored as one row per kind written `WHERE version = n`
+//! (migration 0022); a change goes to the lobby's sockets as `{"type": "ladder", …}`.
 //! docs/api.md, "Ladders".
 
 use super::refused;
