@@ -32,6 +32,10 @@ describe('the ladder page', () => {
       const low = `lad${stamp}b`;
       await signUp(A.page, top, PASSWORD);
       await signUp(B.page, low, PASSWORD);
+      // The lobby's header, signed in on a phone, links both pages and fits the screen.
+      await B.page.waitForSelector('header.top a[href="/ladders"]');
+      const lobbyWide = await B.page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(lobbyWide <= 390, `the lobby is ${lobbyWide} px wide on a 390 px screen`);
       const a = A.page;
       const b = B.page;
       const w = W.page;
@@ -51,6 +55,8 @@ describe('the ladder page', () => {
       // The second, on a phone and in Korean, joins below.
       await b.goto(`${BASE}/ladders/go9`);
       await b.waitForSelector('#ljoin:not([hidden])');
+      const ladderWide = await b.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(ladderWide <= 390, `the ladder page is ${ladderWide} px wide on a 390 px screen (English)`);
       await b.click('#lang');
       assert.equal(await b.textContent('#ljoin'), '이 래더에 참가');
       assert.equal(await b.textContent('#lo-h'), '순위');
