@@ -367,7 +367,7 @@ async fn leaving_with_an_open_ladder_game_is_refused_and_the_lobby_hears_the_ord
         let (st, v) = call(&s, "GET", "/api/ladders/go9", &p[0].1, None).await;
         assert_eq!(st, 200, "{v}");
         assert_eq!(v["you"]["playing"], Value::Null, "{v}");
-        assert_eq!(v["you"]["cooldowns"][n(1)].as_i64().is_some(), true, "{v}");
+        assert!(v["you"]["cooldowns"][n(1)].as_i64().is_some(), "{v}");
         let last = &v["players"][1]["last_game"];
         assert_eq!(
             (&last["game"], &last["opponent"]),
