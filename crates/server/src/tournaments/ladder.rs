@@ -621,9 +621,11 @@ pub fn spawn(st: AppState) {
             }
             for kind in KINDS {
                 match news(&st.hub.store, kind).await {
+                    // The first look only notes the ladder: nothing changed that anyone saw.
                     Ok((mark, msg)) if seen.get(kind) != Some(&mark) => {
-                        seen.insert(kind, mark);
-                        let _ = st.tournament_news.send(msg);
+                        if seen.insert(kind, mark).is_some() {
+                            let _ = st.tournament_news.send(msg);
+                        }
                     }
                     Ok(_) => {}
                     Err(x) => tracing::warn!("ladder {kind}: {}", x.message),
