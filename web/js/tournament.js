@@ -151,10 +151,17 @@ function paintRounds() {
   );
 }
 
+/** The organiser's choices of result not yet set, by `round/board`. */
+const picks = new Map();
+
 /** The organiser's result for an open board: a choice and Set (`POST …/result`). */
 function resultPicker(round, p) {
   if (p.result || ev.status !== 'running' || !me() || ev.organiser !== me()) return null;
-  const pick = h('select', { 'aria-label': t('tourney.result_pick', p.board), 'data-result-for': `${round}/${p.board}` }, ['black', 'white', 'jigo', 'unplayed'].map((r) => h('option', { value: r }, t(`tourney.result.${r}`))));
+  const key = `${round}/${p.board}`;
+  const pick = h('select', { 'aria-label': t('tourney.result_pick', p.board), 'data-result-for': key }, ['black', 'white', 'jigo', 'unplayed'].map((r) => h('option', { value: r }, t(`tourney.result.${r}`))));
+  // The choice outlives a repaint (the event is read again whenever the socket says so).
+  if (picks.has(key)) pick.value = picks.get(key);
+  pick.onchange = () => picks.set(key, pick.value);
   const set = h('button', { type: 'button', class: 'small', 'data-set-result': `${round}/${p.board}` }, t('tourney.set_result'));
   set.onclick = () => act('result', { round, board: p.board, result: pick.value }, '#orgerr');
   return h('span', { class: 'tsetres' }, pick, set);
