@@ -4,7 +4,8 @@
 // change (the organiser's page, never reloaded, too); the page speaks Korean and fits a phone's
 // width. An organiser on a phone creates an event through the form (a name too long and rounds
 // out of range refused in words, in English and Korean), adds a player and a bot level, starts
-// it, sets a result by hand and ends it, each step changing the page.
+// it, sets a result by hand and ends it, each step changing the page. An arena's page counts
+// down to its end and shows each player's streak.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -242,6 +243,42 @@ describe('the tournament pages', () => {
       assert.deepEqual([...o.errors, ...P.page.errors, ...G.page.errors], []);
       await O.context.close();
       await G.context.close();
+    });
+  });
+
+  test('an arena’s page: its end counting down, the points and streaks, in Korean too', async (t) => {
+    const O = await person(browser, 'arena-organiser');
+    await shots(t, [O.page], async () => {
+      const org = `tarena${stamp}`;
+      await signUp(O.page, org, PASSWORD);
+      const o = O.page;
+      const made = await call(o, 'POST', '/api/tournaments', { name: `Arena ${stamp}`, format: 'arena', minutes: 30, game: 'go', size: 9, rules: 'chinese', rated: false });
+      assert.equal(made.status, 201, JSON.stringify(made.data));
+      const id = made.data.id;
+      for (const level of [1, 2, 3]) {
+        const r = await call(o, 'POST', `/api/tournaments/${id}/bots`, { bot: 'baduk', options: `level=${level}` });
+        assert.equal(r.status, 200, JSON.stringify(r.data));
+      }
+      await o.goto(`${BASE}/t/${id}`);
+      await o.waitForSelector('body[data-status=upcoming]');
+      assert.equal(await o.isVisible('#tcount'), false);
+      await o.click('#start');
+      await o.waitForSelector('body[data-status=running]', { timeout: 30000 });
+      await o.waitForSelector('#tcount:not([hidden])');
+      assert.match(await o.textContent('#tcount'), /^ends in (29|30):\d\d$/);
+      const head = await o.$$eval('#standings thead th', (ths) => ths.map((th) => th.textContent));
+      assert.deepEqual(head, ['#', 'Player', 'Score', 'Games', 'Streak', 'Points']);
+      await o.waitForSelector('#standings tbody tr[data-standing] td[data-streak]');
+      await o.click('#lang');
+      assert.match(await o.textContent('#tcount'), /^종료까지 (29|30):\d\d$/);
+      assert.ok((await o.$$eval('#standings thead th', (ths) => ths.map((th) => th.textContent))).includes('연승'));
+      await o.click('#lang');
+      // Ended by hand: no countdown any more.
+      await o.click('#end');
+      await o.waitForSelector('body[data-status=finished]');
+      assert.equal(await o.isVisible('#tcount'), false);
+      assert.deepEqual(o.errors, []);
+      await O.context.close();
     });
   });
 
