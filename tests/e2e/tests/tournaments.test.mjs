@@ -153,6 +153,47 @@ describe('the tournament pages', () => {
     });
   });
 
+  test('check in before the start: the button in its window, then whoever did not check in is absent once it starts', async (t) => {
+    const O = await person(browser, 'organiser3');
+    const P = await person(browser, 'checks-in');
+    const Q = await person(browser, 'forgets');
+    await shots(t, [O.page, P.page, Q.page], async () => {
+      const [me, other] = [`tci${stamp}`, `tno${stamp}`];
+      await signUp(O.page, `torc${stamp}`, PASSWORD);
+      await signUp(P.page, me, PASSWORD);
+      await signUp(Q.page, other, PASSWORD);
+      // Starts in 20 minutes; check-in is open for the last 30, so it is open now.
+      const made = await call(O.page, 'POST', '/api/tournaments', { name: `Check ${stamp}`, format: 'swiss', rounds: 2, starts_at: Date.now() + 20 * 60000, checkin_minutes: 30, game: 'go', size: 9, rules: 'japanese', rated: false });
+      assert.equal(made.status, 201, JSON.stringify(made.data));
+      const id = made.data.id;
+      for (const [x, name] of [[P, me], [Q, other]]) {
+        const joined = await call(x.page, 'POST', `/api/tournaments/${id}/join`);
+        assert.equal(joined.status, 200, `${name}: ${JSON.stringify(joined.data)}`);
+      }
+      const p = P.page;
+      await p.goto(`${BASE}/t/${id}`);
+      await p.waitForSelector('#checkin:not([hidden])');
+      assert.match(await p.textContent('#checkin-note'), /\S/);
+      await p.click('#checkin');
+      await p.waitForSelector(`#players li.this[data-player-row="${me}"] .tcheck`);
+      await p.waitForSelector('#checkin[hidden]', { state: 'attached' });
+      // The organiser starts early with a bot (a bot is always checked in): the one who did
+      // not check in is left out, marked absent.
+      const bot = await call(O.page, 'POST', `/api/tournaments/${id}/bots`, { bot: 'baduk', options: 'level=1' });
+      assert.equal(bot.status, 200, JSON.stringify(bot.data));
+      const started = await call(O.page, 'POST', `/api/tournaments/${id}/start`);
+      assert.equal(started.status, 200, JSON.stringify(started.data));
+      const o = O.page;
+      await o.goto(`${BASE}/t/${id}`);
+      await o.waitForSelector(`#players li.absent[data-player-row="${other}"]`);
+      const ev = (await call(o, 'GET', `/api/tournaments/${id}`)).data;
+      const status = Object.fromEntries(ev.players.map((x) => [x.name, x.status]));
+      assert.equal(status[other], 'absent');
+      assert.equal(status[me], 'in');
+      assert.deepEqual([p.errors, o.errors], [[], []]);
+    });
+  });
+
   test('create an event through the form (bad input in words), then the organiser starts it, adds, sets a result and ends it', async (t) => {
     const O = await person(browser, 'form-organiser', { viewport: { width: 390, height: 844 }, touch: true });
     const P = await person(browser, 'form-player');
