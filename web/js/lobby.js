@@ -4,11 +4,14 @@
 import { api, holdSeat, saveInvite, seatLink, seekSocket, lobbySocket, account } from './api.js';
 import { initAccount, repaintAccount, kindOf, ratingShort, rankWords, playerLink, KINDS, isGuest, displayName, userName, botMark } from './account.js';
 import { loadBots } from './bots-list.js';
-import { t, lang, applyStatic } from './i18n.js';
+import { t, lang, applyStatic, addStrings } from './i18n.js';
 import { h, kindLabel, botName, initChrome, clockWords, ruleName, resultShort, copyButton, say } from './ui.js';
 import { clockString, syncClockFields, formSettings, challengeError } from './challenges.js';
 import { ChallengePanel } from './challenge-panel.js';
 import { watchTurns, turnsCard, refreshTurns } from './turns.js';
+
+// The header's link to the ladders (its page has its own strings; this one is the lobby's).
+addStrings({ en: { 'nav.ladders': 'Ladders' }, ko: { 'nav.ladders': '래더' } });
 
 const $ = (s) => document.querySelector(s);
 const form = $('#create');

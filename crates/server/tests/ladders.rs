@@ -1,12 +1,14 @@
 //! Ladders over HTTP on SQLite and PostgreSQL: bad challenges refused with a code and nothing
 //! stored changed; a challenge up the ladder played out and the places swapped; the cooldown
-//! between the same two refused, then allowed once the test clock moved; the inactivity drop.
+//! between the same two refused, then allowed once the test clock moved; the inactivity drop; a
+//! challenge that no longer holds when its game ends moves nobody; leaving with an open ladder
+//! game is refused until it ends; the lobby socket's `ladder` message as the order changes.
 //! The test clock is process-wide: the tests here run one at a time.
 
 mod common;
 
 use baduk_server::store::time::advance_test_clock;
-use common::accounts::{call, guest, signup, uniq, Session};
+use common::accounts::{call, guest, next_of, signup, uniq, ws, Session};
 use common::{databases, Server};
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -277,5 +279,104 @@ async fn joins_at_once_through_two_processes_all_land() {
         let mut want: Vec<String> = people.iter().map(|p| p.0.clone()).collect();
         want.sort();
         assert_eq!(got, want);
+    }
+}
+
+#[tokio::test]
+async fn a_challenge_that_no_longer_holds_when_its_game_ends_moves_nobody() {
+    let _one = CLOCK.lock().await;
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let p = joined(&s, "hold", 6).await;
+        let n = |i: usize| p[i].0.clone();
+        // The fifth challenges the second (three places up), the sixth the third.
+        let (st, v) = challenge(&s, &p[4].1, &n(1)).await;
+        assert_eq!(st, 201, "{v}");
+        let far = v["game"].as_str().unwrap().to_string();
+        let (st, v) = challenge(&s, &p[5].1, &n(2)).await;
+        assert_eq!(st, 201, "{v}");
+        let near = v["game"].as_str().unwrap().to_string();
+        // The sixth wins first: it jumps between the fifth and the second, who are now four
+        // places apart.
+        resign(&s, &p[2].1, &near).await;
+        wait_ladder(&s, |v| v["challenges"].as_array().unwrap().len() == 1).await;
+        let after = [n(0), n(1), n(5), n(2), n(3), n(4)];
+        assert_eq!(order(&s).await, after);
+        // The fifth wins its game, but its challenge is out of reach now: nobody moves.
+        resign(&s, &p[1].1, &far).await;
+        let v = wait_ladder(&s, |v| v["challenges"] == json!([])).await;
+        assert_eq!(order(&s).await, after, "{v}");
+        // The game is closed all the same: the fifth is free to challenge within reach.
+        let (st, v) = challenge(&s, &p[4].1, &n(3)).await;
+        assert_eq!(st, 201, "within reach: {v}");
+    }
+}
+
+#[tokio::test]
+async fn leaving_with_an_open_ladder_game_is_refused_and_the_lobby_hears_the_order() {
+    let _one = CLOCK.lock().await;
+    for db in databases() {
+        let s = Server::start(&db).await;
+        let watcher = signup(&s, &uniq("watch")).await;
+        let mut lobby = ws(&s, "/ws/lobby", &watcher).await;
+        let p = joined(&s, "stay", 2).await;
+        let n = |i: usize| p[i].0.clone();
+        // The lobby hears the new order (a message of another ladder or an older one may come
+        // first).
+        let end = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let m = next_of(&mut lobby, "ladder", 20).await;
+            if m["kind"] == "go9" && m["top"] == json!([n(0), n(1)]) {
+                assert_eq!(m["players"], 2, "{m}");
+                break;
+            }
+            assert!(tokio::time::Instant::now() < end, "no ladder message: {m}");
+        }
+        let (st, v) = challenge(&s, &p[1].1, &n(0)).await;
+        assert_eq!(st, 201, "{v}");
+        let game = v["game"].as_str().unwrap().to_string();
+        // Either player's leave is refused while the game is open, and names it.
+        for who in [&p[0].1, &p[1].1] {
+            let (st, v) = act(&s, who, "go9", "leave", json!({})).await;
+            refused(
+                (st, v.clone()),
+                409,
+                "tournament.ladder_busy",
+                "leave while playing",
+            );
+            assert_eq!(v["args"]["game"], game.as_str(), "{v}");
+        }
+        assert_eq!(order(&s).await, [n(0), n(1)]);
+        // The signed-in reader sees its place and its game; everyone each player's game.
+        let (st, v) = call(&s, "GET", "/api/ladders/go9", &p[1].1, None).await;
+        assert_eq!(st, 200, "{v}");
+        assert_eq!(v["you"]["place"], 2, "{v}");
+        assert_eq!(v["you"]["playing"], game.as_str(), "{v}");
+        assert_eq!(v["players"][0]["playing"], game.as_str(), "{v}");
+        assert_eq!(v["players"][0]["rating"], 1500.0, "{v}");
+        assert_eq!(v["players"][0]["last_game"], Value::Null, "{v}");
+        // The challenger wins: the lobby hears the swap.
+        resign(&s, &p[0].1, &game).await;
+        loop {
+            let m = next_of(&mut lobby, "ladder", 20).await;
+            if m["kind"] == "go9" && m["top"] == json!([n(1), n(0)]) {
+                break;
+            }
+            assert!(tokio::time::Instant::now() < end, "no swap heard: {m}");
+        }
+        let (st, v) = call(&s, "GET", "/api/ladders/go9", &p[0].1, None).await;
+        assert_eq!(st, 200, "{v}");
+        assert_eq!(v["you"]["playing"], Value::Null, "{v}");
+        assert!(v["you"]["cooldowns"][n(1)].as_i64().is_some(), "{v}");
+        let last = &v["players"][1]["last_game"];
+        assert_eq!(
+            (&last["game"], &last["opponent"]),
+            (&json!(game), &json!(n(1))),
+            "{v}"
+        );
+        // Played out: now either may leave.
+        let (st, v) = act(&s, &p[0].1, "go9", "leave", json!({})).await;
+        assert_eq!(st, 200, "{v}");
+        assert_eq!(order(&s).await, [n(1)]);
     }
 }

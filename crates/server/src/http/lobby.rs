@@ -2,8 +2,9 @@
 //! change, so a seek made, taken or cancelled shows on every lobby page at once (docs/api.md,
 //! "Play now"); for a signed-in (named, human) player also its open challenges on connect and
 //! its account's events live (docs/api.md, "Challenges"); the public review rooms
-//! (`{"type": "review_rooms", "rooms"}`, on connect and when the list changes); and the
-//! tournaments' standings as they change (docs/api.md, "Tournaments").
+//! (`{"type": "review_rooms", "rooms"}`, on connect and when the list changes); the
+//! tournaments' standings as they change (docs/api.md, "Tournaments"); and the ladders' order as
+//! it changes (`{"type": "ladder", …}`, docs/api.md, "Ladders").
 
 use super::sockets::{ping_or_close, send_within, too_many_sockets, SocketSeat};
 use crate::game::room::ActError;

@@ -97,6 +97,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
             "/t/{id}",
             get(|Path(_id): Path<String>| async { page("tournament.html") }),
         )
+        .route("/ladders", get(|| async { page("ladder.html") }))
+        .route(
+            "/ladders/{kind}",
+            get(|Path(_kind): Path<String>| async { page("ladder.html") }),
+        )
         .route(
             "/@/{name}",
             get(|Path(_name): Path<String>| async { page("player.html") }),

@@ -58,10 +58,16 @@ pub(crate) fn token_may(who: &Identity, method: &Method, path: &str) -> Result<(
 }
 
 /// The changes a `bot` token makes besides reading: actions and chat in its account's games
-/// (`/api/games/{id}/actions`, `/api/games/{id}/chat`), challenges, and what its bot accepts.
+/// (`/api/games/{id}/actions`, `/api/games/{id}/chat`), challenges, what its bot accepts, and
+/// entering tournaments (`/api/tournaments/{id}/join`, `…/checkin`, `…/withdraw`).
 fn bot_token_change(path: &str) -> bool {
     let under = |p: &str| path == p || path.strip_prefix(p).is_some_and(|r| r.starts_with('/'));
     if under("/api/challenges") || path == "/api/account/bot/accepts" {
+        return true;
+    }
+    let event = path.strip_prefix("/api/tournaments/").unwrap_or("");
+    if matches!(event.split_once('/'), Some((id, "join" | "checkin" | "withdraw")) if !id.is_empty() && !id.contains('/'))
+    {
         return true;
     }
     let game = path.strip_prefix("/api/games/").unwrap_or("");
@@ -69,7 +75,7 @@ fn bot_token_change(path: &str) -> bool {
 }
 
 /// What a `bot`-scope token may do: read (GETs, streams and game sockets), act and chat in its
-/// account's games, challenges, `PUT /api/account/bot/accepts`; never seek (`403` `seek.bot`);
+/// account's games, challenges, `PUT /api/account/bot/accepts`, enter tournaments; never seek (`403` `seek.bot`);
 /// anything else `403` `auth.scope`.
 fn bot_token_may(method: &Method, path: &str) -> Result<(), ActError> {
     if path.starts_with("/ws/seeks/") || path == "/api/seeks" || path.starts_with("/api/seeks/") {

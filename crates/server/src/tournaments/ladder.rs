@@ -2,8 +2,10 @@
 //! joins at the bottom and challenges someone up to [`REACH`] places above; the game is made at
 //! once (the challenger Black, the kind's default rules, [`GO_CLOCK`] or [`WALL_TURN_SECONDS`]);
 //! the sweep records its result when it ends (the winner takes the higher place, the pairing
-//! core's `Ladder::record`) and drops a player inactive for [`INACTIVITY_DAYS`] by one place.
-//! The order is stored as one row per kind written `WHERE version = n` (migration 0022).
+//! core's `Ladder::record`; a challenge that no longer holds then moves nobody) and drops a
+//! player inactive for [`INACTIVITY_DAYS`] by one place. A player with an open game of a ladder
+//! may not leave it. The order is stored as one row per kind written `WHERE version = n`
+//! (migration 0022); a change goes to the lobby's sockets as `{"type": "ladder", …}`.
 //! docs/api.md, "Ladders".
 
 use super::refused;
@@ -211,20 +213,56 @@ async fn list(State(st): State<AppState>) -> Result<Json<Value>, ActError> {
     Ok(Json(json!({"ladders": out})))
 }
 
+/// A ladder game as listed: (game, challenger, target, created_at).
+type Listed = (String, String, String, i64);
+
+/// The rows of a `SELECT game_id, challenger, target, created_at` on `ladder_games`.
+fn listed(rows: &[sqlx::any::AnyRow]) -> Result<Vec<Listed>, ActError> {
+    rows.iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(e)
+}
+
 /// The open games of ladder `kind`: (game, challenger, target).
 async fn open_games(store: &Store, kind: &str) -> Result<Vec<(String, String, String)>, ActError> {
     let rows = sqlx::query(
-        "SELECT game_id, challenger, target FROM ladder_games WHERE kind = $1 AND result IS NULL \
-         ORDER BY created_at, game_id",
+        "SELECT game_id, challenger, target, created_at FROM ladder_games \
+         WHERE kind = $1 AND result IS NULL ORDER BY created_at, game_id",
     )
     .bind(kind)
     .fetch_all(&store.pool)
     .await
     .map_err(e)?;
-    rows.iter()
-        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(e)
+    Ok(listed(&rows)?
+        .into_iter()
+        .map(|(g, c, t, _)| (g, c, t))
+        .collect())
+}
+
+/// The open ladder games of every kind (a player has at most one).
+async fn open_anywhere(store: &Store) -> Result<Vec<Listed>, ActError> {
+    let rows = sqlx::query(
+        "SELECT game_id, challenger, target, created_at FROM ladder_games \
+         WHERE result IS NULL ORDER BY created_at, game_id",
+    )
+    .fetch_all(&store.pool)
+    .await
+    .map_err(e)?;
+    listed(&rows)
+}
+
+/// The recorded games of ladder `kind`, newest first (the last 1,000).
+async fn recorded(store: &Store, kind: &str) -> Result<Vec<Listed>, ActError> {
+    let rows = sqlx::query(
+        "SELECT game_id, challenger, target, created_at FROM ladder_games \
+         WHERE kind = $1 AND result IS NOT NULL ORDER BY created_at DESC, game_id DESC LIMIT 1000",
+    )
+    .bind(kind)
+    .fetch_all(&store.pool)
+    .await
+    .map_err(e)?;
+    listed(&rows)
 }
 
 /// The name of account `id` (empty if it vanished).
@@ -237,36 +275,76 @@ async fn name_of(store: &Store, id: &str) -> Result<String, ActError> {
         .unwrap_or_default())
 }
 
-/// Ladder `kind` as `GET /api/ladders/{kind}` shows it.
-async fn to_json(store: &Store, kind: &str) -> Result<Value, ActError> {
+/// Ladder `kind` as `GET /api/ladders/{kind}` shows it; with `viewer` (an account id) also
+/// `"you"`: its place, its open ladder game and its cooldowns.
+async fn to_json(store: &Store, kind: &str, viewer: Option<&str>) -> Result<Value, ActError> {
     let s = load(store, kind).await?;
+    let rating_kind = crate::game::ratings::kind_of(&settings(kind)?).unwrap_or(kind);
+    let open = open_anywhere(store).await?;
+    let playing = |id: &str| {
+        open.iter()
+            .find(|(_, c, t, _)| c == id || t == id)
+            .map(|(g, ..)| g.clone())
+    };
+    let last = recorded(store, kind).await?;
     let mut players = Vec::new();
     for (place, &p) in s.ladder.order().iter().enumerate() {
+        let id = &s.ids[p as usize];
+        let (rating, deviation, _) = crate::players::rating_for(store, id, rating_kind).await?;
+        let last_game = match last.iter().find(|(_, c, t, _)| c == id || t == id) {
+            Some((g, c, t, at)) => {
+                let other = if c == id { t } else { c };
+                json!({"game": g, "opponent": name_of(store, other).await?, "at": at})
+            }
+            None => Value::Null,
+        };
         players.push(
-            json!({"place": place + 1, "name": name_of(store, &s.ids[p as usize]).await?,
-            "active_since": s.ladder.active_since(p)}),
+            json!({"place": place + 1, "name": name_of(store, id).await?,
+            "rating": rating.round(), "provisional": deviation > 110.0,
+            "active_since": s.ladder.active_since(p), "last_game": last_game,
+            "playing": playing(id)}),
         );
     }
-    let mut open = Vec::new();
+    let mut listed_here = Vec::new();
     for (game, c, t) in open_games(store, kind).await? {
-        open.push(
+        listed_here.push(
             json!({"game": game, "challenger": name_of(store, &c).await?,
             "opponent": name_of(store, &t).await?}),
         );
     }
-    Ok(
-        json!({"kind": kind, "reach": REACH, "cooldown_days": COOLDOWN_DAYS,
-        "inactivity_days": INACTIVITY_DAYS, "players": players, "challenges": open}),
-    )
+    let mut v = json!({"kind": kind, "reach": REACH, "cooldown_days": COOLDOWN_DAYS,
+        "inactivity_days": INACTIVITY_DAYS, "players": players, "challenges": listed_here});
+    if let Some(me) = viewer {
+        let now = now_ms().max(0) as u64;
+        let mut cooldowns = serde_json::Map::new();
+        if let Some(p) = s.known(me) {
+            for (a, b, at) in s.ladder.last_played() {
+                let until = at.saturating_add(COOLDOWN_DAYS * DAY_MS);
+                if (a == p || b == p) && until > now {
+                    let other = if a == p { b } else { a };
+                    cooldowns.insert(name_of(store, &s.ids[other as usize]).await?, json!(until));
+                }
+            }
+        }
+        let place = s
+            .known(me)
+            .and_then(|p| s.ladder.position(p))
+            .map(|x| x + 1);
+        v["you"] = json!({"place": place, "playing": playing(me), "cooldowns": cooldowns});
+    }
+    Ok(v)
 }
 
-/// `GET /api/ladders/{kind}`: the order, top first, and the open challenges.
+/// `GET /api/ladders/{kind}`: the order, top first, and the open challenges (signed in: also
+/// the asker's own place, game and cooldowns).
 async fn read(
     State(st): State<AppState>,
+    Extension(auth): Extension<Auth>,
     Path(kind): Path<String>,
 ) -> Result<Json<Value>, ActError> {
     let kind = kind_of(&kind)?;
-    Ok(Json(to_json(&st.hub.store, kind).await?))
+    let viewer = auth.who.as_ref().map(|w| w.account.id.clone());
+    Ok(Json(to_json(&st.hub.store, kind, viewer.as_deref()).await?))
 }
 
 /// `POST /api/ladders/{kind}/join`: at the bottom (already on: no change).
@@ -285,10 +363,12 @@ async fn join(
         Ok((new, ()))
     })
     .await?;
-    Ok(Json(to_json(&st.hub.store, kind).await?))
+    Ok(Json(to_json(&st.hub.store, kind, Some(&who.id)).await?))
 }
 
-/// `POST /api/ladders/{kind}/leave`: those below move up one.
+/// `POST /api/ladders/{kind}/leave`: those below move up one. Refused with 409
+/// `tournament.ladder_busy` (`{"game"}`) while the player has an open game of this ladder: it is
+/// played out (or resigned) first.
 async fn leave(
     State(st): State<AppState>,
     Extension(auth): Extension<Auth>,
@@ -296,6 +376,15 @@ async fn leave(
 ) -> Result<Json<Value>, ActError> {
     let kind = kind_of(&kind)?;
     let who = named(&auth)?;
+    let open = open_games(&st.hub.store, kind).await?;
+    if let Some((game, ..)) = open.iter().find(|(_, c, t)| *c == who.id || *t == who.id) {
+        return Err(refused(
+            409,
+            "tournament.ladder_busy",
+            "you have an open game on this ladder: finish or resign it first",
+            json!({"game": game}),
+        ));
+    }
     update(&st.hub.store, kind, |s| {
         let on = s.known(&who.id).and_then(|p| s.ladder.position(p));
         let Some(place) = on else {
@@ -306,7 +395,7 @@ async fn leave(
         Ok((true, ()))
     })
     .await?;
-    Ok(Json(to_json(&st.hub.store, kind).await?))
+    Ok(Json(to_json(&st.hub.store, kind, Some(&who.id)).await?))
 }
 
 /// 409 `tournament.ladder_not_on`.
@@ -495,15 +584,52 @@ pub async fn sweep(st: &AppState) -> Result<(), ActError> {
     Ok(())
 }
 
-/// Runs [`sweep`] every second on every process.
+/// What the lobby is told of ladder `kind` when it changes: its order (ids, top first) and its
+/// open games, and the message `{"type": "ladder", "kind", "top": [the first 10 names],
+/// "players", "challenges"}`.
+async fn news(store: &Store, kind: &str) -> Result<(String, Value), ActError> {
+    let s = load(store, kind).await?;
+    let open = open_games(store, kind).await?;
+    let order: Vec<&str> = s
+        .ladder
+        .order()
+        .iter()
+        .map(|&p| s.ids[p as usize].as_str())
+        .collect();
+    let games: Vec<&str> = open.iter().map(|(g, ..)| g.as_str()).collect();
+    let mark = format!("{}|{}", order.join(","), games.join(","));
+    let mut top = Vec::new();
+    for id in order.iter().take(10) {
+        top.push(name_of(store, id).await?);
+    }
+    let msg = json!({"type": "ladder", "kind": kind, "top": top, "players": order.len(),
+        "challenges": games.len()});
+    Ok((mark, msg))
+}
+
+/// Runs [`sweep`] every second on every process, and tells the lobby's sockets of a ladder
+/// whose order or open games changed since the last second (by any process).
 pub fn spawn(st: AppState) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut seen: std::collections::HashMap<&str, String> = Default::default();
         loop {
             every.tick().await;
             if let Err(x) = sweep(&st).await {
                 tracing::warn!("ladders sweep: {}", x.message);
+            }
+            for kind in KINDS {
+                match news(&st.hub.store, kind).await {
+                    // The first look only notes the ladder: nothing changed that anyone saw.
+                    Ok((mark, msg)) if seen.get(kind) != Some(&mark) => {
+                        if seen.insert(kind, mark).is_some() {
+                            let _ = st.tournament_news.send(msg);
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(x) => tracing::warn!("ladder {kind}: {}", x.message),
+                }
             }
         }
     });

@@ -1,7 +1,8 @@
-//! Owns: tournaments — an event a signed-in player organises (Swiss, McMahon, round robin),
-//! registration with its limits, rounds that start themselves with their games made and
-//! seated (`rounds`), results read as games end, the organiser's hand (a late player, a bot
-//! level, a result set by hand, the end), the standings with their tie-breaks live on the
+//! Owns: tournaments — an event a signed-in player organises (Swiss, McMahon, round robin,
+//! arena), registration with its limits (no two events at once by their time windows,
+//! `window`) and check-in, rounds that start themselves with their games made and seated
+//! (`rounds`), results read as games end, the organiser's hand (a late player or bot account, a
+//! bot level, a result set by hand, the end), the standings with their tie-breaks live on the
 //! lobby's socket, and the CSV and EGF exports (`rows` keeps them in the database,
 //! `organiser` the organiser's and players' actions); and the standing ladders, one a kind
 //! (`ladder`). docs/api.md, "Tournaments" and "Ladders".
@@ -14,6 +15,7 @@ pub mod ladder;
 mod organiser;
 pub mod rounds;
 pub mod rows;
+pub mod window;
 
 use crate::game::hub::{new_id, now_ms};
 use crate::game::room::{ActError, Settings};
@@ -51,6 +53,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tournaments/{id}", get(read))
         .route("/api/tournaments/{id}/join", post(organiser::join))
         .route("/api/tournaments/{id}/withdraw", post(organiser::withdraw))
+        .route("/api/tournaments/{id}/checkin", post(organiser::checkin))
         .route("/api/tournaments/{id}/start", post(organiser::start))
         .route("/api/tournaments/{id}/players", post(organiser::add_player))
         .route("/api/tournaments/{id}/bots", post(organiser::add_bot))
@@ -104,7 +107,11 @@ fn rank_of(rating: f64) -> i32 {
         .unwrap_or(0)
 }
 
-/// The account's entry: its name, its rating in the event's kind and the rank it gives.
+/// The most minutes check-in may open before the start.
+pub const CHECKIN_MAX: i64 = 120;
+
+/// The account's entry: its name, its rating in the event's kind and the rank it gives; a bot
+/// account counts as checked in.
 async fn account_entrant(st: &AppState, t: &Tournament, a: &Account) -> Result<Entrant, ActError> {
     let (rating, _, _) =
         crate::players::rating_for(&st.hub.store, &a.id, kind_of(&t.settings)).await?;
@@ -117,12 +124,12 @@ async fn account_entrant(st: &AppState, t: &Tournament, a: &Account) -> Result<E
         rating: rating.round() as i64,
         status: "in".into(),
         joined_at: 0,
-        checked_in_at: None,
+        checked_in_at: a.bot.then(now_ms),
         left_at: None,
     })
 }
 
-/// A server bot level's entry (its fixed rating; 1500 for a bot without one).
+/// A server bot level's entry (its fixed rating; 1500 for a bot without one), checked in.
 pub fn bot_entrant(t: &Tournament, level: &BotLevel) -> Entrant {
     let opts = (!level.options.is_empty()).then_some(level.options.as_str());
     let rating = crate::game::ratings::bot_rating(kind_of(&t.settings), &level.bot, opts)
@@ -136,7 +143,7 @@ pub fn bot_entrant(t: &Tournament, level: &BotLevel) -> Entrant {
         rating: rating.round() as i64,
         status: "in".into(),
         joined_at: 0,
-        checked_in_at: None,
+        checked_in_at: Some(now_ms()),
         left_at: None,
     }
 }
@@ -310,6 +317,14 @@ fn described(body: Map<String, Value>, organiser: &str, now: i64) -> Result<Tour
         Value::Bool(b) => b,
         _ => return Err(bad("tournament.settings", "rated: true or false")),
     };
+    let checkin = int_field(
+        &take("checkin_minutes"),
+        "checkin_minutes",
+        0,
+        CHECKIN_MAX,
+        "tournament.checkin",
+    )?
+    .unwrap_or(0);
     let fill = take("fill_bot");
     if game.contains_key("seats") || game.contains_key("listed") {
         return Err(bad(
@@ -325,9 +340,14 @@ fn described(body: Map<String, Value>, organiser: &str, now: i64) -> Result<Tour
     if rated && crate::game::ratings::kind_of(&settings).is_none() {
         return Err(unrated_kind());
     }
-    let fill_bot = match fill {
-        Value::Null => None,
-        v => Some(checked_bot(&settings, &v)?),
+    // A bot account's name is looked up by `create`; a level is checked here.
+    let (fill_bot, fill_account) = match fill {
+        Value::Null => (None, None),
+        Value::Object(o) if o.contains_key("account") => match o.get("account") {
+            Some(Value::String(name)) if o.len() == 1 => (None, Some(name.clone())),
+            _ => return Err(bad("tournament.bot", "fill_bot: {\"account\": NAME}")),
+        },
+        v => (Some(checked_bot(&settings, &v)?), None),
     };
     let rounds = match format.as_str() {
         "swiss" | "mcmahon" => rounds.ok_or_else(|| {
@@ -363,12 +383,33 @@ fn described(body: Map<String, Value>, organiser: &str, now: i64) -> Result<Tour
             max_players,
             fill_bot,
             no_show_ms: no_show * 60_000,
+            checkin_minutes: checkin,
+            fill_account,
         },
         status: "upcoming".into(),
         round: 0,
         created_at: now,
         ended_at: None,
     })
+}
+
+/// The bot account (the Bot API's) named `name`, or 400 `tournament.bot` (`{"account"}`).
+async fn bot_account(st: &AppState, name: &str) -> Result<Account, ActError> {
+    let missing = || {
+        refused(
+            400,
+            "tournament.bot",
+            "fill_bot: no bot account of that name",
+            json!({"account": name.chars().take(40).collect::<String>()}),
+        )
+    };
+    let key = crate::players::accounts::normalise_name(name)
+        .map_err(|_| missing())?
+        .1;
+    match st.hub.store.account_by_key(&key).await.map_err(storage)? {
+        Some((a, _)) if a.bot => Ok(a),
+        _ => Err(missing()),
+    }
 }
 
 /// 403 `tournament.guest`: guests neither organise nor play in events.
@@ -392,7 +433,10 @@ async fn create(
         return Err(guest_refused());
     }
     let body: Map<String, Value> = parse_json(&body)?;
-    let t = described(body, &who.account.id, now_ms())?;
+    let mut t = described(body, &who.account.id, now_ms())?;
+    if let Some(name) = t.options.fill_account.take() {
+        t.options.fill_account = Some(bot_account(&st, &name).await?.id);
+    }
     rows::insert(&st.hub.store, &t).await?;
     Ok((StatusCode::CREATED, Json(json!({"id": t.id}))).into_response())
 }
@@ -449,11 +493,16 @@ pub async fn to_json(st: &AppState, t: &Tournament) -> Result<Value, ActError> {
             .find(|e| e.seq == seq)
             .map(|e| e.name.clone())
     };
+    let bot_accounts = rows::bot_accounts(store, &t.id).await?;
+    let no_checkin = t.options.checkin_minutes == 0;
     let players: Vec<Value> = entrants
         .iter()
         .map(|e| {
+            let account_bot = bot_accounts.contains(&e.seq);
             json!({"id": e.seq, "name": e.name, "rank": Rank::from_value(e.rank).map(|r| r.to_string()),
-                "rating": e.rating, "bot": e.bot.is_some(), "status": e.status})
+                "rating": e.rating, "bot": e.bot.is_some() || account_bot,
+                "account_bot": account_bot, "status": e.status,
+                "checked_in": no_checkin || e.checked_in_at.is_some()})
         })
         .collect();
     let mut rounds = Vec::new();
@@ -481,16 +530,21 @@ pub async fn to_json(st: &AppState, t: &Tournament) -> Result<Value, ActError> {
     let standings = rounds::standings_value(t, &entrants, &boards);
     let o = &t.options;
     let rank = |v: Option<i32>| v.and_then(Rank::from_value).map(|r| r.to_string());
+    let fill_bot = match &o.fill_account {
+        Some(a) => json!({"account": name_of(st, a).await?}),
+        None => json!(o.fill_bot),
+    };
     Ok(json!({
         "id": t.id, "name": t.name, "format": t.format, "status": t.status,
         "organiser": organiser, "starts_at": t.starts_at, "ended_at": t.ended_at,
         "total_rounds": t.rounds, "round": t.round, "minutes": t.minutes,
+        "expected_end": window::expected_end(t),
         "ends_at": (t.format == "arena").then(|| arena::ends_at(t)),
         "settings": settings_json(&t.settings, t.rated),
         "options": {"rank_min": rank(o.rank_min), "rank_max": rank(o.rank_max),
             "handicap_by_rank": o.handicap, "bar": rank(o.bar), "floor": rank(o.floor),
-            "max_players": o.max_players, "fill_bot": o.fill_bot,
-            "no_show_minutes": o.no_show_ms / 60_000},
+            "max_players": o.max_players, "fill_bot": fill_bot,
+            "no_show_minutes": o.no_show_ms / 60_000, "checkin_minutes": o.checkin_minutes},
         "players": players,
         "rounds": rounds,
         "standings": standings,

@@ -1,7 +1,9 @@
-//! What players and the organiser do to an event: register and withdraw, start it, add a late
-//! player or a bot level, set a result by hand, end it; and its exports (CSV, EGF).
+//! What players and the organiser do to an event: register, check in and withdraw, start it,
+//! add a late player (an account, a bot account) or a bot level, set a result by hand, end it;
+//! and its exports (CSV, EGF).
 
 use super::rows::{self, Entrant, Tournament};
+use super::window;
 use super::{
     account_entrant, body_of, bot_entrant, checked_bot, found, guest_refused, refused, rounds,
     to_json,
@@ -47,10 +49,14 @@ async fn organised(st: &AppState, id: &str, who: &Identity) -> Result<Tournament
     Ok(t)
 }
 
-/// A round robin and an arena take nobody after their start (both are laid out, or replayed,
-/// from the field they started with).
-fn fixed_field(t: &Tournament) -> bool {
-    t.format == "round-robin" || t.format == "arena"
+/// Whether running event `t` takes a player now: a Swiss or McMahon from the organiser (`late`),
+/// an arena from anyone until its end; a round robin never (it is laid out from its field).
+fn takes_late(t: &Tournament, late: bool) -> bool {
+    match t.format.as_str() {
+        "arena" => now_ms() < super::arena::ends_at(t),
+        "round-robin" => false,
+        _ => late,
+    }
 }
 
 /// 409 `tournament.started`: too late for that.
@@ -68,14 +74,15 @@ fn finished() -> ActError {
     )
 }
 
-/// Enters account `a` in `t` (registration while upcoming; the organiser's late player while
-/// running), after the limits: rank, one event at a time, room left.
+/// Enters account `a` in `t` (registration while upcoming, or while an arena runs; the
+/// organiser's late player while a Swiss or McMahon runs), after the limits: rank, no other
+/// event at the same time, room left.
 async fn enter(st: &AppState, t: &Tournament, a: &Account, late: bool) -> Result<(), ActError> {
     let store = &st.hub.store;
-    match (t.status.as_str(), late) {
-        ("upcoming", _) => {}
-        ("running", true) if !fixed_field(t) => {}
-        ("finished", _) => return Err(finished()),
+    match t.status.as_str() {
+        "upcoming" => {}
+        "running" if takes_late(t, late) => {}
+        "finished" => return Err(finished()),
         _ => {
             return Err(started(
                 "the tournament has started: registration is closed",
@@ -95,7 +102,10 @@ async fn enter(st: &AppState, t: &Tournament, a: &Account, late: bool) -> Result
             json!({"name": a.name}),
         ));
     }
-    let en = account_entrant(st, t, a).await?;
+    let mut en = account_entrant(st, t, a).await?;
+    if t.status == "running" {
+        en.checked_in_at = Some(now_ms());
+    }
     let o = &t.options;
     if o.rank_min.is_some_and(|lo| en.rank < lo) || o.rank_max.is_some_and(|hi| en.rank > hi) {
         let rank = |v: Option<i32>| v.and_then(Rank::from_value).map(|r| r.to_string());
@@ -106,16 +116,21 @@ async fn enter(st: &AppState, t: &Tournament, a: &Account, late: bool) -> Result
             json!({"rank": rank(Some(en.rank)), "rank_min": rank(o.rank_min), "rank_max": rank(o.rank_max)}),
         ));
     }
-    let others = rows::other_events_of(store, &a.id, &t.id).await?;
-    if !others.is_empty() {
+    let clashing: Vec<String> = rows::other_events_of(store, &a.id, &t.id)
+        .await?
+        .iter()
+        .filter(|other| window::clash(t, other))
+        .map(|other| other.id.clone())
+        .collect();
+    if !clashing.is_empty() {
         return Err(refused(
             409,
             "tournament.overlap",
             format!(
-                "{} is in another tournament not yet finished: one event at a time",
+                "{} is in another tournament running or expected to run at the same time",
                 a.name
             ),
-            json!({"tournaments": others}),
+            json!({"tournaments": clashing}),
         ));
     }
     add(st, t, &en).await
@@ -182,14 +197,59 @@ pub(super) async fn withdraw(
         return Err(finished());
     }
     if !rows::withdraw(&st.hub.store, &id, &who.account.id).await? {
+        return Err(not_in());
+    }
+    answer(&st, &id).await
+}
+
+/// `POST /api/tournaments/{id}/checkin`: a registered player says it is here, in the window
+/// `[starts_at - checkin_minutes, starts_at)` while the event is upcoming.
+pub(super) async fn checkin(
+    State(st): State<AppState>,
+    Extension(auth): Extension<Auth>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ActError> {
+    let who = named(&auth)?;
+    let t = found(&st, &id).await?;
+    let minutes = t.options.checkin_minutes;
+    if minutes == 0 {
         return Err(refused(
             409,
-            "tournament.not_in",
-            "you are not registered in this tournament",
+            "tournament.no_checkin",
+            "this tournament has no check-in",
             Value::Null,
         ));
     }
+    let (opens_at, closes_at) = (t.starts_at - minutes * 60_000, t.starts_at);
+    let closed = || {
+        refused(
+            409,
+            "tournament.checkin_closed",
+            "check-in is open only in the minutes before the start",
+            json!({"opens_at": opens_at, "closes_at": closes_at}),
+        )
+    };
+    let now = now_ms();
+    if t.status != "upcoming" || now < opens_at || now >= closes_at {
+        return Err(closed());
+    }
+    if !rows::check_in(&st.hub.store, &id, &who.account.id, now).await? {
+        if found(&st, &id).await?.status != "upcoming" {
+            return Err(closed());
+        }
+        return Err(not_in());
+    }
     answer(&st, &id).await
+}
+
+/// 409 `tournament.not_in`.
+fn not_in() -> ActError {
+    refused(
+        409,
+        "tournament.not_in",
+        "you are not registered in this tournament",
+        Value::Null,
+    )
 }
 
 /// `POST /api/tournaments/{id}/start`: the organiser starts it before its time.
@@ -206,12 +266,9 @@ pub(super) async fn start(
             json!({"status": t.status}),
         ));
     }
-    let n = rows::entrants(&st.hub.store, &id)
-        .await?
-        .iter()
-        .filter(|e| e.status == "in")
-        .count();
-    let filled = n + (n % 2 == 1 && t.options.fill_bot.is_some()) as usize;
+    let n = rounds::present(&t, &rows::entrants(&st.hub.store, &id).await?);
+    let fill = t.options.fill_bot.is_some() || t.options.fill_account.is_some();
+    let filled = n + (n % 2 == 1 && fill) as usize;
     if filled < 2 {
         return Err(refused(
             409,
@@ -226,7 +283,8 @@ pub(super) async fn start(
     answer(&st, &id).await
 }
 
-/// `POST /api/tournaments/{id}/players` `{"name"}`: the organiser adds a player (late, too).
+/// `POST /api/tournaments/{id}/players` `{"name"}`: the organiser adds a player (late, too): an
+/// account or a bot account.
 pub(super) async fn add_player(
     State(st): State<AppState>,
     Extension(auth): Extension<Auth>,
@@ -273,11 +331,11 @@ pub(super) async fn add_bot(
     let level = checked_bot(&t.settings, &body_of(&body)?)?;
     match t.status.as_str() {
         "upcoming" => {}
-        "running" if !fixed_field(&t) => {}
+        "running" if takes_late(&t, true) => {}
         "finished" => return Err(finished()),
         _ => {
             return Err(started(
-                "a round robin or an arena takes no player after its start",
+                "a round robin takes no player after its start, an arena none after its end",
                 Value::Null,
             ))
         }

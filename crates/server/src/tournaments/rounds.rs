@@ -5,7 +5,8 @@
 //! Every process sweeps the events now and then; an event is started by the one process whose
 //! claim on its status wins (`rows::claim_start`), and a round is paired by the one whose
 //! boards are stored first (`rows::insert_boards`: their key is the claim), so a cluster pairs
-//! it once. The round counter moves only once the round's games exist.
+//! it once. The round counter moves only once the round's games exist. A started event left at
+//! round 0 (its starter stopped) is readied and paired by any process's sweep.
 
 use super::rows::{self, Board, Entrant, Tournament};
 use crate::game::hub::{new_id, now_ms, NewGame};
@@ -23,6 +24,9 @@ use std::collections::HashMap;
 
 /// How long a round's boards may wait for the process that paired them to show them (ms).
 const STALE_MS: i64 = 60_000;
+/// How long a started event may wait at round 0 for the process that started it (ms): then
+/// any process's sweep pairs its round 1.
+pub const STUCK_START_MS: i64 = 5_000;
 
 /// The pairing's view of a player.
 pub fn pairing_player(en: &Entrant) -> Player {
@@ -207,38 +211,104 @@ pub fn rounds_at_start(t: &Tournament, players: usize) -> i64 {
     }
 }
 
-/// Starts event `t` if this process wins the claim (from `upcoming`): the filling bot for an
-/// odd field, then round 1. Fewer than two players: the event ends unplayed.
+/// How many of event `t`'s players would be paired at its start: those in and, when it asks
+/// for check-in, checked in (bots always are).
+pub fn present(t: &Tournament, entrants: &[Entrant]) -> usize {
+    entrants
+        .iter()
+        .filter(|e| e.status == "in")
+        .filter(|e| t.options.checkin_minutes == 0 || e.checked_in_at.is_some())
+        .count()
+}
+
+/// Starts event `t` if this process wins the claim (from `upcoming`), then readies and pairs
+/// round 1 ([`begin`]). Fewer than two players: the event ends unplayed.
 pub async fn start(st: &AppState, t: &Tournament) -> Result<bool, ActError> {
     let store = &st.hub.store;
     let entrants = rows::entrants(store, &t.id).await?;
-    let mut n = entrants.iter().filter(|e| e.status == "in").count();
-    let fill = n % 2 == 1 && t.options.fill_bot.is_some();
-    if fill {
-        n += 1;
-    }
-    if n < 2 {
+    let n = present(t, &entrants);
+    let fills = t.options.fill_bot.is_some() || t.options.fill_account.is_some();
+    if n + usize::from(n % 2 == 1 && fills) < 2 {
         rows::finish(store, &t.id, now_ms()).await?;
         return Ok(false);
     }
-    let total = rounds_at_start(t, n);
-    if !rows::claim_start(store, &t.id, total, now_ms()).await? {
+    if !rows::claim_start(store, &t.id, now_ms()).await? {
         return Ok(false);
-    }
-    if let (true, Some(level)) = (fill, &t.options.fill_bot) {
-        let en = super::bot_entrant(t, level);
-        rows::add_entrant(store, &t.id, "running", i64::MAX, &en, now_ms()).await?;
     }
     let t = rows::load(store, &t.id)
         .await?
         .ok_or_else(|| ActError::internal("a started event vanished"))?;
+    begin(st, &t).await?;
+    Ok(true)
+}
+
+/// Round 1 of a started event `t` (round 0): those who did not check in are set absent, an odd
+/// field gets its filling bot, the rounds are counted, and round 1 is paired (an arena opens).
+/// Every step holds when done twice, so the sweep of any process redoes it for a starter that
+/// stopped half-way.
+async fn begin(st: &AppState, t: &Tournament) -> Result<(), ActError> {
+    let store = &st.hub.store;
+    if t.options.checkin_minutes > 0 {
+        rows::mark_absent(store, &t.id).await?;
+    }
+    let entrants = rows::entrants(store, &t.id).await?;
+    let n = entrants.iter().filter(|e| e.status == "in").count();
+    let mut field = n;
+    if n % 2 == 1 {
+        if let Some(en) = filling(st, t, &entrants).await? {
+            // Only while the field is still odd: a second process adds none.
+            if rows::add_entrant(store, &t.id, "running", n as i64 + 1, &en, now_ms()).await? {
+                field += 1;
+            } else {
+                field = rows::entrants(store, &t.id)
+                    .await?
+                    .iter()
+                    .filter(|e| e.status == "in")
+                    .count();
+            }
+        }
+    }
+    rows::set_rounds(store, &t.id, rounds_at_start(t, field)).await?;
+    let t = rows::load(store, &t.id)
+        .await?
+        .ok_or_else(|| ActError::internal("a started event vanished"))?;
+    if t.round > 0 {
+        return Ok(());
+    }
     if t.format == "arena" {
         rows::advance_round(store, &t.id, 0).await?;
         super::arena::tick(st, &t).await?;
     } else {
         pair_round(st, &t).await?;
     }
-    Ok(true)
+    Ok(())
+}
+
+/// The entry that fills an odd field of `t`: its bot level, or its bot account unless that
+/// account plays in it already.
+async fn filling(
+    st: &AppState,
+    t: &Tournament,
+    entrants: &[Entrant],
+) -> Result<Option<Entrant>, ActError> {
+    if let Some(level) = &t.options.fill_bot {
+        return Ok(Some(super::bot_entrant(t, level)));
+    }
+    let Some(id) = &t.options.fill_account else {
+        return Ok(None);
+    };
+    if entrants
+        .iter()
+        .any(|e| e.status == "in" && e.account_id.as_deref() == Some(id.as_str()))
+    {
+        return Ok(None);
+    }
+    let Some(a) = st.hub.store.account_by_id(id).await.map_err(storage)? else {
+        return Ok(None);
+    };
+    let mut en = super::account_entrant(st, t, &a).await?;
+    en.checked_in_at = Some(now_ms());
+    Ok(Some(en))
 }
 
 /// Pairs the round after `t.round` and makes its games, then shows it; nothing when another
@@ -504,6 +574,11 @@ pub async fn tick(st: &AppState, id: &str) -> Result<Option<String>, ActError> {
         start(st, &t).await?;
         t = rows::load(store, id).await?.unwrap_or(t);
     }
+    // Started, and still at round 0 a while later: its starter stopped before round 1.
+    if t.status == "running" && t.round == 0 && now_ms() - t.starts_at >= STUCK_START_MS {
+        begin(st, &t).await?;
+        t = rows::load(store, id).await?.unwrap_or(t);
+    }
     if t.status == "running" && t.format == "arena" && t.round > 0 {
         let boards = rows::boards(store, id).await?;
         collect(st, &t, &boards).await?;
@@ -518,7 +593,7 @@ pub async fn tick(st: &AppState, id: &str) -> Result<Option<String>, ActError> {
             boards.len()
         )));
     }
-    // Round 0 of a running event: its starter is pairing round 1.
+    // Round 0 of a running event: its starter is pairing round 1 (or the sweep, above, later).
     if t.status == "running" && t.format != "arena" && t.round > 0 {
         let mut boards = rows::boards(store, id).await?;
         if collect(st, &t, &boards).await? {

@@ -53,6 +53,12 @@ pub struct Options {
     pub fill_bot: Option<BotLevel>,
     /// How long a player may keep a round's game waiting before losing it (ms).
     pub no_show_ms: i64,
+    /// How long before the start check-in opens (minutes; 0: no check-in).
+    #[serde(default)]
+    pub checkin_minutes: i64,
+    /// The bot account that fills an odd field instead of a bot level (its id).
+    #[serde(default)]
+    pub fill_account: Option<String>,
 }
 
 /// An event as stored.
@@ -103,7 +109,7 @@ pub struct Entrant {
     pub rank: i32,
     /// The rating when it registered.
     pub rating: i64,
-    /// `in` or `withdrawn`.
+    /// `in`, `withdrawn`, or `absent` (registered, not checked in at the start).
     pub status: String,
     /// When it entered (ms).
     pub joined_at: i64,
@@ -261,7 +267,8 @@ pub async fn entrants(store: &Store, id: &str) -> Result<Vec<Entrant>, ActError>
 }
 
 /// Adds a player to event `id` with the next number, only while the event has `status` and
-/// fewer than `max` players in; false when either no longer holds.
+/// fewer than `max` players in; false when either no longer holds. Two entries taking the same
+/// number at once: the later tries again.
 pub async fn add_entrant(
     store: &Store,
     id: &str,
@@ -270,30 +277,81 @@ pub async fn add_entrant(
     en: &Entrant,
     now: i64,
 ) -> Result<bool, ActError> {
+    let mut tries = 0;
+    loop {
+        let done = sqlx::query(
+            "INSERT INTO tournament_players (tournament_id, seq, account_id, bot, name, rank, \
+             rating, status, joined_at, checked_in_at) SELECT $1, (SELECT COALESCE(MAX(seq), 0) + 1 \
+             FROM tournament_players WHERE tournament_id = $1), $2, $3, $4, $5, $6, 'in', $7, $10 \
+             WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = $8) \
+             AND (SELECT COUNT(*) FROM tournament_players WHERE tournament_id = $1 AND status = 'in') < $9",
+        )
+        .bind(id)
+        .bind(&en.account_id)
+        .bind(
+            en.bot
+                .as_ref()
+                .map(|b| serde_json::to_string(b).expect("a bot level serialises")),
+        )
+        .bind(&en.name)
+        .bind(en.rank as i64)
+        .bind(en.rating)
+        .bind(now)
+        .bind(status)
+        .bind(max)
+        .bind(en.checked_in_at.map(|_| now))
+        .execute(&store.writer)
+        .await;
+        match done {
+            Ok(done) => return Ok(done.rows_affected() == 1),
+            Err(sqlx::Error::Database(d)) if d.is_unique_violation() && tries < 5 => tries += 1,
+            Err(x) => return Err(e(x)),
+        }
+    }
+}
+
+/// Marks `account`'s entry in event `id` checked in (the first time counts), only while the
+/// event is upcoming; false when it is not in or the event has started.
+pub async fn check_in(store: &Store, id: &str, account: &str, now: i64) -> Result<bool, ActError> {
     let done = sqlx::query(
-        "INSERT INTO tournament_players (tournament_id, seq, account_id, bot, name, rank, rating, \
-         status, joined_at) SELECT $1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_players \
-         WHERE tournament_id = $1), $2, $3, $4, $5, $6, 'in', $7 \
-         WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = $8) \
-         AND (SELECT COUNT(*) FROM tournament_players WHERE tournament_id = $1 AND status = 'in') < $9",
+        "UPDATE tournament_players SET checked_in_at = COALESCE(checked_in_at, $3) \
+         WHERE tournament_id = $1 AND account_id = $2 AND status = 'in' \
+         AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'upcoming')",
     )
     .bind(id)
-    .bind(&en.account_id)
-    .bind(
-        en.bot
-            .as_ref()
-            .map(|b| serde_json::to_string(b).expect("a bot level serialises")),
-    )
-    .bind(&en.name)
-    .bind(en.rank as i64)
-    .bind(en.rating)
+    .bind(account)
     .bind(now)
-    .bind(status)
-    .bind(max)
     .execute(&store.writer)
     .await
     .map_err(e)?;
-    Ok(done.rows_affected() == 1)
+    Ok(done.rows_affected() > 0)
+}
+
+/// Sets the players of running event `id` who did not check in `absent` (before round 1).
+pub async fn mark_absent(store: &Store, id: &str) -> Result<(), ActError> {
+    sqlx::query(
+        "UPDATE tournament_players SET status = 'absent' WHERE tournament_id = $1 \
+         AND status = 'in' AND checked_in_at IS NULL \
+         AND EXISTS (SELECT 1 FROM tournaments WHERE id = $1 AND status = 'running' AND round = 0)",
+    )
+    .bind(id)
+    .execute(&store.writer)
+    .await
+    .map_err(e)?;
+    Ok(())
+}
+
+/// The numbers of event `id`'s players that are bot accounts (the Bot API's).
+pub async fn bot_accounts(store: &Store, id: &str) -> Result<Vec<i64>, ActError> {
+    let rows = sqlx::query(
+        "SELECT p.seq FROM tournament_players p JOIN accounts a ON a.id = p.account_id \
+         WHERE p.tournament_id = $1 AND a.bot <> 0 ORDER BY p.seq",
+    )
+    .bind(id)
+    .fetch_all(&store.pool)
+    .await
+    .map_err(e)?;
+    rows.iter().map(|r| r.try_get(0).map_err(e)).collect()
 }
 
 /// Marks `account`'s entry in event `id` withdrawn; false when it was not in.
@@ -311,23 +369,25 @@ pub async fn withdraw(store: &Store, id: &str, account: &str) -> Result<bool, Ac
     Ok(done.rows_affected() > 0)
 }
 
-/// The other unfinished events `account` is entered in (names, at most 5).
+/// The other unfinished events `account` is entered in (at most 50).
 pub async fn other_events_of(
     store: &Store,
     account: &str,
     except: &str,
-) -> Result<Vec<String>, ActError> {
-    let rows = sqlx::query(
-        "SELECT t.id FROM tournaments t JOIN tournament_players p ON p.tournament_id = t.id \
+) -> Result<Vec<Tournament>, ActError> {
+    let cols: Vec<String> = COLUMNS.split(", ").map(|c| format!("t.{c}")).collect();
+    let rows = sqlx::query(&format!(
+        "SELECT {} FROM tournaments t JOIN tournament_players p ON p.tournament_id = t.id \
          WHERE p.account_id = $1 AND p.status = 'in' AND t.status <> 'finished' AND t.id <> $2 \
-         ORDER BY t.id LIMIT 5",
-    )
+         ORDER BY t.id LIMIT 50",
+        cols.join(", ")
+    ))
     .bind(account)
     .bind(except)
     .fetch_all(&store.pool)
     .await
     .map_err(e)?;
-    rows.iter().map(|r| r.try_get(0).map_err(e)).collect()
+    rows.iter().map(of_row).collect()
 }
 
 fn board_of(r: &sqlx::any::AnyRow) -> Result<Board, ActError> {
@@ -358,20 +418,31 @@ pub async fn boards(store: &Store, id: &str) -> Result<Vec<Board>, ActError> {
     rows.iter().map(board_of).collect()
 }
 
-/// Starts event `id` (from `upcoming`, with `rounds` rounds): true for the one process whose
-/// claim wins; its round stays 0 until round 1 is paired, and `starts_at` becomes `now`.
-pub async fn claim_start(store: &Store, id: &str, rounds: i64, now: i64) -> Result<bool, ActError> {
+/// Starts event `id` (from `upcoming`): true for the one process whose claim wins; its round
+/// stays 0 until round 1 is paired, and `starts_at` becomes `now`.
+pub async fn claim_start(store: &Store, id: &str, now: i64) -> Result<bool, ActError> {
     let done = sqlx::query(
-        "UPDATE tournaments SET status = 'running', rounds = $2, starts_at = $3 \
+        "UPDATE tournaments SET status = 'running', starts_at = $2 \
          WHERE id = $1 AND status = 'upcoming'",
     )
     .bind(id)
-    .bind(rounds)
     .bind(now)
     .execute(&store.writer)
     .await
     .map_err(e)?;
     Ok(done.rows_affected() == 1)
+}
+
+/// Sets the rounds of running event `id` before its round 1 (a round robin's count is its
+/// field's).
+pub async fn set_rounds(store: &Store, id: &str, rounds: i64) -> Result<(), ActError> {
+    sqlx::query("UPDATE tournaments SET rounds = $2 WHERE id = $1 AND round = 0")
+        .bind(id)
+        .bind(rounds)
+        .execute(&store.writer)
+        .await
+        .map_err(e)?;
+    Ok(())
 }
 
 /// Stores a round's boards at once: false when another process stored that round first (the
