@@ -846,7 +846,8 @@ async fn an_event_starts_by_itself_at_its_time_and_a_no_show_loses() {
         tokio::time::sleep(Duration::from_millis(1500)).await;
         assert_eq!(read(&s, &id).await["status"], "upcoming");
         advance_test_clock(3_600_000 + 1000);
-        let v = wait_event(&s, &id, 20, |v| v["status"] == "running").await;
+        // Running shows before round 1 is stored and shown: wait for the round.
+        let v = wait_event(&s, &id, 20, |v| v["status"] == "running" && v["round"] == 1).await;
         let p = &v["rounds"][0]["pairings"][0];
         assert!(p["game"].is_string() && p["result"].is_null(), "{p}");
         // Nobody moves: after the wait Black (who never moved) loses.
