@@ -58,7 +58,6 @@ function paintHead() {
   if (org) fillLevels($('#addb').elements.namedItem('level'), ev.settings?.game === 'wallgo' ? 'wallgo' : 'go');
   $('#csv').href = `${base}/export.csv`;
   $('#egf').href = `${base}/export.egf`;
-  $('#egf').hidden = ev.format === 'arena';
 }
 
 /** The Check in button (an event with check-in, a registered player not checked in, inside the
