@@ -564,10 +564,9 @@ pub async fn lobby_message(st: &AppState, id: &str) -> Result<Value, ActError> {
     let store = &st.hub.store;
     let entrants = rows::entrants(store, id).await?;
     let boards = rows::boards(store, id).await?;
-    let (s, people) = rounds::standings(&t, &entrants, &boards);
     Ok(
         json!({"type": "tournament", "id": t.id, "name": t.name, "status": t.status,
-        "round": t.round, "standings": rounds::standings_json(&s, &people)}),
+        "round": t.round, "standings": rounds::standings_value(&t, &entrants, &boards)}),
     )
 }
 
