@@ -25,6 +25,7 @@ use axum::{Extension, Json, Router};
 use baduk_pairing::ladder::{Ladder, LadderError};
 use serde_json::{json, Value};
 use sqlx::Row;
+use std::collections::HashMap;
 
 /// The ladders' kinds.
 pub const KINDS: [&str; 4] = ["go9", "go13", "go19", "wallgo"];
@@ -265,14 +266,42 @@ async fn recorded(store: &Store, kind: &str) -> Result<Vec<Listed>, ActError> {
     listed(&rows)
 }
 
-/// The name of account `id` (empty if it vanished).
-async fn name_of(store: &Store, id: &str) -> Result<String, ActError> {
-    Ok(store
-        .account_by_id(id)
-        .await
-        .map_err(storage)?
-        .map(|a| a.name)
-        .unwrap_or_default())
+/// Account ids read in one query at most, so a statement stays under every database's limit
+/// on bound values.
+const PEOPLE_CHUNK: usize = 500;
+
+/// The name and the (rating, deviation) in `rating_kind` of each account of `ids` (unrated:
+/// 1500 and 350; a vanished account is left out): one query per [`PEOPLE_CHUNK`] ids, not two
+/// per player, since a ladder's page lists everyone on it.
+async fn people(
+    store: &Store,
+    ids: &[&str],
+    rating_kind: &str,
+) -> Result<HashMap<String, (String, f64, f64)>, ActError> {
+    let mut out = HashMap::new();
+    for chunk in ids.chunks(PEOPLE_CHUNK) {
+        let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT a.id, a.name, r.rating, r.deviation FROM accounts a \
+             LEFT JOIN ratings r ON r.account_id = a.id AND r.kind = $1 WHERE a.id IN ({})",
+            marks.join(", ")
+        );
+        let mut q = sqlx::query(&sql).bind(rating_kind);
+        for id in chunk {
+            q = q.bind(*id);
+        }
+        for r in q.fetch_all(&store.pool).await.map_err(e)? {
+            let id: String = r.try_get(0).map_err(e)?;
+            let name: String = r.try_get(1).map_err(e)?;
+            let rating: Option<f64> = r.try_get(2).map_err(e)?;
+            let deviation: Option<f64> = r.try_get(3).map_err(e)?;
+            out.insert(
+                id,
+                (name, rating.unwrap_or(1500.0), deviation.unwrap_or(350.0)),
+            );
+        }
+    }
+    Ok(out)
 }
 
 /// Ladder `kind` as `GET /api/ladders/{kind}` shows it; with `viewer` (an account id) also
@@ -287,31 +316,38 @@ async fn to_json(store: &Store, kind: &str, viewer: Option<&str>) -> Result<Valu
             .map(|(g, ..)| g.clone())
     };
     let last = recorded(store, kind).await?;
+    let here = open_games(store, kind).await?;
+    // Everyone this page names: the ladder's players and those of its games.
+    let mut ids: Vec<&str> = s.ids.iter().map(String::as_str).collect();
+    ids.extend(
+        last.iter()
+            .flat_map(|(_, c, t, _)| [c.as_str(), t.as_str()]),
+    );
+    ids.extend(here.iter().flat_map(|(_, c, t)| [c.as_str(), t.as_str()]));
+    ids.sort_unstable();
+    ids.dedup();
+    let known = people(store, &ids, rating_kind).await?;
+    let name = |id: &str| known.get(id).map(|k| k.0.clone()).unwrap_or_default();
     let mut players = Vec::new();
     for (place, &p) in s.ladder.order().iter().enumerate() {
         let id = &s.ids[p as usize];
-        let (rating, deviation, _) = crate::players::rating_for(store, id, rating_kind).await?;
+        let (rating, deviation) = known.get(id).map_or((1500.0, 350.0), |k| (k.1, k.2));
         let last_game = match last.iter().find(|(_, c, t, _)| c == id || t == id) {
             Some((g, c, t, at)) => {
                 let other = if c == id { t } else { c };
-                json!({"game": g, "opponent": name_of(store, other).await?, "at": at})
+                json!({"game": g, "opponent": name(other), "at": at})
             }
             None => Value::Null,
         };
-        players.push(
-            json!({"place": place + 1, "name": name_of(store, id).await?,
+        players.push(json!({"place": place + 1, "name": name(id),
             "rating": rating.round(), "provisional": deviation > 110.0,
             "active_since": s.ladder.active_since(p), "last_game": last_game,
-            "playing": playing(id)}),
-        );
+            "playing": playing(id)}));
     }
-    let mut listed_here = Vec::new();
-    for (game, c, t) in open_games(store, kind).await? {
-        listed_here.push(
-            json!({"game": game, "challenger": name_of(store, &c).await?,
-            "opponent": name_of(store, &t).await?}),
-        );
-    }
+    let listed_here: Vec<Value> = here
+        .iter()
+        .map(|(game, c, t)| json!({"game": game, "challenger": name(c), "opponent": name(t)}))
+        .collect();
     let mut v = json!({"kind": kind, "reach": REACH, "cooldown_days": COOLDOWN_DAYS,
         "inactivity_days": INACTIVITY_DAYS, "players": players, "challenges": listed_here});
     if let Some(me) = viewer {
@@ -322,7 +358,7 @@ async fn to_json(store: &Store, kind: &str, viewer: Option<&str>) -> Result<Valu
                 let until = at.saturating_add(COOLDOWN_DAYS * DAY_MS);
                 if (a == p || b == p) && until > now {
                     let other = if a == p { b } else { a };
-                    cooldowns.insert(name_of(store, &s.ids[other as usize]).await?, json!(until));
+                    cooldowns.insert(name(&s.ids[other as usize]), json!(until));
                 }
             }
         }
@@ -598,10 +634,12 @@ async fn news(store: &Store, kind: &str) -> Result<(String, Value), ActError> {
         .collect();
     let games: Vec<&str> = open.iter().map(|(g, ..)| g.as_str()).collect();
     let mark = format!("{}|{}", order.join(","), games.join(","));
-    let mut top = Vec::new();
-    for id in order.iter().take(10) {
-        top.push(name_of(store, id).await?);
-    }
+    let first: Vec<&str> = order.iter().take(10).copied().collect();
+    let known = people(store, &first, "").await?;
+    let top: Vec<String> = first
+        .iter()
+        .map(|id| known.get(*id).map(|k| k.0.clone()).unwrap_or_default())
+        .collect();
     let msg = json!({"type": "ladder", "kind": kind, "top": top, "players": order.len(),
         "challenges": games.len()});
     Ok((mark, msg))
@@ -613,7 +651,7 @@ pub fn spawn(st: AppState) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        let mut seen: std::collections::HashMap<&str, String> = Default::default();
+        let mut seen: HashMap<&str, String> = Default::default();
         loop {
             every.tick().await;
             if let Err(x) = sweep(&st).await {
