@@ -59,6 +59,21 @@ fn takes_late(t: &Tournament, late: bool) -> bool {
     }
 }
 
+/// Whether event `t` takes a player now (`late`: the organiser adds it): 409
+/// `tournament.finished` or `tournament.started` when it does not.
+fn open_to_entries(t: &Tournament, late: bool) -> Result<(), ActError> {
+    match t.status.as_str() {
+        "upcoming" => Ok(()),
+        "running" if takes_late(t, late) => Ok(()),
+        "finished" => Err(finished()),
+        _ => Err(started(
+            "the tournament has started: it takes no more players (a round robin none after its \
+             start, an arena none after its end)",
+            json!({"status": t.status}),
+        )),
+    }
+}
+
 /// 409 `tournament.started`: too late for that.
 fn started(message: &str, args: Value) -> ActError {
     refused(409, "tournament.started", message, args)
@@ -79,17 +94,7 @@ fn finished() -> ActError {
 /// event at the same time, room left.
 async fn enter(st: &AppState, t: &Tournament, a: &Account, late: bool) -> Result<(), ActError> {
     let store = &st.hub.store;
-    match t.status.as_str() {
-        "upcoming" => {}
-        "running" if takes_late(t, late) => {}
-        "finished" => return Err(finished()),
-        _ => {
-            return Err(started(
-                "the tournament has started: registration is closed",
-                json!({"status": t.status}),
-            ))
-        }
-    }
+    open_to_entries(t, late)?;
     let entrants = rows::entrants(store, &t.id).await?;
     if entrants
         .iter()
@@ -329,17 +334,7 @@ pub(super) async fn add_bot(
     let who = named(&auth)?;
     let t = organised(&st, &id, &who).await?;
     let level = checked_bot(&t.settings, &body_of(&body)?)?;
-    match t.status.as_str() {
-        "upcoming" => {}
-        "running" if takes_late(&t, true) => {}
-        "finished" => return Err(finished()),
-        _ => {
-            return Err(started(
-                "a round robin takes no player after its start, an arena none after its end",
-                Value::Null,
-            ))
-        }
-    }
+    open_to_entries(&t, true)?;
     // The same level entered again is another player: numbered, so the tables tell them apart.
     let mut en = bot_entrant(&t, &level);
     let entrants = rows::entrants(&st.hub.store, &id).await?;
