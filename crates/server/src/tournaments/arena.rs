@@ -9,7 +9,7 @@
 //! pairs it as the first would have. Its boards all sit in round 1; the new ones are stored
 //! under their keys first (the claim), then their games made.
 
-use super::rounds::{boards_of, komi_of, outcome, pairing_player, people_of, seat};
+use super::rounds::{boards_of, komi_of, off_runtime, outcome, pairing_player, people_of, seat};
 use super::rows::{self, Board, Entrant, Tournament};
 use crate::game::hub::now_ms;
 use crate::game::room::{seed_of, ActError};
@@ -218,9 +218,11 @@ pub async fn tick(st: &AppState, t: &Tournament) -> Result<(), ActError> {
     let store = &st.hub.store;
     let entrants = rows::entrants(store, &t.id).await?;
     let boards = rows::boards(store, &t.id).await?;
-    let mut a = replay(t, &entrants, &boards);
     let now = now_ms();
-    let new = a.pair_waiting(now.max(0) as u64);
+    let new = off_runtime(t, entrants.clone(), boards.clone(), move |t, e, b| {
+        replay(t, e, b).pair_waiting(now.max(0) as u64)
+    })
+    .await?;
     if new.is_empty() {
         let open = boards
             .iter()

@@ -527,7 +527,8 @@ pub async fn to_json(st: &AppState, t: &Tournament) -> Result<Value, ActError> {
         }
         rounds.push(json!({"round": r, "pairings": pairings, "bye": bye}));
     }
-    let standings = rounds::standings_value(t, &entrants, &boards);
+    let standings =
+        rounds::off_runtime(t, entrants.clone(), boards.clone(), rounds::standings_value).await?;
     let o = &t.options;
     let rank = |v: Option<i32>| v.and_then(Rank::from_value).map(|r| r.to_string());
     let fill_bot = match &o.fill_account {
@@ -566,7 +567,8 @@ pub async fn lobby_message(st: &AppState, id: &str) -> Result<Value, ActError> {
     let boards = rows::boards(store, id).await?;
     Ok(
         json!({"type": "tournament", "id": t.id, "name": t.name, "status": t.status,
-        "round": t.round, "standings": rounds::standings_value(&t, &entrants, &boards)}),
+        "round": t.round, "standings": rounds::off_runtime(&t, entrants, boards,
+            rounds::standings_value).await?}),
     )
 }
 

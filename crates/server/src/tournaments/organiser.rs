@@ -448,12 +448,15 @@ pub(super) async fn export_csv(
         rows::entrants(store, &id).await?,
         rows::boards(store, &id).await?,
     );
-    let text = if t.format == "arena" {
-        super::arena::to_csv(&t, &entrants, &boards)
-    } else {
-        let (s, people) = rounds::standings(&t, &entrants, &boards);
-        s.to_csv(&people)
-    };
+    let text = rounds::off_runtime(&t, entrants, boards, |t, entrants, boards| {
+        if t.format == "arena" {
+            super::arena::to_csv(t, entrants, boards)
+        } else {
+            let (s, people) = rounds::standings(t, entrants, boards);
+            s.to_csv(&people)
+        }
+    })
+    .await?;
     Ok(download(
         "text/csv; charset=utf-8",
         format!("tournament-{id}.csv"),
@@ -473,11 +476,14 @@ pub(super) async fn export_egf(
         rows::entrants(store, &id).await?,
         rows::boards(store, &id).await?,
     );
-    let (s, people) = if t.format == "arena" {
-        super::arena::egf_table(&t, &entrants, &boards)
-    } else {
-        rounds::standings(&t, &entrants, &boards)
-    };
+    let (s, people) = rounds::off_runtime(&t, entrants, boards, |t, entrants, boards| {
+        if t.format == "arena" {
+            super::arena::egf_table(t, entrants, boards)
+        } else {
+            rounds::standings(t, entrants, boards)
+        }
+    })
+    .await?;
     let day = |ms: i64| date_of(ms);
     let header = EgfHeader {
         class: "D".into(),

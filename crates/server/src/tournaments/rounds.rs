@@ -16,8 +16,8 @@ use crate::players::player_of;
 use crate::state::AppState;
 use crate::store::GameFlags;
 use baduk_pairing::{
-    Game, History, McMahon, Outcome, Person, Player, PlayerId, Rank, Round, RoundPairings,
-    RoundRobin, Standings, Swiss,
+    Game, History, McMahon, Outcome, Person, Player, PlayerId, Rank, Round, RoundRobin, Standings,
+    Swiss,
 };
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -169,6 +169,21 @@ pub(super) fn people_of(entrants: &[Entrant]) -> HashMap<PlayerId, Person> {
         .collect()
 }
 
+/// Runs `f` over event `t`'s players and boards on the server's heavy pool: a table, an
+/// arena's replay or a round's pairing grows with the event's players and boards, so none runs
+/// on the runtime's threads (a full queue: 503 `limit.busy`).
+pub async fn off_runtime<T: Send + 'static>(
+    t: &Tournament,
+    entrants: Vec<Entrant>,
+    boards: Vec<Board>,
+    f: impl FnOnce(&Tournament, &[Entrant], &[Board]) -> T + Send + 'static,
+) -> Result<T, ActError> {
+    let t = t.clone();
+    crate::game::work::heavy()
+        .run(move || f(&t, &entrants, &boards))
+        .await
+}
+
 /// The standings of any event as the API shows them (an arena's are its own).
 pub fn standings_value(t: &Tournament, entrants: &[Entrant], boards: &[Board]) -> Value {
     if t.format == "arena" {
@@ -318,19 +333,27 @@ async fn pair_round(st: &AppState, t: &Tournament) -> Result<(), ActError> {
     let store = &st.hub.store;
     let entrants = rows::entrants(store, &t.id).await?;
     let boards = rows::boards(store, &t.id).await?;
-    let players: Vec<Player> = entrants
-        .iter()
-        .filter(|e| e.status == "in")
-        .map(pairing_player)
-        .collect();
-    let h = history(&boards, t.round, komi_of(&t.settings));
-    let rp: RoundPairings = match t.format.as_str() {
-        "mcmahon" => mcmahon(t).pair(&players, &h),
-        "round-robin" => robin(&entrants, &boards)
-            .round(round as usize)
-            .unwrap_or_default(),
-        _ => swiss(t).pair(&players, &h),
-    };
+    let rp = off_runtime(
+        t,
+        entrants.clone(),
+        boards.clone(),
+        move |t, entrants, boards| {
+            let players: Vec<Player> = entrants
+                .iter()
+                .filter(|e| e.status == "in")
+                .map(pairing_player)
+                .collect();
+            let h = history(boards, t.round, komi_of(&t.settings));
+            match t.format.as_str() {
+                "mcmahon" => mcmahon(t).pair(&players, &h),
+                "round-robin" => robin(entrants, boards)
+                    .round(round as usize)
+                    .unwrap_or_default(),
+                _ => swiss(t).pair(&players, &h),
+            }
+        },
+    )
+    .await?;
     let by_seq: HashMap<i64, &Entrant> = entrants.iter().map(|e| (e.seq, e)).collect();
     let now = now_ms();
     let (mut paired, seats) = boards_of(round, 1, &rp.pairings, &by_seq, now);
