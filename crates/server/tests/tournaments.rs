@@ -290,6 +290,17 @@ async fn registration_limits_the_organisers_hand_and_a_paired_round_stay_as_they
         assert_eq!(act(&s, &b, &id, "join", json!({})).await.0, 200);
         refuses(&s, &c, &id, "join", 409, "tournament.full").await;
         refuses(&s, &c, &id, "withdraw", 409, "tournament.not_in").await;
+        // Join and withdraw in a loop: three entries, then no more (nothing stored).
+        let again = create(&s, &org, event(json!({"name": "Again"}))).await;
+        for _ in 0..3 {
+            assert_eq!(act(&s, &c, &again, "join", json!({})).await.0, 200);
+            assert_eq!(act(&s, &c, &again, "withdraw", json!({})).await.0, 200);
+        }
+        refuses(&s, &c, &again, "join", 409, "tournament.reentries").await;
+        assert_eq!(
+            read(&s, &again).await["players"].as_array().unwrap().len(),
+            3
+        );
         // Only the organiser starts it, sets results, adds players or ends it.
         refuses(&s, &a, &id, "start", 403, "tournament.not_organiser").await;
         refused(

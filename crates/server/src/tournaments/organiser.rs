@@ -74,6 +74,9 @@ fn open_to_entries(t: &Tournament, late: bool) -> Result<(), ActError> {
     }
 }
 
+/// The most entries one account makes in one event (a withdrawal and a new entry count again).
+pub const ENTRIES_PER_ACCOUNT: usize = 3;
+
 /// 409 `tournament.started`: too late for that.
 fn started(message: &str, args: Value) -> ActError {
     refused(409, "tournament.started", message, args)
@@ -105,6 +108,23 @@ async fn enter(st: &AppState, t: &Tournament, a: &Account, late: bool) -> Result
             "tournament.already",
             format!("{} is registered already", a.name),
             json!({"name": a.name}),
+        ));
+    }
+    // Each entry is a row the sweep reads for the event's life: a join and withdraw loop must
+    // not grow them without end.
+    let before = entrants
+        .iter()
+        .filter(|e| e.account_id.as_deref() == Some(a.id.as_str()))
+        .count();
+    if before >= ENTRIES_PER_ACCOUNT {
+        return Err(refused(
+            409,
+            "tournament.reentries",
+            format!(
+                "{} has entered this tournament {ENTRIES_PER_ACCOUNT} times: no more",
+                a.name
+            ),
+            json!({"max": ENTRIES_PER_ACCOUNT}),
         ));
     }
     let mut en = account_entrant(st, t, a).await?;
